@@ -212,6 +212,87 @@ describe('PayPal fake', () => {
     ).toBe(1);
   });
 
+  it("lists a subscription's payments and refunds one once, as Payments v2 does", async () => {
+    const client = paypalClient(config());
+    const created = await control<{ id: string }>('/subscriptions', {
+      quantity: '4',
+      custom_id: 'owner-11',
+    });
+    const day = 86_400_000;
+    const from = new Date(Date.now() - day).toISOString();
+    const to = new Date(Date.now() + 60_000).toISOString();
+    const [paid, ...more] = await client.listTransactions(created.id, from, to);
+    expect(more).toEqual([]);
+    expect(paid).toMatchObject({
+      status: 'COMPLETED',
+      amount_with_breakdown: { gross_amount: { currency_code: 'USD', value: '4.00' } },
+    });
+    // the sale webhook names the same payment; a window before it lists nothing
+    const sale = await webhookOf(created.id, 'PAYMENT.SALE.COMPLETED');
+    expect((JSON.parse(sale.body) as { resource: { id: string } }).resource.id).toBe(paid!.id);
+    expect(
+      await client.listTransactions(created.id, new Date(Date.now() - 2 * day).toISOString(), from),
+    ).toEqual([]);
+    // PayPal requires both times
+    const { access_token } = (await (await token()).json()) as { access_token: string };
+    const noEnd = await fetch(
+      `${providersUrl()}/paypal/v1/billing/subscriptions/${created.id}/transactions?start_time=${from}`,
+      { headers: { authorization: `Bearer ${access_token}` } },
+    );
+    expect(noEnd.status).toBe(400);
+    expect(await noEnd.json()).toMatchObject({
+      name: 'INVALID_REQUEST',
+      details: [{ issue: 'MISSING_REQUIRED_PARAMETER' }],
+    });
+
+    const refund = await client.refundCapture(paid!.id, 'refund-test-1', 'not a plan');
+    expect(refund.status).toBe('COMPLETED');
+    // the same PayPal-Request-Id again: the same refund, nothing more
+    expect((await client.refundCapture(paid!.id, 'refund-test-1', 'not a plan')).id).toBe(
+      refund.id,
+    );
+    // another request: refused, the capture is refunded already
+    const again = await client.refundCapture(paid!.id, 'refund-test-2', 'x').catch((e) => e);
+    expect(again).toBeInstanceOf(PayPalError);
+    expect(again).toMatchObject({ status: 422, issue: 'CAPTURE_FULLY_REFUNDED' });
+    expect((await client.listTransactions(created.id, from, to))[0]!.status).toBe('REFUNDED');
+    const { refunds } = await fakeState<{ refunds: Array<{ capture_id: string }> }>('paypal');
+    expect(refunds.filter((r) => r.capture_id === paid!.id)).toHaveLength(1);
+    const unknown = await client.refundCapture('0NOSUCHCAPTURE00', 'r-3', 'x').catch((e) => e);
+    expect(unknown).toMatchObject({ status: 404, issue: 'INVALID_RESOURCE_ID' });
+  });
+
+  it('refuses to refund a payment not captured yet, and answers 503 while down', async () => {
+    const client = paypalClient(config());
+    const created = await control<{ id: string }>('/subscriptions', {
+      quantity: '3',
+      custom_id: 'owner-12',
+      pending_payments: true,
+    });
+    const from = new Date(Date.now() - 86_400_000).toISOString();
+    const to = new Date(Date.now() + 60_000).toISOString();
+    const [pending] = await client.listTransactions(created.id, from, to);
+    expect(pending?.status).toBe('PENDING');
+    // not taken yet: no last payment
+    expect((await client.getSubscription(created.id)).billing_info?.last_payment).toBeUndefined();
+    expect(
+      await client.refundCapture(pending!.id, 'refund-pending-1', 'x').catch((e) => e),
+    ).toMatchObject({ status: 422, issue: 'PENDING_CAPTURE' });
+    await control(`/transactions/${pending!.id}/complete`);
+    await webhookOf(created.id, 'PAYMENT.SALE.COMPLETED');
+    expect((await client.getSubscription(created.id)).billing_info?.last_payment?.amount).toEqual({
+      currency_code: 'USD',
+      value: '3.00',
+    });
+    await control('/outage', { refund: 1, subscription: created.id });
+    expect(
+      await client.refundCapture(pending!.id, 'refund-pending-2', 'x').catch((e) => e),
+    ).toMatchObject({ status: 503, name_: 'SERVICE_UNAVAILABLE' });
+    expect((await client.refundCapture(pending!.id, 'refund-pending-2', 'x')).status).toBe(
+      'COMPLETED',
+    );
+  });
+
   it("knows the seed's demo subscription", async () => {
     const s = await paypalClient(config()).getSubscription(DEMO_SUBSCRIPTION.id);
     expect(s).toMatchObject({

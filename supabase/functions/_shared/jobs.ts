@@ -15,6 +15,8 @@ export interface ClaimedJob {
   attempts: number;
   max_attempts: number;
   group_key: string | null;
+  /** When the job was enqueued (claim_jobs answers it). */
+  created_at: string;
 }
 
 /** What finish_jobs records of a mail handed to the provider (private.outbound_mails). */

@@ -1,7 +1,8 @@
 // PayPal's REST API, the calls the payment functions make, through a small typed client: PayPal's
 // official server SDK cannot change its base URL, and this one can (PAYPAL_API_URL; locally the
-// providers server's fake at /paypal). OAuth client credentials, Subscriptions v1, and the
-// webhook signature check. Configuration is passed in (paypal-env.ts reads it from the functions'
+// providers server's fake at /paypal). OAuth client credentials, Subscriptions v1 (with a
+// subscription's transactions), the Payments v2 refund of a captured payment, and the webhook
+// signature check. Configuration is passed in (paypal-env.ts reads it from the functions'
 // environment), so the tests drive the same client from Node.
 
 export type PayPalSubscriptionStatus =
@@ -20,12 +21,27 @@ export interface PayPalSubscription {
   quantity?: string;
   custom_id?: string;
   start_time?: string;
+  create_time?: string;
   billing_info?: {
     next_billing_time?: string;
     last_payment?: { amount: { currency_code: string; value: string }; time: string };
     failed_payments_count?: number;
   };
   links?: PayPalLink[];
+}
+
+/** A payment of a subscription, as "List transactions for subscription" answers it. */
+export interface PayPalTransaction {
+  /** The captured payment's id: what the Payments v2 refund takes. */
+  id: string;
+  status?: 'COMPLETED' | 'DECLINED' | 'PARTIALLY_REFUNDED' | 'PENDING' | 'REFUNDED' | 'FAILED';
+  amount_with_breakdown: { gross_amount: { currency_code: string; value: string } };
+  time: string;
+}
+
+export interface PayPalRefund {
+  id: string;
+  status: 'COMPLETED' | 'PENDING' | 'CANCELLED' | 'FAILED';
 }
 
 export interface PayPalRevision {
@@ -62,6 +78,13 @@ export interface PayPal {
   ): Promise<PayPalRevision>;
   /** Cancels; an already cancelled or expired subscription is not an error. */
   cancelSubscription(id: string, reason: string): Promise<void>;
+  /** The subscription's payments between two times (PayPal requires both). */
+  listTransactions(id: string, startTime: string, endTime: string): Promise<PayPalTransaction[]>;
+  /**
+   * Refunds a captured payment in full (Payments v2, which takes a subscription's transaction
+   * id); `requestId` is its PayPal-Request-Id, so a retry answers the same refund.
+   */
+  refundCapture(captureId: string, requestId: string, noteToPayer: string): Promise<PayPalRefund>;
   /** PayPal's own check of a webhook's signature (verify-webhook-signature). */
   verifyWebhook(headers: WebhookHeaders, event: unknown): Promise<boolean>;
 }
@@ -110,7 +133,12 @@ export function paypalClient(config: PayPalConfig, fetchImpl: typeof fetch = fet
     return token.value;
   }
 
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async function call<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       const res = await fetchImpl(`${base}${path}`, {
         method,
@@ -118,6 +146,7 @@ export function paypalClient(config: PayPalConfig, fetchImpl: typeof fetch = fet
           authorization: `Bearer ${await accessToken()}`,
           'content-type': 'application/json',
           accept: 'application/json',
+          ...headers,
         },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
@@ -166,6 +195,21 @@ export function paypalClient(config: PayPalConfig, fetchImpl: typeof fetch = fet
         throw err;
       }
     },
+    async listTransactions(id, startTime, endTime) {
+      const query = new URLSearchParams({ start_time: startTime, end_time: endTime });
+      const answer = await call<{ transactions?: PayPalTransaction[] }>(
+        'GET',
+        `/v1/billing/subscriptions/${encodeURIComponent(id)}/transactions?${query}`,
+      );
+      return answer.transactions ?? [];
+    },
+    refundCapture: (captureId, requestId, noteToPayer) =>
+      call<PayPalRefund>(
+        'POST',
+        `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`,
+        { note_to_payer: noteToPayer.slice(0, 255) },
+        { 'paypal-request-id': requestId },
+      ),
     async verifyWebhook(headers, event) {
       const answer = await call<{ verification_status?: string }>(
         'POST',

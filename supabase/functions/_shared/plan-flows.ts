@@ -7,6 +7,7 @@ import { serviceClient } from './clients.ts';
 import { HttpError, inTransit, retriedFailure, unavailable } from './http.ts';
 import { paypalClient } from './paypal-env.ts';
 import { approveLink, PayPalError, type PayPalSubscription } from './paypal.ts';
+import { queuePaypalRefund, refundPaypalNow } from './paypal-refund.ts';
 import {
   PLAN_MESSAGES,
   PLAN_RULES,
@@ -157,8 +158,11 @@ export type Settled =
    * ended the checkout (no such subscription, one not active, a charge no longer pending).
    */
   | { state: 'failed'; message: string; refused?: boolean }
-  /** The provider took the money but the plan could not be recorded: the money went back. */
-  | { state: 'refunded'; message: string }
+  /**
+   * The provider took the money but the plan could not be recorded: the money went back, or
+   * (`queued`) the refund is queued and the jobs worker gives it back.
+   */
+  | { state: 'refunded'; message: string; queued?: boolean }
   | { state: 'pending' }
   | { state: 'none' };
 
@@ -221,23 +225,33 @@ async function portonePayment(charge: ChargeRow): Promise<PortOnePayment | null>
 const REFUSED = 'Refused: ';
 
 /**
+ * What a failed PayPal first charge records when its payment is given back (queued or done): a
+ * retry answers that, not a failure.
+ */
+const GIVEN_BACK = 'Given back: ';
+
+/**
  * Ends a first charge's checkout as failed, recording whether the provider refused it, and says
- * so (the outcome failedCharge reads back later).
+ * how it ended: as this settle saw it, or as a settle running beside it (a webhook, the job)
+ * ended it first (fail_plan_checkout fails a pending charge only).
  */
 async function failCheckout(
   charge: ChargeRow,
   message: string,
   refused: boolean,
 ): Promise<Settled> {
-  await rpc('fail_plan_checkout', {
-    p_charge_id: charge.id,
-    p_error: refused ? REFUSED + message : message,
-  });
-  return { state: 'failed', message, refused };
+  const error = refused ? REFUSED + message : message;
+  await rpc('fail_plan_checkout', { p_charge_id: charge.id, p_error: error });
+  const current = await chargeById(charge.id);
+  if (current?.status === 'recorded' && current.payment)
+    return { state: 'recorded', payment: current.payment };
+  return failedCharge(current?.error ?? error);
 }
 
 /** A failed first charge's outcome from its recorded error. */
 const failedCharge = (error: string | null | undefined): Settled => {
+  if (error?.startsWith(GIVEN_BACK))
+    return { state: 'refunded', message: error.slice(GIVEN_BACK.length), queued: true };
   const refused = !!error?.startsWith(REFUSED);
   return {
     state: 'failed',
@@ -387,16 +401,10 @@ export async function settlePaypalCheckout(charge: ChargeRow): Promise<Settled> 
       ? paypalMismatch(s, charge)
       : `The subscription is ${s.status.toLowerCase()}`;
   if (mismatch) {
-    if (s.status === 'ACTIVE' && s.custom_id === charge.user_id) {
-      await paypalClient().cancelSubscription(
-        s.id,
-        refused ? mismatch : 'It does not match the plan ordered',
-      );
-    }
-    const failed = await failCheckout(charge, mismatch, refused);
-    return !refused && s.status === 'ACTIVE' && s.custom_id === charge.user_id
-      ? { state: 'refunded', message: mismatch }
-      : failed;
+    const ours = s.status === 'ACTIVE' && s.custom_id === charge.user_id;
+    if (ours && !refused) return givePaypalCheckoutBack(charge, s.id, mismatch);
+    if (ours) await paypalClient().cancelSubscription(s.id, mismatch);
+    return failCheckout(charge, mismatch, refused);
   }
   const next = s.billing_info?.next_billing_time;
   try {
@@ -411,12 +419,33 @@ export async function settlePaypalCheckout(charge: ChargeRow): Promise<Settled> 
     });
     return { state: 'recorded', payment: recorded };
   } catch (err) {
-    if (err instanceof DbError && (err.code === 'PT402' || err.code === 'PT409')) {
-      await paypalClient().cancelSubscription(s.id, err.message);
-      return { state: 'refunded', message: err.message };
-    }
+    if (err instanceof DbError && (err.code === 'PT402' || err.code === 'PT409'))
+      return givePaypalCheckoutBack(charge, s.id, err.message);
     throw err;
   }
+}
+
+/**
+ * A PayPal checkout that cannot become a plan, its first payment taken: the refund is queued, the
+ * checkout failed as given back (before the cancel, so a settle beside this one that reads the
+ * subscription cancelled finds it so), then the subscription cancelled (PayPal bills it no more)
+ * and the payment refunded at once if PayPal answers; `refunded`, `queued` unless it did.
+ */
+async function givePaypalCheckoutBack(
+  charge: ChargeRow,
+  subscriptionId: string,
+  message: string,
+): Promise<Settled> {
+  await queuePaypalRefund(subscriptionId, message);
+  await rpc('fail_plan_checkout', { p_charge_id: charge.id, p_error: GIVEN_BACK + message });
+  // a settle beside this one may have given it back first, with its own reason
+  const error = (await chargeById(charge.id))?.error;
+  const given = await refundPaypalNow(subscriptionId, message);
+  return {
+    state: 'refunded',
+    message: error?.startsWith(GIVEN_BACK) ? error.slice(GIVEN_BACK.length) : message,
+    queued: given === 'queued',
+  };
 }
 
 /** What PayPal says about a subscription, applied to its plan (renewals, changes, cancels). */
@@ -465,7 +494,13 @@ export function checkoutAnswer(settled: Settled): { status: true; payment: Payme
         `${PLAN_MESSAGES.failedToPayment}: ${settled.message}`,
       );
     case 'refunded':
-      throw new HttpError(409, 'refunded', `${settled.message}. The payment was given back.`);
+      throw settled.queued
+        ? new HttpError(
+            409,
+            'refund_pending',
+            `${settled.message}. The payment will be given back.`,
+          )
+        : new HttpError(409, 'refunded', `${settled.message}. The payment was given back.`);
     case 'pending':
       throw new HttpError(
         409,

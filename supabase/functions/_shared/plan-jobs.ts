@@ -3,10 +3,12 @@
 //   plan.schedule-renewal  schedule a card plan's next charge at PortOne
 //   plan.renewal-check     a renewing plan past its end date: did the provider renew it?
 //   plan.mail              "your plan ends on ..." / "we could not renew your plan"
-// The first three are idempotent end to end (a fixed PortOne payment id, records that set rather
-// than add), so they do their provider calls while preparing and answer a final outcome: a worker
-// that dies half way leaves a job that simply runs again, never one marked `unknown`. Mails are
-// not idempotent and go through mailDelivery like every other mail.
+//   plan.paypal-refund     give back what PayPal took for a subscription cancelled without a plan
+// The first three and plan.paypal-refund are idempotent end to end (a fixed PortOne payment id,
+// records that set rather than add, a refund's PayPal-Request-Id), so they do their provider calls
+// while preparing and answer a final outcome: a worker that dies half way leaves a job that simply
+// runs again, never one marked `unknown`. Mails are not idempotent and go through mailDelivery
+// like every other mail.
 import { siteUrl } from './env.ts';
 import { platformMailDelivery } from './mail-delivery.ts';
 import { type ClaimedJob, type Delivery, type JobHandler, type Outcome } from './jobs.ts';
@@ -23,6 +25,8 @@ import {
   type PaymentRow,
 } from './plan-flows.ts';
 import { renderPlanMail, type PlanMailTemplate } from './plan-mail.ts';
+import { PayPalError } from './paypal.ts';
+import { PAYPAL_REFUND_JOB, refundable, refundPaypalPayments } from './paypal-refund.ts';
 
 const retry = (err: unknown): Outcome => ({
   status: 'retry',
@@ -132,6 +136,49 @@ const renewalCheck: JobHandler = {
     }),
 };
 
+const HOUR_MS = 3_600_000;
+/** How long a first payment PayPal has not captured yet (an e-check) is waited for. */
+const PENDING_DAYS = 14;
+/** How long PayPal may still take a first payment it listed nothing of when we cancelled. */
+const LATE_HOURS = 24;
+
+/**
+ * plan.paypal-refund (paypal-refund.ts): refunds what PayPal took, once; a payment not captured
+ * yet is looked at again every hour (PENDING_DAYS, then the job fails for an operator), and so is
+ * a subscription with no payment listed (LATE_HOURS, then nothing was taken); PayPal failing is
+ * retried with the queue's backoff.
+ */
+const paypalRefund: JobHandler = {
+  prepare: (jobs) =>
+    mapLimit(jobs, 4, async (job): Promise<Outcome> => {
+      const id = String(job.payload.subscription_id);
+      const age = Date.now() - Date.parse(job.created_at);
+      const later = (ms: number): Outcome => ({
+        status: 'defer',
+        run_at: new Date(Date.now() + ms).toISOString(),
+      });
+      try {
+        const can = await refundable(id);
+        if (can === 'plan') return { status: 'done', result: { skipped: 'a plan' } };
+        // its checkout is being settled (or closed by plan.reconcile within the hour): then see
+        if (can === 'settling') return later(5 * 60_000);
+        const state = await refundPaypalPayments(id, String(job.payload.reason ?? 'Not a plan'));
+        if (state === 'refunded') return { status: 'done', result: { refunded: true } };
+        if (state === 'pending')
+          return age < PENDING_DAYS * 24 * HOUR_MS
+            ? later(HOUR_MS)
+            : { status: 'failed', error: `A payment not captured in ${PENDING_DAYS} days` };
+        return age < LATE_HOURS * HOUR_MS
+          ? later(HOUR_MS)
+          : { status: 'done', result: { refunded: false, taken: 'nothing' } };
+      } catch (err) {
+        if (err instanceof PayPalError && err.status === 404 && err.issue === 'INVALID_RESOURCE_ID')
+          return { status: 'done', result: { skipped: 'no such subscription' } };
+        return retry(err);
+      }
+    }),
+};
+
 interface PlanMailRow {
   payment: PaymentRow;
   owner: { id: string; email: string | null; name: string; language: string };
@@ -177,4 +224,5 @@ export const planJobHandlers: Record<string, JobHandler> = {
   'plan.schedule-renewal': scheduleRenewal,
   'plan.renewal-check': renewalCheck,
   'plan.mail': planMail,
+  [PAYPAL_REFUND_JOB]: paypalRefund,
 };

@@ -15,6 +15,7 @@ import {
 } from '../_shared/plan-flows.ts';
 import { paypalClient } from '../_shared/paypal-env.ts';
 import { PayPalError, type PayPalSubscription } from '../_shared/paypal.ts';
+import { queuePaypalRefund } from '../_shared/paypal-refund.ts';
 import { planPrice, PLAN_MESSAGES, ZCheckPaypalPayment } from '@reaction-blocks/contracts/plans';
 
 Deno.serve(
@@ -35,7 +36,9 @@ Deno.serve(
     const mismatch = paypalMismatch(subscription, { user_id: user.id, price });
     if (mismatch && subscription.status === 'ACTIVE') {
       // a forged price or plan: the subscription does not buy what was asked; nothing is recorded
-      // (and the owner's subscription is cancelled so PayPal does not keep charging for it)
+      // (and the owner's subscription is cancelled so PayPal does not keep charging for it, and
+      // what PayPal took for it given back by the queue, unless it is a plan)
+      await giveBackLater(subscription.id, mismatch);
       try {
         await paypalClient().cancelSubscription(
           subscription.id,
@@ -56,7 +59,9 @@ Deno.serve(
         err.message === PLAN_MESSAGES.activePlan &&
         subscription.status === 'ACTIVE'
       ) {
-        // one plan at a time: a second subscription would be billed for nothing
+        // one plan at a time: a second subscription would be billed for nothing, and what PayPal
+        // took for it is given back by the queue
+        await giveBackLater(subscription.id, PLAN_MESSAGES.activePlan);
         await paypalClient()
           .cancelSubscription(subscription.id, PLAN_MESSAGES.activePlan)
           .catch((e) => console.error('[check-paypal-payment] cancel second', e));
@@ -69,3 +74,12 @@ Deno.serve(
     return settledCheckoutAnswer('check-paypal-payment', () => settlePaypalCheckout(charge));
   }),
 );
+
+/** Queues the refund of a subscription about to be cancelled; not queued, it is not cancelled. */
+async function giveBackLater(subscriptionId: string, reason: string): Promise<void> {
+  try {
+    await queuePaypalRefund(subscriptionId, reason);
+  } catch (err) {
+    throw httpErrorOf(err, 'check-paypal-payment');
+  }
+}

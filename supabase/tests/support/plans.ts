@@ -58,6 +58,9 @@ export const portoneState = () => fakeState<FakeState>('portone');
 export const paypalState = () =>
   fakeState<{
     subscriptions: Array<{ id: string; status: string; quantity: string }>;
+    /** Every subscription's payments (capture ids). */
+    transactions: Array<{ id: string; subscription_id: string; status: string; value: string }>;
+    refunds: Array<{ id: string; capture_id: string; subscription_id: string; value: string }>;
     webhooks: FakeState['webhooks'];
   }>('paypal');
 

@@ -1,5 +1,6 @@
 // The PayPal fake's control API under /paypal/_control, for tests and developers (README.md):
-// the state, a subscription as if the buyer had approved it, failing renewals, a billing cycle.
+// the state, a subscription as if the buyer had approved it, failing renewals, payments captured
+// later, a billing cycle, and PayPal down for refunds or transaction lists.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, readJson, sendJson } from '../http.ts';
 import type { PayPalModel } from './model.ts';
@@ -19,6 +20,10 @@ export async function control(
       webhookUrl: options.webhookUrl,
       certUrl: model.certUrl,
       subscriptions: [...subscriptions.values()].map((s) => model.view(s)),
+      transactions: [...subscriptions.values()].flatMap((s) =>
+        (s.transactions ?? []).map((p) => ({ ...p, subscription_id: s.id })),
+      ),
+      refunds: model.refunds,
       webhooks: model.webhooks.log,
     });
   }
@@ -26,6 +31,7 @@ export async function control(
     // a subscription as the JS SDK would have made and the buyer approved
     const body = await readJson(req);
     const s = model.create({ plan_id: options.planId, ...body });
+    if (body.pending_payments === true) s.pending_payments = true;
     if (body.approve !== false) model.activate(s);
     return sendJson(res, 201, model.view(s));
   }
@@ -35,6 +41,7 @@ export async function control(
     if (!s) throw new HttpError(404, 'No such subscription');
     const body = await readJson(req);
     if (typeof body.fail === 'boolean') s.fail = body.fail;
+    if (typeof body.pending_payments === 'boolean') s.pending_payments = body.pending_payments;
     // what PayPal does on its own after failed payments: suspends the subscription (the plan's
     // payment_failure_threshold) or cancels it (setup_fee_failure_action: CANCEL)
     if (body.status === 'SUSPENDED' || body.status === 'CANCELLED') {
@@ -61,6 +68,28 @@ export async function control(
       model.activate(s);
     }
     return sendJson(res, 200, model.view(s));
+  }
+  if ((m = /^\/transactions\/([^/]+)\/complete$/.exec(path)) && method === 'POST') {
+    // a payment captured later (an e-check cleared)
+    const id = decodeURIComponent(m[1]!);
+    if (![...subscriptions.values()].some((s) => s.transactions?.some((p) => p.id === id)))
+      throw new HttpError(404, 'No such payment');
+    return sendJson(res, 200, model.completePayment(id));
+  }
+  if (path === '/outage' && method === 'POST') {
+    // PayPal down: the next n calls of each kind answer 503, for one subscription or for any
+    const body = await readJson(req);
+    const key = typeof body.subscription === 'string' ? body.subscription : '';
+    const outage = model.outages.get(key) ?? { refund: 0, transactions: 0 };
+    for (const kind of ['refund', 'transactions'] as const) {
+      const n = body[kind];
+      if (n === undefined) continue;
+      if (!Number.isInteger(n) || (n as number) < 0)
+        throw new HttpError(400, `${kind} must be a count of calls`);
+      outage[kind] = n as number;
+    }
+    model.outages.set(key, outage);
+    return sendJson(res, 200, outage);
   }
   throw new HttpError(404, 'Not found');
 }

@@ -1,8 +1,10 @@
 // The PayPal fake at /paypal: the REST calls the payment functions make (OAuth client
-// credentials, Subscriptions v1 create/get/revise/cancel, verify-webhook-signature), webhooks
+// credentials, Subscriptions v1 create/get/revise/cancel/transactions, the Payments v2 refund of
+// a subscription's payment, verify-webhook-signature), webhooks
 // signed as PayPal signs them, and a stand-in for the JS SDK with its approval pages.
 //   /paypal/v1/oauth2/token                          client credentials -> bearer token
-//   /paypal/v1/billing/subscriptions[/{id}[/revise|/cancel]]
+//   /paypal/v1/billing/subscriptions[/{id}[/revise|/cancel|/transactions]]
+//   /paypal/v2/payments/captures/{id}/refund         a subscription's payment refunded
 //   /paypal/v1/billing/plans/{id}
 //   /paypal/v1/notifications/verify-webhook-signature
 //   /paypal/sdk/js?client-id=...                     the stand-in JS SDK (window.paypal)
@@ -41,7 +43,7 @@ export async function createPayPalFake(
     title: 'PayPal (fake)',
     options,
     async handle(req, res, path, url) {
-      if (path.startsWith('/v1/')) return restApi(model, req, res, path);
+      if (path.startsWith('/v1/') || path.startsWith('/v2/')) return restApi(model, req, res, path);
       if (path === '/sdk/js' && req.method === 'GET') {
         const clientId = url.searchParams.get('client-id');
         if (clientId !== options.clientId) {

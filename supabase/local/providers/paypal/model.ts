@@ -1,9 +1,10 @@
-// The PayPal fake's state: subscriptions on the one plan, access tokens, and what happens to a
-// subscription (created, activated, billed) with the signed webhooks each step sends.
+// The PayPal fake's state: subscriptions on the one plan with their payments, access tokens,
+// refunds, and what happens to a subscription (created, activated, billed) with the signed
+// webhooks each step sends.
 import { createHash, randomBytes, randomUUID, sign } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Log } from '../../process.ts';
-import { isObject, type JsonObject } from '../http.ts';
+import { HttpError, isObject, type JsonObject } from '../http.ts';
 import { makeSigningIdentity, type SigningIdentity } from '../ses/x509.ts';
 import { WebhookSender } from '../webhooks.ts';
 
@@ -29,6 +30,27 @@ export const PAYPAL_DEFAULTS: PayPalFakeOptions = {
   seeded: [],
 };
 
+/** A payment of a subscription: a sale PayPal captured (or will: PENDING), later refunded. */
+export interface Transaction {
+  /** The capture's id, which the Payments v2 refund takes. */
+  id: string;
+  status: 'COMPLETED' | 'PENDING' | 'REFUNDED';
+  value: string;
+  time: string;
+}
+
+/** A refund made, as the Payments v2 refund answered it. */
+export interface Refund {
+  id: string;
+  capture_id: string;
+  subscription_id: string;
+  request_id: string | null;
+  value: string;
+  time: string;
+}
+
+export type OutageKind = 'refund' | 'transactions';
+
 export interface Subscription {
   id: string;
   plan_id: string;
@@ -48,6 +70,10 @@ export interface Subscription {
   failed_payments_count: number;
   /** Every renewal payment fails (control API). */
   fail: boolean;
+  /** Payments are captured later: PENDING until the control API completes them (an e-check). */
+  pending_payments?: boolean;
+  /** The payments, oldest first (absent in state saved before they were kept). */
+  transactions?: Transaction[];
   /** A revision waiting for the buyer's approval. */
   pending_revision?: { plan_id: string; quantity: string; token: string };
   status_change_note?: string;
@@ -104,6 +130,14 @@ export function crc32(text: string): number {
 export class PayPalModel {
   readonly tokens = new Map<string, number>();
   readonly subscriptions = new Map<string, Subscription>();
+  /** Refunds made, oldest first, and each by its PayPal-Request-Id (a repeat answers the same). */
+  readonly refunds: Refund[] = [];
+  readonly refundsByRequest = new Map<string, Refund>();
+  /**
+   * How many of the next calls of each kind answer 503 (control API: PayPal down), for one
+   * subscription's payments (by its id) or for any ('').
+   */
+  readonly outages = new Map<string, Record<OutageKind, number>>();
   readonly webhooks: WebhookSender;
   /** The fake's own origin and prefix, for the links it hands out. */
   readonly api: string;
@@ -152,6 +186,7 @@ export class PayPalModel {
         update_time: t,
         cycles_completed: 1,
         last_payment: { amount: { currency_code: 'USD', value: `${s.quantity}.00` }, time: t },
+        transactions: [{ id: saleId(), status: 'COMPLETED', value: `${s.quantity}.00`, time: t }],
         next_billing_time: addMonth(t),
         failed_payments_count: 0,
         fail: false,
@@ -162,6 +197,9 @@ export class PayPalModel {
   reset(): void {
     this.subscriptions.clear();
     this.tokens.clear();
+    this.refunds.length = 0;
+    this.refundsByRequest.clear();
+    this.outages.clear();
     this.webhooks.clear();
     this.seed();
   }
@@ -263,7 +301,10 @@ export class PayPalModel {
     this.sendWebhook(type, 'subscription', this.view(s) as unknown as JsonObject, summary);
   }
 
-  /** A billing cycle: a payment (or a failed one) and the next billing time. */
+  /**
+   * A billing cycle: a payment (or a failed one) and the next billing time. A payment captured
+   * later (pending_payments) is PENDING, without last_payment or webhook until completePayment.
+   */
   bill(s: Subscription): void {
     const t = now();
     if (s.fail) {
@@ -277,19 +318,42 @@ export class PayPalModel {
       return;
     }
     const value = `${Number(s.quantity)}.00`;
+    const payment: Transaction = {
+      id: saleId(),
+      status: s.pending_payments ? 'PENDING' : 'COMPLETED',
+      value,
+      time: t,
+    };
+    (s.transactions ??= []).push(payment);
     // PayPal counts consecutive failures: a payment made sets the count back to 0
     s.failed_payments_count = 0;
     s.cycles_completed++;
-    s.last_payment = { amount: { currency_code: 'USD', value }, time: t };
     s.next_billing_time = addMonth(
       s.next_billing_time && s.cycles_completed > 1 ? s.next_billing_time : t,
     );
     s.update_time = t;
+    if (payment.status === 'COMPLETED') this.paid(s, payment);
+  }
+
+  /** A PENDING payment captured (control API): paid, with its webhook. */
+  completePayment(captureId: string): Transaction {
+    const { subscription, payment } = this.payment(captureId);
+    if (payment.status !== 'PENDING') throw new HttpError(409, 'The payment is not pending');
+    payment.status = 'COMPLETED';
+    this.paid(subscription, payment);
+    return payment;
+  }
+
+  /** A payment captured: the subscription's last payment, and PAYMENT.SALE.COMPLETED. */
+  private paid(s: Subscription, payment: Transaction): void {
+    const t = now();
+    const value = payment.value;
+    s.last_payment = { amount: { currency_code: 'USD', value }, time: t };
     this.sendWebhook(
       'PAYMENT.SALE.COMPLETED',
       'sale',
       {
-        id: randomBytes(8).toString('hex').toUpperCase(),
+        id: payment.id,
         state: 'completed',
         amount: { total: value, currency: 'USD', details: { subtotal: value } },
         payment_mode: 'INSTANT_TRANSFER',
@@ -366,4 +430,54 @@ export class PayPalModel {
     if (!s) throw notFound();
     return s;
   }
+
+  /** A payment by its capture id, with its subscription. */
+  payment(captureId: string): { subscription: Subscription; payment: Transaction } {
+    for (const subscription of this.subscriptions.values()) {
+      const payment = subscription.transactions?.find((p) => p.id === captureId);
+      if (payment) return { subscription, payment };
+    }
+    throw notFound();
+  }
+
+  /**
+   * Refunds a captured payment in full, as Payments v2 does: a repeat of a PayPal-Request-Id
+   * answers the refund it made; a payment not captured yet, or refunded already, is refused.
+   */
+  refund(captureId: string, requestId: string | null): { refund: Refund; repeated: boolean } {
+    const earlier = requestId ? this.refundsByRequest.get(requestId) : undefined;
+    if (earlier?.capture_id === captureId) return { refund: earlier, repeated: true };
+    const { subscription, payment } = this.payment(captureId);
+    if (payment.status === 'PENDING')
+      throw unprocessable('PENDING_CAPTURE', 'Cannot initiate a refund as the capture is pending.');
+    if (payment.status === 'REFUNDED')
+      throw unprocessable('CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded.');
+    payment.status = 'REFUNDED';
+    const refund: Refund = {
+      id: saleId(),
+      capture_id: captureId,
+      subscription_id: subscription.id,
+      request_id: requestId,
+      value: payment.value,
+      time: now(),
+    };
+    this.refunds.push(refund);
+    if (requestId) this.refundsByRequest.set(requestId, refund);
+    return { refund, repeated: false };
+  }
+
+  /** Counts down an outage of `kind` for the subscription or any: true when this call answers 503. */
+  down(kind: OutageKind, subscriptionId: string): boolean {
+    for (const key of [subscriptionId, '']) {
+      const outage = this.outages.get(key);
+      if (outage && outage[kind] > 0) {
+        outage[kind]--;
+        return true;
+      }
+    }
+    return false;
+  }
 }
+
+/** A capture or refund id in PayPal's shape (17 characters). */
+const saleId = () => randomBytes(9).toString('hex').toUpperCase().slice(0, 17);

@@ -1,5 +1,6 @@
-// The PayPal fake's REST API under /paypal/v1: OAuth client credentials, Subscriptions v1
-// (create, get, revise, cancel), the plan, and verify-webhook-signature. Errors in PayPal's shape.
+// The PayPal fake's REST API under /paypal/v1 and /paypal/v2: OAuth client credentials,
+// Subscriptions v1 (create, get, revise, cancel, list transactions), the plan, the Payments v2
+// refund of a captured payment, and verify-webhook-signature. Errors in PayPal's shape.
 import { randomBytes, verify } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, isObject, readBody, readJson, sendJson } from '../http.ts';
@@ -123,6 +124,78 @@ const cancel: Route = async (model, req, res, id) => {
   res.end();
 };
 
+/** PayPal's answer when it is down (control API: outage). */
+const serviceUnavailable = () => new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service Unavailable.');
+
+/** PayPal's answer for a request not as its schema says (`issue` names what). */
+const invalidRequest = (issue: string) =>
+  new ApiError(
+    400,
+    'INVALID_REQUEST',
+    'Request is not well-formed, syntactically incorrect, or violates schema.',
+    issue,
+  );
+
+/** A query parameter PayPal requires, in Internet date and time format. */
+function timeParam(req: IncomingMessage, name: string): number {
+  const value = new URL(req.url ?? '/', 'http://paypal.local').searchParams.get(name);
+  if (!value) throw invalidRequest('MISSING_REQUIRED_PARAMETER');
+  const t = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(t))
+    throw invalidRequest('INVALID_PARAMETER_SYNTAX');
+  return t;
+}
+
+/** GET .../transactions?start_time&end_time: the subscription's payments in that time. */
+const listTransactions: Route = async (model, req, res, id) => {
+  const s = model.find(id);
+  const start = timeParam(req, 'start_time');
+  const end = timeParam(req, 'end_time');
+  if (model.down('transactions', s.id)) throw serviceUnavailable();
+  const transactions = (s.transactions ?? [])
+    .filter((p) => Date.parse(p.time) >= start && Date.parse(p.time) <= end)
+    .map((p) => ({
+      status: p.status,
+      id: p.id,
+      amount_with_breakdown: {
+        gross_amount: { currency_code: 'USD', value: p.value },
+        net_amount: { currency_code: 'USD', value: p.value },
+      },
+      payer_name: { given_name: 'Local', surname: 'Buyer' },
+      payer_email: String(s.subscriber.email_address ?? 'buyer@paypal.local'),
+      time: p.time,
+    }));
+  return sendJson(res, 200, {
+    transactions,
+    total_items: transactions.length,
+    total_pages: 1,
+    links: [],
+  });
+};
+
+/**
+ * POST /v2/payments/captures/{id}/refund: a full refund (an `amount` other than the whole is
+ * refused: this fake makes full refunds only). PayPal-Request-Id makes a repeat answer the same.
+ */
+const refundCapture: Route = async (model, req, res, id) => {
+  const body = await readJson(req);
+  if (body.amount !== undefined)
+    throw unprocessable('PARTIAL_REFUND_NOT_ALLOWED', 'This fake refunds captures in full.');
+  if (typeof body.note_to_payer === 'string' && body.note_to_payer.length > 255)
+    throw invalidRequest('INVALID_STRING_LENGTH');
+  if (model.down('refund', model.payment(id).subscription.id)) throw serviceUnavailable();
+  const header = req.headers['paypal-request-id'];
+  const { refund, repeated } = model.refund(id, typeof header === 'string' ? header : null);
+  return sendJson(res, repeated ? 200 : 201, {
+    id: refund.id,
+    status: 'COMPLETED',
+    links: [
+      { href: `${model.api}/v2/payments/refunds/${refund.id}`, rel: 'self', method: 'GET' },
+      { href: `${model.api}/v2/payments/captures/${refund.capture_id}`, rel: 'up', method: 'GET' },
+    ],
+  });
+};
+
 const getPlan: Route = async (model, _req, res, id) => {
   const { options } = model;
   if (id !== options.planId) throw notFound();
@@ -172,6 +245,8 @@ const ROUTES: Array<[string, RegExp, Route]> = [
   ['GET', /^\/v1\/billing\/subscriptions\/([^/]+)$/, getSubscription],
   ['POST', /^\/v1\/billing\/subscriptions\/([^/]+)\/revise$/, revise],
   ['POST', /^\/v1\/billing\/subscriptions\/([^/]+)\/cancel$/, cancel],
+  ['GET', /^\/v1\/billing\/subscriptions\/([^/]+)\/transactions$/, listTransactions],
+  ['POST', /^\/v2\/payments\/captures\/([^/]+)\/refund$/, refundCapture],
   ['GET', /^\/v1\/billing\/plans\/([^/]+)$/, getPlan],
   ['POST', /^\/v1\/notifications\/verify-webhook-signature$/, verifySignature],
 ];
@@ -188,7 +263,7 @@ async function route(model: PayPalModel, req: IncomingMessage, res: ServerRespon
   throw new ApiError(404, 'RESOURCE_NOT_FOUND', 'The specified resource does not exist.');
 }
 
-/** Answers a /v1/... request, errors in PayPal's shape. */
+/** Answers a /v1/... or /v2/... request, errors in PayPal's shape. */
 export async function restApi(
   model: PayPalModel,
   req: IncomingMessage,

@@ -385,6 +385,14 @@ describe('payment', () => {
         '결제는 되었지만 플랜을 기록하지 못해 결제를 취소(환불)했습니다. 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
       ],
       [
+        failure(
+          'refund_pending',
+          'You already have an active plan. The payment will be given back.',
+        ),
+        'your plan could not be recorded, so the PayPal subscription was cancelled and its payment will be given back (PayPal may take a few days). No plan was added; start again.',
+        '플랜을 기록하지 못해 PayPal 구독을 취소했으며, 결제 금액은 환불될 예정입니다(PayPal 처리에 며칠 걸릴 수 있습니다). 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
+      ],
+      [
         failure('provider_unavailable', 'The payment service did not answer.'),
         'the payment service did not answer. Nothing changed on your plan; try again in a moment.',
         '결제 서비스가 응답하지 않았습니다. 플랜에는 바뀐 것이 없으니 잠시 후 다시 시도해 주세요.',
@@ -396,8 +404,8 @@ describe('payment', () => {
       ],
       [
         failure('plan_mismatch', 'Failed to payment: The subscription is not on our plan'),
-        'the PayPal subscription does not match the plan you chose, so it was cancelled. No plan was added; start again.',
-        'PayPal 구독이 선택한 플랜과 맞지 않아 구독을 취소했습니다. 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
+        'the PayPal subscription does not match the plan you chose, so it was cancelled and any payment made for it will be given back. No plan was added; start again.',
+        'PayPal 구독이 선택한 플랜과 맞지 않아 구독을 취소했으며, 결제된 금액이 있으면 환불됩니다. 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
       ],
       [
         failure('invalid_billing_key', 'Invalid billing key'),

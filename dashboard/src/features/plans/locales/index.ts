@@ -183,12 +183,14 @@ export const en = {
     reasons: {
       refunded:
         'the payment was taken but your plan could not be recorded, so it was given back. No plan was added; start again.',
+      refund_pending:
+        'your plan could not be recorded, so the PayPal subscription was cancelled and its payment will be given back (PayPal may take a few days). No plan was added; start again.',
       provider_unavailable:
         'the payment service did not answer. Nothing changed on your plan; try again in a moment.',
       payment_pending:
         'the payment is not complete yet. Your plan appears on the Plan page as soon as it is; do not pay again.',
       plan_mismatch:
-        'the PayPal subscription does not match the plan you chose, so it was cancelled. No plan was added; start again.',
+        'the PayPal subscription does not match the plan you chose, so it was cancelled and any payment made for it will be given back. No plan was added; start again.',
       invalid_billing_key:
         'the card or wallet you registered cannot be used (not found, deleted, or not the way to pay you chose). Nothing was charged; register it again.',
       invalid_subscription:
@@ -421,12 +423,14 @@ export const ko: typeof en = {
     reasons: {
       refunded:
         '결제는 되었지만 플랜을 기록하지 못해 결제를 취소(환불)했습니다. 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
+      refund_pending:
+        '플랜을 기록하지 못해 PayPal 구독을 취소했으며, 결제 금액은 환불될 예정입니다(PayPal 처리에 며칠 걸릴 수 있습니다). 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
       provider_unavailable:
         '결제 서비스가 응답하지 않았습니다. 플랜에는 바뀐 것이 없으니 잠시 후 다시 시도해 주세요.',
       payment_pending:
         '결제가 아직 끝나지 않았습니다. 결제가 끝나는 대로 플랜 페이지에 표시되니 다시 결제하지 마세요.',
       plan_mismatch:
-        'PayPal 구독이 선택한 플랜과 맞지 않아 구독을 취소했습니다. 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
+        'PayPal 구독이 선택한 플랜과 맞지 않아 구독을 취소했으며, 결제된 금액이 있으면 환불됩니다. 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
       invalid_billing_key:
         '등록한 카드나 간편결제 수단을 사용할 수 없습니다(찾을 수 없거나, 삭제되었거나, 선택한 결제 방식과 다릅니다). 결제된 금액은 없으니 다시 등록해 주세요.',
       invalid_subscription:

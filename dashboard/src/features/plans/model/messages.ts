@@ -14,6 +14,7 @@ const planMessages = new Set<string>(Object.values(PLAN_MESSAGES));
  */
 const PAYMENT_CODES = [
   'refunded',
+  'refund_pending',
   'provider_unavailable',
   'payment_pending',
   'plan_mismatch',

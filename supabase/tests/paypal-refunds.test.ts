@@ -1,0 +1,230 @@
+// A PayPal checkout that cannot become a plan gives its first payment back (docs/plans.md, "What
+// if recording fails"): another plan became active meanwhile (PT409), or the subscription is not
+// the plan ordered. Against the PayPal fake through the functions, the webhooks and the jobs
+// worker: the payment is refunded once, `refunded` only when it went back and `refund_pending`
+// when the queue gives it back (PayPal down, a payment not captured yet), never twice.
+import { describe, expect, it } from 'vitest';
+import { PLAN_MESSAGES } from '@reaction-blocks/contracts/plans';
+import { newUser, sql, type TestUser } from './support/clients.ts';
+import * as plans from './support/plans.ts';
+import { eventually } from './support/providers.ts';
+
+const jobKey = (subscriptionId: string) => `plan.paypal-refund:${subscriptionId}`;
+
+/** What PayPal has of the subscription: its payments and the refunds made of them. */
+async function atPayPal(subscriptionId: string) {
+  const state = await plans.paypalState();
+  return {
+    status: state.subscriptions.find((s) => s.id === subscriptionId)?.status,
+    payments: state.transactions
+      .filter((t) => t.subscription_id === subscriptionId)
+      .map((t) => t.status),
+    refunds: state.refunds.filter((r) => r.subscription_id === subscriptionId).length,
+  };
+}
+
+/**
+ * What PayPal has of the subscription once the settle running beside the test (a webhook's) has
+ * cancelled it and, unless told, refunded its payment.
+ */
+async function settledAtPayPal(subscriptionId: string, refunds = 1) {
+  await eventually(async () => {
+    const now = await atPayPal(subscriptionId);
+    return now.status === 'CANCELLED' && now.refunds === refunds;
+  });
+  return atPayPal(subscriptionId);
+}
+
+const refundJob = async (subscriptionId: string) =>
+  (
+    await sql<{ status: string; attempts: number; result: unknown; last_error: string | null }>(
+      'select status, attempts, result, last_error from private.jobs where dedupe_key = $1',
+      [jobKey(subscriptionId)],
+    )
+  )[0];
+
+/**
+ * Runs the subscription's refund job now (whenever it was due), even a finished one again, and
+ * waits for its outcome (the schedule's worker may be the one that claims it).
+ */
+async function runRefundJob(subscriptionId: string) {
+  await sql(
+    `update private.jobs set status = 'queued', run_at = now(), locked_until = null
+      where dedupe_key = $1`,
+    [jobKey(subscriptionId)],
+  );
+  await eventually(async () => {
+    await plans.runWorker();
+    const [job] = await sql<{ settled: boolean }>(
+      `select status <> 'running' and (status <> 'queued' or run_at > now()) as settled
+         from private.jobs where dedupe_key = $1`,
+      [jobKey(subscriptionId)],
+    );
+    return job?.settled;
+  });
+}
+
+/** A subscription the owner approves later ($3 unless told), its checkout started and pending. */
+async function pendingCheckout(owner: TestUser, plan = plans.BASIC, extra = {}) {
+  const sub = await plans.control<{ id: string }>('paypal', '/subscriptions', {
+    quantity: '3',
+    custom_id: owner.id,
+    approve: false,
+    ...extra,
+  });
+  const res = await plans.buyByPaypal(owner, sub.id, plan);
+  expect(res.json.error?.code).toBe('payment_pending');
+  return sub.id;
+}
+
+/** A plan written by hand while the checkout waits: recording it is refused with PT409. */
+const planByHand = (owner: TestUser) =>
+  sql(
+    `insert into public.payments (user_id, type, price, is_active, content) values ($1, 'custom', 3, true, '{}')`,
+    [owner.id],
+  );
+
+/**
+ * Approved: the webhooks (and the owner's check right after the approval) settle the checkout,
+ * which ends given back; the check's answer.
+ */
+async function approveAndSettle(owner: TestUser, sub: string) {
+  await plans.control('paypal', `/subscriptions/${sub}/approve`);
+  const answer = await plans.buyByPaypal(owner, sub);
+  await givenBack(owner, sub);
+  return answer;
+}
+
+const givenBack = (owner: TestUser, sub: string) =>
+  eventually(async () =>
+    (await plans.chargesOf(owner.id)).some((c) => c.provider_ref === sub && c.status === 'failed'),
+  );
+
+describe('a PayPal checkout that cannot become a plan gives the payment back', () => {
+  it('another plan became active meanwhile (PT409): refunded once, and a retry or the job refunds nothing more', async () => {
+    const owner = await newUser('paypal-409');
+    const sub = await pendingCheckout(owner);
+    await planByHand(owner);
+    const answer = await approveAndSettle(owner, sub);
+    // refunded by this call or by the webhook's settle a moment before it (then a retry's answer)
+    expect(answer.status).toBe(409);
+    expect(answer.json.error).toMatchObject(
+      answer.json.error?.code === 'refunded'
+        ? { message: `${PLAN_MESSAGES.activePlan}. The payment was given back.` }
+        : {
+            code: 'refund_pending',
+            message: `${PLAN_MESSAGES.activePlan}. The payment will be given back.`,
+          },
+    );
+    expect(await settledAtPayPal(sub)).toEqual({
+      status: 'CANCELLED',
+      payments: ['REFUNDED'],
+      refunds: 1,
+    });
+    // a retry answers the same without refunding again; the job finds it refunded
+    const retry = await plans.buyByPaypal(owner, sub);
+    expect(retry.json.error?.code).toBe('refund_pending');
+    await runRefundJob(sub);
+    expect(await refundJob(sub)).toMatchObject({ status: 'done', result: { refunded: true } });
+    expect((await atPayPal(sub)).refunds).toBe(1);
+    expect((await plans.paymentsOf(owner.id)).map((p) => p.provider_payment_id)).toEqual([null]);
+  });
+
+  it('a subscription not as ordered (a price that does not match): refunded once', async () => {
+    const owner = await newUser('paypal-mismatch');
+    // a $3 subscription for a $10 plan, found out when PayPal activates it (the webhook's settle;
+    // the owner's check would refuse it before its checkout: the last test's case)
+    const plan = plans.custom(40, 0);
+    const sub = await pendingCheckout(owner, plan);
+    await plans.control('paypal', `/subscriptions/${sub}/approve`);
+    await givenBack(owner, sub);
+    const atPayPalNow = await settledAtPayPal(sub);
+    const retry = await plans.buyByPaypal(owner, sub, plan);
+    expect(retry.json.error).toMatchObject({
+      code: 'refund_pending',
+      message: 'The subscription price does not match the plan. The payment will be given back.',
+    });
+    expect(atPayPalNow).toEqual({
+      status: 'CANCELLED',
+      payments: ['REFUNDED'],
+      refunds: 1,
+    });
+    await runRefundJob(sub);
+    expect((await atPayPal(sub)).refunds).toBe(1);
+    expect(await plans.paymentsOf(owner.id)).toEqual([]);
+  });
+
+  it('PayPal down (503) when refunding: the answer says it will be given back, and the job refunds it once', async () => {
+    const owner = await newUser('paypal-503');
+    const sub = await pendingCheckout(owner);
+    await planByHand(owner);
+    try {
+      await plans.control('paypal', '/outage', { refund: 1000, subscription: sub });
+      const answer = await approveAndSettle(owner, sub);
+      expect(answer.json.error).toMatchObject({
+        code: 'refund_pending',
+        message: `${PLAN_MESSAGES.activePlan}. The payment will be given back.`,
+      });
+      expect(await settledAtPayPal(sub, 0)).toEqual({
+        status: 'CANCELLED',
+        payments: ['COMPLETED'],
+        refunds: 0,
+      });
+      // the job meets PayPal still down: tried again later; then PayPal is back
+      await runRefundJob(sub);
+      expect(await refundJob(sub)).toMatchObject({ status: 'queued' });
+      expect((await refundJob(sub))!.last_error).toMatch(/PayPal 503 SERVICE_UNAVAILABLE/);
+      expect((await atPayPal(sub)).refunds).toBe(0);
+      await plans.control('paypal', '/outage', { refund: 0, subscription: sub });
+      await runRefundJob(sub);
+      expect(await refundJob(sub)).toMatchObject({ status: 'done', result: { refunded: true } });
+      expect(await atPayPal(sub)).toMatchObject({ payments: ['REFUNDED'], refunds: 1 });
+      // never twice: the job again, a retry of the checkout
+      await runRefundJob(sub);
+      expect((await plans.buyByPaypal(owner, sub)).json.error?.code).toBe('refund_pending');
+      expect((await atPayPal(sub)).refunds).toBe(1);
+    } finally {
+      await plans.control('paypal', '/outage', { refund: 0, subscription: sub });
+    }
+  });
+
+  it('a first payment PayPal captures only after the cancel is refunded once it is captured', async () => {
+    const owner = await newUser('paypal-late');
+    const sub = await pendingCheckout(owner, plans.BASIC, { pending_payments: true });
+    await planByHand(owner);
+    const answer = await approveAndSettle(owner, sub);
+    expect(answer.json.error?.code).toBe('refund_pending');
+    expect(await settledAtPayPal(sub, 0)).toEqual({
+      status: 'CANCELLED',
+      payments: ['PENDING'],
+      refunds: 0,
+    });
+    // not captured yet: looked at again in an hour, its attempt not counted
+    await runRefundJob(sub);
+    expect(await refundJob(sub)).toMatchObject({ status: 'queued', attempts: 0 });
+    const payment = (await plans.paypalState()).transactions.find((t) => t.subscription_id === sub);
+    await plans.control('paypal', `/transactions/${payment!.id}/complete`);
+    await runRefundJob(sub);
+    expect(await refundJob(sub)).toMatchObject({ status: 'done', result: { refunded: true } });
+    expect(await atPayPal(sub)).toMatchObject({ payments: ['REFUNDED'], refunds: 1 });
+  });
+
+  it('a subscription refused before its checkout (a plan is active, or not the plan ordered) is refunded by the queue, never a plan', async () => {
+    const owner = await newUser('paypal-second');
+    const { sub: plan } = await plans.boughtByPaypal(owner, 3);
+    const second = await plans.paypalSubscription(owner, 3);
+    const refused = await plans.buyByPaypal(owner, second);
+    expect(refused.json.error?.message).toBe(PLAN_MESSAGES.activePlan);
+    const forged = await plans.paypalSubscription(owner, 3);
+    const mismatch = await plans.buyByPaypal(owner, forged, plans.custom(40, 0));
+    expect(mismatch.json.error?.code).toBe('plan_mismatch');
+    // the owner's own plan sent as another plan: cancelled as before, but never refunded
+    const own = await plans.buyByPaypal(owner, plan, plans.custom(40, 0));
+    expect(own.json.error?.code).toBe('plan_mismatch');
+    for (const sub of [second, forged, plan]) await runRefundJob(sub);
+    expect(await atPayPal(second)).toMatchObject({ payments: ['REFUNDED'], refunds: 1 });
+    expect(await atPayPal(forged)).toMatchObject({ payments: ['REFUNDED'], refunds: 1 });
+    expect(await atPayPal(plan)).toMatchObject({ payments: ['COMPLETED'], refunds: 0 });
+    expect(await refundJob(plan)).toMatchObject({ status: 'done', result: { skipped: 'a plan' } });
+  });
+});
