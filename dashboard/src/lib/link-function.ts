@@ -3,13 +3,15 @@
 // checks the token with its function's own schema first, so one that cannot be a token is refused
 // in the server's words without a request.
 import { env } from './env';
+import { failureReason, messageOf } from './errors';
 
 /** The server's answer to a link whose token is forged, spent, expired or malformed. */
 export const INVALID_LINK = 'Invalid link';
 
 /**
  * GET /functions/v1/<name>?token=... (no `body`) or a POST of `body` as JSON: the answer's data,
- * or an Error with the server's message (else the HTTP status) that carries the status.
+ * or an Error with the server's message (else the HTTP status) that carries the status and the
+ * function's code.
  */
 export async function callLinkFunction<T>(name: string, token: string, body?: object): Promise<T> {
   const url = `${env.supabaseUrl}/functions/v1/${name}`;
@@ -20,11 +22,19 @@ export async function callLinkFunction<T>(name: string, token: string, body?: ob
   });
   const payload = (await res.json().catch(() => null)) as {
     data?: T;
-    error?: { message?: string };
+    error?: { code?: string; message?: string };
   } | null;
   if (!res.ok || !payload?.data)
     throw Object.assign(new Error(payload?.error?.message ?? `HTTP ${res.status}`), {
       status: res.status,
+      ...(payload?.error?.code ? { code: payload.error.code } : {}),
     });
   return payload.data;
 }
+
+/**
+ * Why a link's answer failed, in the reader's language: a link that is not one by the page's
+ * own text (`invalidText`), anything else through failureReason, never the server's English.
+ */
+export const linkFailure = (cause: unknown, invalidText: string): string =>
+  messageOf(cause) === INVALID_LINK ? invalidText : failureReason(cause);

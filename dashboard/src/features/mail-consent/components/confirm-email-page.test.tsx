@@ -1,7 +1,12 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeExports, renderWithProviders } from '../../../test/utils';
+import {
+  alertsAfterClicks,
+  fakeExports,
+  functionError,
+  renderWithProviders,
+} from '../../../test/utils';
 import * as mailConsentApi from '../api/mail-consent';
 import { registerPublicPageTranslations } from '../../../locales/public-pages';
 import { ConfirmEmailPage } from './confirm-email-page';
@@ -39,6 +44,32 @@ describe('confirm-email page', () => {
     expect(document.activeElement).toBe(
       screen.getByRole('heading', { level: 1, name: 'Confirmed' }),
     );
+  });
+
+  it("says why an answer was not saved in the reader's language, not the server's words", async () => {
+    api.readMailConsent.mockResolvedValue({
+      scope: 'letters',
+      email: 'v***@example.com',
+      blockName: 'Join the list',
+      ownerName: 'Ann’s Bakery',
+    });
+    // the function's 503 as callLinkFunction throws it, then a link spent meanwhile
+    api.answerMailConsent
+      .mockRejectedValueOnce(
+        functionError(503, 'unavailable', 'The service is briefly unavailable'),
+      )
+      .mockRejectedValueOnce(functionError(400, 'invalid_link', 'Invalid link'));
+    await i18next.changeLanguage('ko');
+    renderWithProviders(<ConfirmEmailPage />, { route: `/confirm-email?token=${token}` });
+    await screen.findByRole('button', { name: '네, 확인합니다' });
+    await alertsAfterClicks([
+      ['ko', '네, 확인합니다', '답을 저장하지 못했어요: 서비스가 잠시 응답하지 않습니다.'],
+      [
+        'ko',
+        '네, 확인합니다',
+        '답을 저장하지 못했어요: 이미 사용했거나 만료되었거나 온전하지 않은 링크예요. 바뀐 것은 없어요.',
+      ],
+    ]);
   });
 
   it('the mail’s “not me” link offers Not me first, in Korean too', async () => {

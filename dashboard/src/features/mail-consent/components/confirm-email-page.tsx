@@ -9,7 +9,7 @@ import { LinkAnswerCard, linkRead } from '../../../components/layouts/link-answe
 import { ErrorText } from '../../../components/ui/error-text';
 import { RetryButton } from '../../../components/ui/load-failed';
 import { paths } from '../../../config/paths';
-import { messageOf } from '../../../lib/errors';
+import { linkFailure } from '../../../lib/link-function';
 import { useQuery } from '../../../lib/use-query';
 import {
   answerMailConsent,
@@ -37,7 +37,7 @@ export function ConfirmEmailPage() {
     try {
       setDone((await answerMailConsent(token, choice)).outcome);
     } catch (cause) {
-      setError(messageOf(cause));
+      setError(linkFailure(cause, t('confirmEmail.invalid')));
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,11 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeExports, renderWithProviders } from '../../../test/utils';
+import {
+  alertsAfterClicks,
+  fakeExports,
+  functionError,
+  renderWithProviders,
+} from '../../../test/utils';
 import * as unsubscribeApi from '../api/unsubscribe';
 import { UnsubscribePage } from './unsubscribe-page';
 
@@ -70,13 +75,24 @@ describe('unsubscribe page', () => {
       email: 'i***@example.com',
       blockName: 'Guestbook',
     });
-    api.confirmUnsubscribe.mockRejectedValue(new Error('Could not unsubscribe; try again'));
+    // the function's 500 as callLinkFunction throws it
+    api.confirmUnsubscribe.mockRejectedValue(
+      functionError(500, 'internal_error', 'Could not unsubscribe; try again'),
+    );
     renderWithProviders(<UnsubscribePage />, { route: `/unsubscribe?token=${token}` });
     fireEvent.click(await screen.findByRole('button', { name: 'Unsubscribe' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
-      'Could not unsubscribe: Could not unsubscribe; try again',
+      'Could not unsubscribe: Something went wrong on our side. Try again in a moment.',
     );
-    expect(screen.getByRole('button', { name: 'Unsubscribe' })).toBeTruthy();
+    // then a link spent meanwhile (another tab unsubscribed)
+    api.confirmUnsubscribe.mockRejectedValue(functionError(400, 'invalid_link', 'Invalid link'));
+    await alertsAfterClicks([
+      [
+        'ko',
+        '수신 거부',
+        '수신 거부하지 못했습니다: 유효하지 않은 수신 거부 링크입니다. 메일의 링크를 다시 열어 주세요.',
+      ],
+    ]);
   });
 
   it('says so when the link is not valid, and offers no button', async () => {

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { LinkAnswerCard, linkRead } from '../../../components/layouts/link-answer-card';
 import { paths } from '../../../config/paths';
-import { messageOf } from '../../../lib/errors';
+import { linkFailure } from '../../../lib/link-function';
 import { useQuery } from '../../../lib/use-query';
 import { confirmUnsubscribe, INVALID_LINK, readUnsubscribe } from '../api/unsubscribe';
 import { ErrorText } from '../../../components/ui/error-text';
@@ -32,7 +32,7 @@ export function UnsubscribePage() {
       await confirmUnsubscribe(token);
       setAction('done');
     } catch (cause) {
-      setError(messageOf(cause));
+      setError(linkFailure(cause, t('unsubscribe.invalid')));
       setAction('idle');
     }
   };
