@@ -229,24 +229,46 @@ describe('stop, change, expiry', () => {
    * (the schedule stays due later, so only charge() runs it).
    */
   async function changedBeforeRenewal(owner: TestUser, plan: TPlan) {
+    const { key, paymentId } = await boughtByCard(owner);
+    await changeByCard(owner, paymentId, plan);
+    const chargeId = (await scheduled(key, planPrice(plan)!)).paymentId;
+    await endsInTwoDays(paymentId, chargeId);
+    return { key, paymentId, chargeId };
+  }
+
+  /** A card owner buys Basic: the billing key and the plan row's id. */
+  async function boughtByCard(owner: TestUser) {
     const key = await plans.cardKey(owner);
     const paymentId = ((await plans.buyByCard(owner, key)).json.data as { payment: { id: string } })
       .payment.id;
+    return { key, paymentId };
+  }
+
+  /** The owner changes the card plan to `plan`, which is accepted. */
+  async function changeByCard(owner: TestUser, paymentId: string, plan: TPlan) {
     const res = await callFunction(
       'change-iamport-payment',
       { paymentId, plan },
       owner.accessToken,
     );
     expect(res.status, JSON.stringify(res.json)).toBe(200);
-    const schedule = await scheduled(key, planPrice(plan)!);
+  }
+
+  /** The owner stops the card plan, which is accepted. */
+  async function stopByCard(owner: TestUser, paymentId: string) {
+    const res = await callFunction('cancel-iamport-payment', { paymentId }, owner.accessToken);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+  }
+
+  /** The plan's period ends in two days; its renewal charge `chargeId` is for the next one. */
+  async function endsInTwoDays(paymentId: string, chargeId: string) {
     await sql(`update public.payments set end_date = current_date + 2 where id = $1`, [paymentId]);
     await sql(
       `update private.payment_charges
           set period_start = current_date + 3, period_end = private.period_end(current_date + 3)
         where id = $1`,
-      [schedule.paymentId],
+      [chargeId],
     );
-    return { key, paymentId, chargeId: schedule.paymentId };
   }
 
   /** The billing key's schedule at PortOne for `price` dollars, once the queue has made it. */
@@ -549,8 +571,7 @@ describe('stop, change, expiry', () => {
 
   it('Stop between the renewal charge and its period: the paid period keeps its plan, then the plan ends', async () => {
     const { owner, paymentId, next } = await chargedInWindow('stop-paid');
-    const res = await callFunction('cancel-iamport-payment', { paymentId }, owner.accessToken);
-    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    await stopByCard(owner, paymentId);
     expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
       is_active: true,
       auto_renew: false,
@@ -603,12 +624,7 @@ describe('stop, change, expiry', () => {
 
   it('a second Change between the renewal charge and its period is for the period after; the paid plan stays', async () => {
     const { owner, key, paymentId, next } = await chargedInWindow('rechanger');
-    const res = await callFunction(
-      'change-iamport-payment',
-      { paymentId, plan: plans.custom(12, 3000) },
-      owner.accessToken,
-    );
-    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    await changeByCard(owner, paymentId, plans.custom(12, 3000));
     expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
       content: BASIC_CONTENT,
       end_date: next.end,
@@ -647,6 +663,110 @@ describe('stop, change, expiry', () => {
       paid_next_price: '6.00',
     });
     expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 23 });
+  });
+
+  /**
+   * PortOne has charged the next period's renewal (3 days before it) and its webhook has not
+   * reached us (on its way, or lost until the renewal check): the charge row still says scheduled.
+   */
+  async function chargedUnrecorded(label: string) {
+    const owner = await newUser(label);
+    const { key, paymentId } = await boughtByCard(owner);
+    const chargeId = (await scheduled(key, 3)).paymentId;
+    await endsInTwoDays(paymentId, chargeId);
+    await plans.control('portone', '/schedules/run', { paymentId: chargeId, webhook: false });
+    expect((await plans.chargesOf(owner.id)).map((c) => c.status)).toEqual([
+      'recorded',
+      'scheduled',
+    ]);
+    return { owner, key, paymentId, chargeId, next: await nextPeriod() };
+  }
+
+  /** The owner's payments PortOne took. */
+  const paidAtPortOne = async (owner: TestUser) =>
+    (await plans.portoneState()).payments.filter(
+      (p) => p.customer.id === owner.id && p.status === 'PAID',
+    ).length;
+
+  it('Change after PortOne charged the renewal, before its webhook: the renewal is recorded first, the period charged once, the change is for the period after', async () => {
+    const { owner, key, paymentId, chargeId, next } = await chargedUnrecorded('change-unrecorded');
+    await changeByCard(owner, paymentId, plans.custom(20, 5000));
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      type: 'basic',
+      content: BASIC_CONTENT,
+      price: '3.00',
+      end_date: next.end,
+      next_content: custom(20, 5000),
+      next_price: '10.00',
+      paid_next_content: null,
+    });
+    // the paid renewal recorded; the change is charged for the period after it, nothing else
+    const after = await scheduled(key, 10);
+    const renewals = (await plans.chargesOf(owner.id)).filter(
+      (c) => c.kind === 'renewal' && c.status !== 'revoked',
+    );
+    expect(renewals.map((c) => [c.id, c.status, c.period_start])).toEqual([
+      [chargeId, 'recorded', next.start],
+      [after.paymentId, 'scheduled', plans.addDays(next.end, 1)],
+    ]);
+    expect(
+      (await plans.portoneState()).schedules
+        .filter((s) => s.billingKey === key && s.status === 'SCHEDULED')
+        .map((s) => s.paymentId),
+    ).toEqual([after.paymentId]);
+    expect(await paidAtPortOne(owner)).toBe(2);
+
+    // the webhook arrives late: the renewal was recorded already, the change stays
+    await sql('select public.record_plan_renewal($1, $2)', [chargeId, 'late-webhook']);
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      end_date: next.end,
+      next_content: custom(20, 5000),
+      next_price: '10.00',
+    });
+    expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 11 });
+  });
+
+  it('Stop after PortOne charged the renewal, before its webhook: the paid period is kept, nothing after it', async () => {
+    const { owner, key, paymentId, next } = await chargedUnrecorded('stop-unrecorded');
+    await stopByCard(owner, paymentId);
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      is_active: true,
+      auto_renew: false,
+      end_date: next.end,
+      content: BASIC_CONTENT,
+    });
+    expect((await plans.chargesOf(owner.id)).map((c) => c.status)).toEqual([
+      'recorded',
+      'recorded',
+      'revoked',
+    ]);
+    expect(
+      (await plans.portoneState()).schedules.filter(
+        (s) => s.billingKey === key && s.status === 'SCHEDULED',
+      ),
+    ).toEqual([]);
+    expect(await paidAtPortOne(owner)).toBe(2);
+  });
+
+  it('Change or Stop when PortOne does not answer about the pending renewal: 502, nothing changed', async () => {
+    const { owner, key, paymentId } = await chargedUnrecorded('renewal-unanswered');
+    await plans.control('portone', `/billing-keys/${key}`, { unanswered: true });
+    await plans.refused(
+      owner,
+      () =>
+        callFunction(
+          'change-iamport-payment',
+          { paymentId, plan: plans.custom(20, 5000) },
+          owner.accessToken,
+        ),
+      502,
+    );
+    await plans.refused(
+      owner,
+      () => callFunction('cancel-iamport-payment', { paymentId }, owner.accessToken),
+      502,
+    );
+    await plans.control('portone', `/billing-keys/${key}`, { unanswered: false });
   });
 });
 

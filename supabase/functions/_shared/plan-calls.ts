@@ -1,10 +1,18 @@
 // The owner's Stop and Change of a renewing plan (cancel-*-payment, change-*-payment): one flow,
 // each payment method giving only its provider step. The plan row is read for its owner and
-// method; the provider is told first (a provider that does not answer changes nothing: 502);
+// method, a card plan's pending renewal read back from PortOne (settledPlan); the provider is told first (a provider that does not answer changes nothing: 502);
 // then the row records the stop or the change. Database refusals become HTTP errors the same way
 // everywhere (httpErrorOf).
 import { ownerHandler, HttpError } from './http.ts';
-import { httpErrorOf, rpc, type PaymentRow } from './plan-flows.ts';
+import {
+  DbError,
+  httpErrorOf,
+  providerUnavailable,
+  rpc,
+  settleCardRenewal,
+  type ChargeRow,
+  type PaymentRow,
+} from './plan-flows.ts';
 import type { TPaymentMethod } from '@reaction-blocks/contracts/enums';
 import {
   planPrice,
@@ -20,6 +28,8 @@ export interface OwnerPlan {
   billing_key?: string | null;
   /** PayPal plans: the subscription. */
   subscription_id?: string | null;
+  /** Card plans: the next period's charge, not recorded yet (unscheduled or scheduled). */
+  renewal_charge?: ChargeRow | null;
 }
 
 interface PlanCall {
@@ -38,6 +48,30 @@ async function ownerPlan(call: PlanCall, userId: string, paymentId: string): Pro
   } catch (err) {
     throw httpErrorOf(err, call.name);
   }
+}
+
+/**
+ * The owner's plan, its pending card renewal read back from PortOne first: PortOne charges it 3
+ * days before its period, and until its webhook is recorded (seconds, or the renewal check's day
+ * when the webhook is lost) our row still says scheduled. A paid one is recorded as the webhook
+ * would record it, so a Stop or Change then works from the period after it, never revoking a paid
+ * charge and charging the period again; a declined one stops the plan renewing. PortOne not
+ * answering changes nothing (providerUnavailable).
+ */
+async function settledPlan(call: PlanCall, userId: string, paymentId: string): Promise<OwnerPlan> {
+  const plan = await ownerPlan(call, userId, paymentId);
+  if (!plan.renewal_charge) return plan;
+  let state;
+  try {
+    state = (await settleCardRenewal(plan.renewal_charge)).state;
+  } catch (err) {
+    if (err instanceof DbError) throw httpErrorOf(err, call.name);
+    console.error(`[${call.name}] renewal`, err);
+    throw providerUnavailable();
+  }
+  if (state === 'pending')
+    throw new HttpError(409, 'payment_pending', PLAN_MESSAGES.renewalPending);
+  return state === 'none' ? plan : ownerPlan(call, userId, paymentId);
 }
 
 /** What the plan's provider knows it by: the billing key or the subscription, if it has one. */
@@ -60,7 +94,7 @@ export function stopPlan(
   },
 ) {
   return ownerHandler(ZCancelPayment, async ({ body, user }) => {
-    const plan = await ownerPlan(call, user.id, body.paymentId);
+    const plan = await settledPlan(call, user.id, body.paymentId);
     if (!plan.payment.auto_renew) return { status: true, payment: plan.payment };
     const ref = providerRef(plan);
     if (ref) await call.stopAtProvider(ref);
@@ -88,7 +122,7 @@ export function changePlan(
 ) {
   return ownerHandler(ZChangePayment, async ({ body, user }) => {
     const price = planPrice(body.plan);
-    const plan = await ownerPlan(call, user.id, body.paymentId);
+    const plan = await settledPlan(call, user.id, body.paymentId);
     if (!plan.payment.auto_renew || call.renews?.(plan) === false)
       throw new HttpError(409, 'conflict', PLAN_MESSAGES.notRenewing);
     const ref = providerRef(plan);

@@ -42,6 +42,7 @@ export const PLAN_MESSAGES = {
   couponAttempts: 'Too many coupon tries',
   noPlan: 'No such plan',
   notRenewing: 'This plan does not renew',
+  renewalPending: 'The renewal payment is under way; try again in a moment',
 } as const;
 
 /** The plans an owner buys (the database's payment_type also has coupons and subscriptions). */

@@ -1,6 +1,6 @@
 // The PortOne fake's control API under /portone/_control, for tests and developers (README.md):
-// the state, a billing key without the checkout, declining cards, running schedules now,
-// sending a webhook again.
+// the state, a billing key without the checkout, declining cards or not answering about a key's
+// payments, running schedules now (with or without their webhook), sending a webhook again.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, readJson, sendJson } from '../http.ts';
 import type { PortOneModel } from './model.ts';
@@ -40,6 +40,7 @@ export async function control(
     if (!key) throw new HttpError(404, 'No such billing key');
     const body = await readJson(req);
     if (typeof body.decline === 'boolean') key.decline = body.decline;
+    if (typeof body.unanswered === 'boolean') key.unanswered = body.unanswered;
     return sendJson(res, 200, model.billingKeyView(key));
   }
   if (path === '/schedules/run' && method === 'POST') {
@@ -50,7 +51,7 @@ export async function control(
         (body.billingKey === undefined || s.billingKey === body.billingKey) &&
         (body.paymentId === undefined || s.paymentId === body.paymentId),
     );
-    for (const s of due) model.runSchedule(s);
+    for (const s of due) model.runSchedule(s, { webhook: body.webhook !== false });
     return sendJson(res, 200, { ran: due.map((s) => model.scheduleView(s)) });
   }
   if (path === '/webhooks/resend' && method === 'POST') {

@@ -128,6 +128,8 @@ const schedulePayment: Route = async ({ model, req, res, id: paymentId }) => {
 const getPayment: Route = async (call) => {
   const { model, res, url } = call;
   model.checkStore(url.searchParams.get('storeId') ?? undefined);
+  if (model.unanswered(call.id))
+    throw new ApiError(503, 'UNAVAILABLE', 'The service is not answering (local test)');
   const payment = model.payments.get(call.id);
   if (!payment) throw new ApiError(404, 'PAYMENT_NOT_FOUND', 'No such payment');
   return sendJson(res, 200, payment);

@@ -253,6 +253,7 @@ export const ko: typeof en = {
     couponAttempts: '쿠폰 입력 횟수를 넘었습니다.',
     noPlan: '없는 플랜입니다',
     notRenewing: '갱신되지 않는 플랜입니다',
+    renewalPending: '갱신 결제가 진행 중입니다. 잠시 후 다시 시도해 주세요',
   },
   failed: '처리하지 못했습니다: {{reason}}',
   types: {
