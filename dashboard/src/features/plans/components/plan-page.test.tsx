@@ -56,6 +56,37 @@ async function openChange(active: PlanRow[], blocksInUse: number) {
   return screen.getByRole('dialog', { name: 'Change your plan' });
 }
 
+/** A coupon row adding 8 blocks, ending on `end` (null: it has no end date). */
+const couponRow = (id: string, end: string | null) =>
+  row({
+    id,
+    type: 'coupon',
+    price: 0,
+    method: null,
+    end_date: end,
+    content: { planName: 'Coupon', blockLimit: 8, responseMonthlyLimit: 0 },
+    auto_renew: false,
+  });
+
+/** The Stop dialog's text on the page with these active rows. */
+async function stopText(active: PlanRow[]) {
+  cleanup();
+  api.listActivePlans.mockResolvedValue(active);
+  render();
+  fireEvent.click(await screen.findByRole('button', { name: 'Stop' }));
+  return screen.getByRole('alertdialog', { name: 'Stop your plan?' }).querySelector('p')!;
+}
+
+/** An element's text with the page in Korean (switched back to English after). */
+async function inKorean(el: Element) {
+  await act(() => i18next.changeLanguage('ko'));
+  try {
+    return el.textContent;
+  } finally {
+    await act(() => i18next.changeLanguage('en'));
+  }
+}
+
 beforeEach(() => {
   api.loadUsage.mockResolvedValue({
     block_count: 20,
@@ -198,36 +229,20 @@ describe('plan page', () => {
   });
 
   it("says a coupon running past the plan's end keeps its limits until it ends (the last day it runs; en, ko)", async () => {
-    const coupon = (id: string, end: string | null) =>
-      row({
-        id,
-        type: 'coupon',
-        price: 0,
-        method: null,
-        end_date: end,
-        content: { planName: 'Coupon', blockLimit: 8, responseMonthlyLimit: 0 },
-        auto_renew: false,
-      });
-    const stopText = async (active: PlanRow[]) => {
-      cleanup();
-      api.listActivePlans.mockResolvedValue(active);
-      render();
-      fireEvent.click(await screen.findByRole('button', { name: 'Stop' }));
-      return screen.getByRole('alertdialog', { name: 'Stop your plan?' }).querySelector('p')!;
-    };
     // the plan ends 2026-12-22: a coupon through 2026-12-23 runs a day past it, the later of two
     // is the one that counts, one that ends with the plan does not
-    expect((await stopText([row(), coupon('c1', '2026-12-23')])).textContent).toBe(
+    expect((await stopText([row(), couponRow('c1', '2026-12-23')])).textContent).toBe(
       "No more payments. You keep your blocks and emails until 26.12.22; after that your coupon's limits apply until 26.12.23, and then your account is on Starter (3 blocks, 100 emails a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.",
     );
     expect(
-      (await stopText([row(), coupon('c1', '2027-01-31'), coupon('c2', '2027-03-31')])).textContent,
+      (await stopText([row(), couponRow('c1', '2027-01-31'), couponRow('c2', '2027-03-31')]))
+        .textContent,
     ).toMatch(/until 27\.03\.31, and then/);
-    const plain = await stopText([row(), coupon('c1', '2026-12-22')]);
+    const plain = await stopText([row(), couponRow('c1', '2026-12-22')]);
     expect(plain.textContent).toMatch(/until 26\.12\.22; after that your account is on Starter/);
     // a coupon that adds nothing to Starter keeps nothing: the plain text
     const empty = {
-      ...coupon('c0', '2027-01-31'),
+      ...couponRow('c0', '2027-01-31'),
       content: { blockLimit: 0, responseMonthlyLimit: 0 },
     };
     expect((await stopText([row(), empty])).textContent).toMatch(
@@ -235,20 +250,37 @@ describe('plan page', () => {
     );
     // a coupon without an end date: the server never ends it (expire_plans reads end_date), so
     // its limits apply after the plan with no end, and its line says so
-    const lasting = await stopText([row(), coupon('c1', '2027-01-31'), coupon('c2', null)]);
+    const lasting = await stopText([row(), couponRow('c1', '2027-01-31'), couponRow('c2', null)]);
     expect(lasting.textContent).toBe(
       "No more payments. You keep your blocks and emails until 26.12.22; after that your coupon's limits apply (it has no end date). Blocks beyond the limit are then deactivated, newest first. Nothing is deleted.",
     );
     expect(screen.getByText(/11 blocks and 100 emails a month, with no end date\./)).toBeTruthy();
-    const ko = await stopText([row(), coupon('c1', '2027-01-31')]);
-    await act(() => i18next.changeLanguage('ko'));
-    try {
-      expect(ko.textContent).toBe(
-        '더 이상 결제되지 않습니다. 26.12.22까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후 27.01.31까지는 쿠폰의 한도가 적용되며, 그다음에는 스타터(블록 3개, 월 이메일 100건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
-      );
-    } finally {
-      await act(() => i18next.changeLanguage('en'));
-    }
+    expect(await inKorean(await stopText([row(), couponRow('c1', '2027-01-31')]))).toBe(
+      '더 이상 결제되지 않습니다. 26.12.22까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후 27.01.31까지는 쿠폰의 한도가 적용되며, 그다음에는 스타터(블록 3개, 월 이메일 100건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+    );
+  });
+
+  it("Stop between a changed plan's renewal charge and its period names the paid period and its limits (en, ko)", async () => {
+    // Custom 12 until 26.12.22; the next period, to 27.01.21, paid already for Custom 4/2000
+    const paid = row({
+      method: 'iamport',
+      end_date: '2027-01-21',
+      paid_next_content: { planName: 'Custom', blockLimit: 4, responseMonthlyLimit: 2000 },
+      paid_next_price: 3,
+      paid_next_from: '2026-12-23',
+    });
+    expect((await stopText([paid])).textContent).toBe(
+      'No more payments. Your next period, from 26.12.23 to 27.01.21, is paid already: you have 7 blocks and 2,100 emails a month then. After that your account is on Starter (3 blocks, 100 emails a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
+    );
+    expect((await stopText([paid, couponRow('c1', '2027-03-31')])).textContent).toMatch(
+      /is paid already: you have 7 blocks and 2,100 emails a month then\. After that your coupon's limits apply until 27\.03\.31, and then/,
+    );
+    expect((await stopText([paid, couponRow('c1', null)])).textContent).toMatch(
+      /emails a month then\. After that your coupon's limits apply \(it has no end date\)/,
+    );
+    expect(await inKorean(await stopText([paid]))).toBe(
+      '더 이상 결제되지 않습니다. 26.12.23부터 27.01.21까지의 다음 기간은 이미 결제되어 그동안 블록 7개, 월 이메일 2,100건을 쓸 수 있습니다. 그 후에는 스타터(블록 3개, 월 이메일 100건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+    );
   });
 
   it('changes a PayPal plan by opening the approval link in a new tab', async () => {
@@ -309,19 +341,12 @@ describe('plan page', () => {
 
   it('counts a coupon still running when the new plan starts, as the server does (both boundaries, ko)', async () => {
     // the card plan ends 2026-12-22, so the new plan starts 2026-12-23; the coupon adds 8 (11)
-    const coupon = (end: string) =>
-      row({
-        id: 'coupon-1',
-        type: 'coupon',
-        price: 0,
-        method: null,
-        end_date: end,
-        content: { planName: 'Coupon', blockLimit: 8, responseMonthlyLimit: 0 },
-        auto_renew: false,
-      });
     const open = async (blocks: number, couponEnds: string, extra = '0') => {
       cleanup();
-      const dialog = await openChange([row({ method: 'iamport' }), coupon(couponEnds)], blocks);
+      const dialog = await openChange(
+        [row({ method: 'iamport' }), couponRow('coupon-1', couponEnds)],
+        blocks,
+      );
       fireEvent.change(within(dialog).getByLabelText('Extra blocks'), { target: { value: extra } });
       return within(dialog).getByRole('status');
     };

@@ -231,6 +231,8 @@ export function PlanPage() {
   const coupons = state.data ? activeCoupons(state.data.active) : [];
   // a coupon running past the plan's end keeps its limits until it ends, as the server counts
   const stopCoupons = plan?.end_date ? couponsRunUntil(coupons, dayAfter(plan.end_date)) : null;
+  // a period charged already for a changed plan starts before the end Stop names (stop.textPaid*)
+  const stopPaid = plan ? upcomingPlans(plan).find((next) => next.paid) : undefined;
   const usage = state.data?.usage;
   const shownNotice = notice?.text ?? queryNotice;
 
@@ -401,14 +403,15 @@ export function PlanPage() {
         >
           <p>
             {s(
-              !stopCoupons
-                ? 'stop.text'
-                : stopCoupons.until
-                  ? 'stop.textWithCoupon'
-                  : 'stop.textWithLastingCoupon',
+              `stop.text${stopPaid ? 'Paid' : ''}${
+                !stopCoupons ? '' : stopCoupons.until ? 'WithCoupon' : 'WithLastingCoupon'
+              }`,
               {
                 date: plan.end_date ? formatPlanDate(plan.end_date) : '',
                 until: stopCoupons?.until ? formatPlanDate(stopCoupons.until) : '',
+                paid: stopPaid ? formatPlanDate(stopPaid.from) : '',
+                paidBlocks: fmt(shownBlocks(stopPaid?.content.blockLimit ?? 0)),
+                paidEmails: fmt(shownEmails(stopPaid?.content.responseMonthlyLimit ?? 0)),
                 blocks: STARTER.blocks,
                 emails: STARTER.emails,
               },

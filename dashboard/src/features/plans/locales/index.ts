@@ -64,6 +64,14 @@ export const en = {
     text: 'No more payments. You keep your blocks and emails until {{date}}; after that your account is on Starter ({{blocks}} blocks, {{emails}} emails a month) and blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
     textWithCoupon:
       "No more payments. You keep your blocks and emails until {{date}}; after that your coupon's limits apply until {{until}}, and then your account is on Starter ({{blocks}} blocks, {{emails}} emails a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.",
+    // a renewal charged already (3 days before its period) for a changed plan, which starts before
+    // the end: the paid period and its limits, then as above
+    textPaid:
+      'No more payments. Your next period, from {{paid}} to {{date}}, is paid already: you have {{paidBlocks}} blocks and {{paidEmails}} emails a month then. After that your account is on Starter ({{blocks}} blocks, {{emails}} emails a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
+    textPaidWithCoupon:
+      "No more payments. Your next period, from {{paid}} to {{date}}, is paid already: you have {{paidBlocks}} blocks and {{paidEmails}} emails a month then. After that your coupon's limits apply until {{until}}, and then your account is on Starter ({{blocks}} blocks, {{emails}} emails a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.",
+    textPaidWithLastingCoupon:
+      "No more payments. Your next period, from {{paid}} to {{date}}, is paid already: you have {{paidBlocks}} blocks and {{paidEmails}} emails a month then. After that your coupon's limits apply (it has no end date). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.",
     // a coupon without an end date runs on after the plan (model/plans.ts couponsRunUntil)
     textWithLastingCoupon:
       "No more payments. You keep your blocks and emails until {{date}}; after that your coupon's limits apply (it has no end date). Blocks beyond the limit are then deactivated, newest first. Nothing is deleted.",
@@ -311,6 +319,12 @@ export const ko: typeof en = {
     text: '더 이상 결제되지 않습니다. {{date}}까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후에는 스타터(블록 {{blocks}}개, 월 이메일 {{emails}}건)로 돌아가며 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     textWithCoupon:
       '더 이상 결제되지 않습니다. {{date}}까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후 {{until}}까지는 쿠폰의 한도가 적용되며, 그다음에는 스타터(블록 {{blocks}}개, 월 이메일 {{emails}}건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+    textPaid:
+      '더 이상 결제되지 않습니다. {{paid}}부터 {{date}}까지의 다음 기간은 이미 결제되어 그동안 블록 {{paidBlocks}}개, 월 이메일 {{paidEmails}}건을 쓸 수 있습니다. 그 후에는 스타터(블록 {{blocks}}개, 월 이메일 {{emails}}건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+    textPaidWithCoupon:
+      '더 이상 결제되지 않습니다. {{paid}}부터 {{date}}까지의 다음 기간은 이미 결제되어 그동안 블록 {{paidBlocks}}개, 월 이메일 {{paidEmails}}건을 쓸 수 있습니다. 그 후 {{until}}까지는 쿠폰의 한도가 적용되며, 그다음에는 스타터(블록 {{blocks}}개, 월 이메일 {{emails}}건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+    textPaidWithLastingCoupon:
+      '더 이상 결제되지 않습니다. {{paid}}부터 {{date}}까지의 다음 기간은 이미 결제되어 그동안 블록 {{paidBlocks}}개, 월 이메일 {{paidEmails}}건을 쓸 수 있습니다. 그 후에는 쿠폰의 한도가 적용됩니다(쿠폰에 종료일이 없습니다). 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     textWithLastingCoupon:
       '더 이상 결제되지 않습니다. {{date}}까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후에는 쿠폰의 한도가 적용됩니다(쿠폰에 종료일이 없습니다). 그때 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     confirm: '플랜 중지',
