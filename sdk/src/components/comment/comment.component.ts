@@ -201,15 +201,17 @@ export default class ReactionComment extends BlockElement {
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     // Signed in or out (here or in another element of the page): the composer's fields for the new
-    // identity (takeProfile: after a log out, nothing the signed-in writer typed), and the list
-    // read again for it, keeping what is on screen. A first anonymous session (the first write)
-    // has no likes or messages of its own yet, so nothing needs reading.
+    // identity, and the list read again for it, keeping what is on screen. A first anonymous
+    // session (the first write) has no likes or messages of its own yet, so nothing needs reading.
+    // takeProfile `out` unless an anonymous visitor (or none) signs in: what a signed-in writer
+    // typed goes with them (a log out, or another account's session written straight over theirs),
+    // as does an anonymous session's when it is lost.
     const now = this.identityOf();
-    if (!changed.has('_session') || now === this.shownFor) return;
-    const fresh = !this.shownFor && now.startsWith('anon:');
+    const was = this.shownFor;
+    if (!changed.has('_session') || now === was) return;
     this.shownFor = now;
-    if (fresh) return;
-    takeProfile(this.asHost, !this.signedIn);
+    if (!was && now.startsWith('anon:')) return;
+    takeProfile(this.asHost, !this.signedIn || (!!was && !was.startsWith('anon:')));
     if (this._status === 'ready' && this.view) void this.refresh();
   }
 

@@ -115,8 +115,9 @@ export function composer(c: ComposerView): TemplateResult {
  * on the first interaction (startWriting); again when the visitor signs in or out (willUpdate).
  * The name is a signed-in visitor's account name (takeName). The profile is the browser's
  * anonymous writer's and keeps no website or email typed while signed in (comment.writer.ts post,
- * takeHome): on a log out (`out`: no longer signed in) the composer shows its own again (none
- * until its code is here), and says nothing of what was typed. Otherwise a website or email the
+ * takeHome): on a log out or another account's session over theirs (`out`: who typed it left;
+ * willUpdate) the composer shows its own again (none until its code is here), and says nothing of
+ * what was typed. Otherwise a website or email the
  * visitor typed stays: typed before the profile's code came, or before signing in (the same
  * visitor going on with what they write, as the draft does); an empty field takes the profile's.
  */

@@ -101,18 +101,18 @@ describe("reaction-comment's composer and the writer's profile", () => {
     await until(() => name(el).value !== '');
     return el;
   };
-  /** 'New Owner' signs in (in another tab or element): `el` shows it. */
-  const signIn = async (el: ReactionComment) => {
+  /** `full_name` (account `id`) signs in (in another tab or element): `el` shows it. */
+  const signIn = async (el: ReactionComment, id = 'owner-1', full_name = 'New Owner') => {
     saveSession(
       { url: PROJECT, key: KEY } as never,
       {
-        access_token: fakeJwt('owner-1', { is_anonymous: false }),
+        access_token: fakeJwt(id, { is_anonymous: false }),
         refresh_token: 'r',
         expires_at: Date.now() / 1000 + 3600,
-        user: { id: 'owner-1', is_anonymous: false, user_metadata: { full_name: 'New Owner' } },
+        user: { id, is_anonymous: false, user_metadata: { full_name } },
       } as never,
     );
-    await until(() => el['signedIn']);
+    await until(() => el['signedIn'] && el['userId'] === id);
     await el.updateComplete;
   };
   /** Posts a message from the composer: what it was sent with. */
@@ -131,6 +131,16 @@ describe("reaction-comment's composer and the writer's profile", () => {
   };
   /** Posts a message from the composer: the writer's name it was sent with. */
   const send = async (el: ReactionComment) => (await post(el)).p_creator_name;
+  /** `signedIn` with the email offered, a website and an email typed: the element and both fields. */
+  const typedSignedIn = async (tag: 'comment' | 'qna') => {
+    const el = await signedIn(tag, { allow_creator_email: true });
+    const home = () => $<HTMLInputElement>(el, '[part=home]');
+    const email = () => $<HTMLInputElement>(el, '[part=email]');
+    type(home(), 'https://owner.example');
+    type(email(), 'owner@example.com');
+    await el.updateComplete;
+    return { el, home, email };
+  };
   const logOut = async (el: ReactionComment) => {
     $(el, '[part=menu-button]').click();
     await until(() => el.shadowRoot!.querySelector('[part=menu]'));
@@ -214,12 +224,7 @@ describe("reaction-comment's composer and the writer's profile", () => {
   // not offered them.
   for (const tag of ['comment', 'qna'] as const)
     it(`keeps no website or email typed while signed in; log out clears them (${tag})`, async () => {
-      const el = await signedIn(tag, { allow_creator_email: true });
-      const home = () => $<HTMLInputElement>(el, '[part=home]');
-      const email = () => $<HTMLInputElement>(el, '[part=email]');
-      type(home(), 'https://owner.example');
-      type(email(), 'owner@example.com');
-      await el.updateComplete;
+      const { el, home, email } = await typedSignedIn(tag);
       expect(await post(el)).to.include({
         p_creator_name: 'New Owner',
         p_home_url: 'https://owner.example',
@@ -245,6 +250,22 @@ describe("reaction-comment's composer and the writer's profile", () => {
       const again = await anonymous(tag, { allow_creator_email: true });
       expect($<HTMLInputElement>(again, '[part=home]').value).to.equal('');
       expect($<HTMLInputElement>(again, '[part=email]').value).to.equal('');
+    });
+
+  // Another account's session written straight over a signed-in writer's (another same-origin
+  // client, or a tab frozen through the log out and the next sign-in) shows no empty session in
+  // between: the website and email the last writer typed are theirs, not the next account's.
+  for (const tag of ['comment', 'qna'] as const)
+    it(`sends another account signed in over a writer's session none of their website or email (${tag})`, async () => {
+      const { el, home, email } = await typedSignedIn(tag);
+      await signIn(el, 'other-2', 'Other Writer');
+      expect(home().value, 'the website for the next account').to.equal('');
+      expect(email().value, 'the email for the next account').to.equal('');
+      expect(await post(el)).to.include({
+        p_creator_name: 'Other Writer',
+        p_home_url: null,
+        p_creator_email: null,
+      });
     });
 
   // Signing in is the same visitor going on with what they are writing: an email typed anonymously

@@ -1,0 +1,45 @@
+// The comment element's tests of a signed-in writer who leaves (log out, or another account
+// signed in over their session) while the writer's profile and write paths are on their way
+// (comment.*.late.test.ts, each in a browser page of its own).
+import { expect } from '@open-wc/testing';
+import type ReactionComment from '../components/comment/comment.component.js';
+import { $, commentView, mockApi, type, until, withSession } from './mock-api.js';
+import { mountReady } from './mount.js';
+import { holdWriting, releaseWriting } from './request-control.js';
+
+/**
+ * 'New Owner' signed in types a website and email on the first interaction; `leave` (elsewhere,
+ * until `left`) before the profile's code and the write paths are released: neither is kept in
+ * the profile nor left in the composer. Resolves with the element, its fake server restored.
+ */
+export async function typedThenLeft(
+  leave: (el: ReactionComment) => void,
+  left: (el: ReactionComment) => unknown,
+): Promise<ReactionComment> {
+  const api = mockApi({
+    get_block_view: () => commentView({ allow_creator_email: true }),
+  });
+  try {
+    withSession('owner-1', false, { user_metadata: { full_name: 'New Owner' } });
+    const el = await mountReady<ReactionComment>('reaction-comment');
+    const home = $<HTMLInputElement>(el, '[part=home]');
+    const email = $<HTMLInputElement>(el, '[part=email]');
+    expect($<HTMLInputElement>(el, '[part=name]').value).to.equal('New Owner');
+    await holdWriting(() =>
+      home.dispatchEvent(new FocusEvent('focusin', { bubbles: true, composed: true })),
+    );
+    type(home, 'owner.example');
+    type(email, 'owner@example.com');
+    await el.updateComplete;
+    leave(el);
+    await until(() => left(el), 10000);
+    await releaseWriting(el);
+    const { getIdentity } = await import('../core/identity.js');
+    expect(getIdentity().homeUrl, "the profile's website").to.equal(undefined);
+    expect(home.value, 'the website field').to.equal('');
+    expect(email.value, 'the email field').to.equal('');
+    return el;
+  } finally {
+    api.restore();
+  }
+}
