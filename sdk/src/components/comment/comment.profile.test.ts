@@ -299,7 +299,7 @@ describe("reaction-comment's composer and the writer's profile", () => {
   // (in another tab or element) while a signed-in writer's post is on its way keeps no email.
   it('keeps no email of a signed-in post answered after a log out elsewhere', async () => {
     const el = await signedIn('comment', { allow_creator_email: true });
-    let answer!: () => void;
+    let answer: (() => void) | undefined;
     api.restore();
     api = mockApi({
       post_message: async (b) => {
@@ -312,7 +312,9 @@ describe("reaction-comment's composer and the writer's profile", () => {
     expect(await post(el)).to.include({ p_creator_email: 'owner@example.com' });
     saveSession({ url: PROJECT, key: KEY } as never, null);
     await until(() => !el['signedIn']);
-    answer();
+    // the fake server takes the post a moment after it records it (mockApi)
+    await until(() => answer);
+    answer!();
     await until(() => $(el, '#m-new'));
     expect(getIdentity().email, "the profile's email").to.equal(undefined);
   });
