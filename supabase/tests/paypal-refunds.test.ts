@@ -1,6 +1,7 @@
 // A PayPal checkout that cannot become a plan gives its first payment back (docs/plans.md, "What
 // if recording fails"): another plan became active meanwhile (PT409), or the subscription is not
-// the plan ordered. Against the PayPal fake through the functions, the webhooks and the jobs
+// the plan ordered; so does one paid for after plan.reconcile closed its checkout, or cancelled by
+// the buyer after paying. Against the PayPal fake through the functions, the webhooks and the jobs
 // worker: the payment is refunded once, `refunded` only when it went back and `refund_pending`
 // when the queue gives it back (PayPal down, a payment not captured yet), never twice.
 import { describe, expect, it } from 'vitest';
@@ -226,5 +227,88 @@ describe('a PayPal checkout that cannot become a plan gives the payment back', (
     expect(await atPayPal(forged)).toMatchObject({ payments: ['REFUNDED'], refunds: 1 });
     expect(await atPayPal(plan)).toMatchObject({ payments: ['COMPLETED'], refunds: 0 });
     expect(await refundJob(plan)).toMatchObject({ status: 'done', result: { skipped: 'a plan' } });
+  });
+});
+
+describe('a PayPal subscription paid for a checkout that had ended, or cancelled before it was recorded', () => {
+  it('approved after plan.reconcile closed its checkout: refunded once, cancelled, no plan', async () => {
+    const owner = await newUser('paypal-late-approval');
+    const sub = await pendingCheckout(owner);
+    const [charge] = await plans.chargesOf(owner.id);
+    // an hour without the buyer: the reconcile job closes the checkout
+    await sql(
+      `update private.payment_charges set created_at = now() - interval '61 minutes' where id = $1`,
+      [charge!.id],
+    );
+    await sql(`update private.jobs set run_at = now() where dedupe_key = $1`, [
+      `plan.reconcile:${charge!.id}`,
+    ]);
+    await eventually(async () => {
+      await plans.runWorker();
+      return (await plans.chargesOf(owner.id)).some(
+        (c) => c.id === charge!.id && c.status === 'failed',
+      );
+    }, 15_000);
+    // then the buyer approves: PayPal takes the first payment; its webhooks give it back
+    await plans.control('paypal', `/subscriptions/${sub}/approve`);
+    expect(await settledAtPayPal(sub)).toEqual({
+      status: 'CANCELLED',
+      payments: ['REFUNDED'],
+      refunds: 1,
+    });
+    // the owner's check says so; neither it nor the job refunds again
+    const answer = await plans.buyByPaypal(owner, sub);
+    expect(answer.status).toBe(409);
+    expect(answer.json.error).toMatchObject({
+      code: 'refunded',
+      message: 'Not approved in time. The payment was given back.',
+    });
+    await runRefundJob(sub);
+    expect(await refundJob(sub)).toMatchObject({ status: 'done', result: { refunded: true } });
+    expect((await atPayPal(sub)).refunds).toBe(1);
+    expect(await plans.paymentsOf(owner.id)).toEqual([]);
+    expect(await plans.profileOf(owner.id)).toMatchObject(plans.FREE_PROFILE);
+  });
+
+  it('cancelled at PayPal by the buyer after paying, before the plan was recorded: refunded once', async () => {
+    const owner = await newUser('paypal-buyer-cancel');
+    // approved and paid (no checkout yet: the owner's check has not come), then cancelled
+    const sub = await plans.paypalSubscription(owner, 3);
+    await plans.paypalClientCancel(sub);
+    const answer = await plans.buyByPaypal(owner, sub);
+    expect(answer.status).toBe(409);
+    expect(answer.json.error).toMatchObject({
+      code: 'refunded',
+      message: 'The subscription is cancelled. The payment was given back.',
+    });
+    expect(await atPayPal(sub)).toEqual({
+      status: 'CANCELLED',
+      payments: ['REFUNDED'],
+      refunds: 1,
+    });
+    const retry = await plans.buyByPaypal(owner, sub);
+    expect(retry.json.error).toMatchObject({
+      code: 'refund_pending',
+      message: 'The subscription is cancelled. The payment will be given back.',
+    });
+    await runRefundJob(sub);
+    expect((await atPayPal(sub)).refunds).toBe(1);
+    expect(await plans.paymentsOf(owner.id)).toEqual([]);
+  });
+
+  it('cancelled at PayPal before any payment: a failed checkout, nothing to give back', async () => {
+    const owner = await newUser('paypal-cancel-unpaid');
+    const sub = await plans.control<{ id: string }>('paypal', '/subscriptions', {
+      quantity: '3',
+      custom_id: owner.id,
+      approve: false,
+    });
+    await plans.control('paypal', `/subscriptions/${sub.id}`, { status: 'CANCELLED' });
+    const answer = await plans.buyByPaypal(owner, sub.id);
+    expect(answer.json.error).toMatchObject({
+      code: 'checkout_failed',
+      message: 'Failed to payment: The subscription is cancelled',
+    });
+    expect(await refundJob(sub.id)).toBeUndefined();
   });
 });

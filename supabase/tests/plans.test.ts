@@ -283,17 +283,22 @@ describe('purchase by PayPal subscription', () => {
       400,
       'Invalid subscription id',
     );
-    // a cancelled subscription (the one cancelled above) ends the checkout by our own reading, not
-    // by a refusal: `checkout_failed`, never the decline's `payment_failed`; a retry of that
-    // checkout (no longer pending) answers the same
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const ended = await plans.buyByPaypal(owner, cheap);
-      expect(ended.status, JSON.stringify(ended.json)).toBe(409);
-      expect(ended.json.error).toMatchObject({
-        code: 'checkout_failed',
-        message: 'Failed to payment: The subscription is cancelled',
-      });
-    }
+    // a cancelled subscription (the one cancelled above) that PayPal took a payment for ends the
+    // checkout by our own reading, not by a refusal (never the decline's `payment_failed`), and
+    // its payment goes back: `refunded`; a retry of that checkout (no longer pending) says it
+    // will be given back (paypal-refunds.test.ts, the buyer's cancel)
+    const ended = await plans.buyByPaypal(owner, cheap);
+    expect(ended.status, JSON.stringify(ended.json)).toBe(409);
+    expect(ended.json.error).toMatchObject({
+      code: 'refunded',
+      message: 'The subscription is cancelled. The payment was given back.',
+    });
+    const again = await plans.buyByPaypal(owner, cheap);
+    expect(again.status, JSON.stringify(again.json)).toBe(409);
+    expect(again.json.error).toMatchObject({
+      code: 'refund_pending',
+      message: 'The subscription is cancelled. The payment will be given back.',
+    });
     expect(await plans.paymentsOf(owner.id)).toEqual([]);
     // not approved yet: nothing recorded, the reconcile job waits for it
     const pending = await plans.control<{ id: string }>('paypal', '/subscriptions', {

@@ -373,7 +373,7 @@ export function paypalMismatch(
 /**
  * A PayPal checkout, read back from PayPal: ACTIVE, on our plan, for this owner, with quantity
  * equal to the price -> recorded; still waiting for the buyer -> pending; anything else fails
- * (and a subscription PayPal would keep charging for a plan we refuse is cancelled).
+ * (and a subscription PayPal bills or took a payment for is cancelled and given back).
  */
 export async function settlePaypalCheckout(charge: ChargeRow): Promise<Settled> {
   let s: PayPalSubscription;
@@ -401,9 +401,11 @@ export async function settlePaypalCheckout(charge: ChargeRow): Promise<Settled> 
       ? paypalMismatch(s, charge)
       : `The subscription is ${s.status.toLowerCase()}`;
   if (mismatch) {
-    const ours = s.status === 'ACTIVE' && s.custom_id === charge.user_id;
-    if (ours && !refused) return givePaypalCheckoutBack(charge, s.id, mismatch);
-    if (ours) await paypalClient().cancelSubscription(s.id, mismatch);
+    const ours = s.custom_id === charge.user_id;
+    // PayPal bills it, or took a payment before the buyer (or PayPal) cancelled it: given back
+    if (ours && !refused && (s.status === 'ACTIVE' || s.billing_info?.last_payment))
+      return givePaypalCheckoutBack(charge, s.id, mismatch);
+    if (ours && s.status === 'ACTIVE') await paypalClient().cancelSubscription(s.id, mismatch);
     return failCheckout(charge, mismatch, refused);
   }
   const next = s.billing_info?.next_billing_time;
@@ -446,6 +448,29 @@ async function givePaypalCheckoutBack(
     message: error?.startsWith(GIVEN_BACK) ? error.slice(GIVEN_BACK.length) : message,
     queued: given === 'queued',
   };
+}
+
+/**
+ * A PayPal checkout that ended failed without giving anything back (closed by plan.reconcile
+ * before the buyer approved, who approved later; or failed), as a webhook or the owner's check
+ * finds it: if PayPal bills its subscription or took a payment for it, that goes back as
+ * givePaypalCheckoutBack does (the job written first cancels, refunds once and never a plan);
+ * otherwise the checkout's outcome as it failed. `s`: the subscription, when read already.
+ */
+export async function settleEndedPaypalCheckout(
+  charge: ChargeRow,
+  s?: PayPalSubscription,
+): Promise<Settled> {
+  const failed = failedCharge(charge.error);
+  if (failed.state !== 'failed') return failed;
+  s ??= await paypalClient().getSubscription(charge.provider_ref);
+  const paid = !!s.billing_info?.last_payment;
+  // an ACTIVE one whose first payment PayPal refused (and retries) is a decline, cancelled already
+  const billed = s.status === 'ACTIVE' && !(s.billing_info?.failed_payments_count ?? 0);
+  if (s.custom_id !== charge.user_id || !(paid || billed)) return failed;
+  await queuePaypalRefund(s.id, failed.message);
+  const given = await refundPaypalNow(s.id, failed.message);
+  return { state: 'refunded', message: failed.message, queued: given === 'queued' };
 }
 
 /** What PayPal says about a subscription, applied to its plan (renewals, changes, cancels). */

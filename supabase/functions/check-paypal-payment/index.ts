@@ -8,6 +8,7 @@ import {
   httpErrorOf,
   paypalMismatch,
   providerUnavailable,
+  settleEndedPaypalCheckout,
   settlePaypalCheckout,
   settledCheckoutAnswer,
   startCheckout,
@@ -68,6 +69,11 @@ Deno.serve(
       }
       throw httpErrorOf(err, 'check-paypal-payment');
     }
+    // a checkout closed before the buyer approved it: what PayPal took since goes back
+    if (charge.existing && charge.status === 'failed')
+      return settledCheckoutAnswer('check-paypal-payment', () =>
+        settleEndedPaypalCheckout(charge, subscription),
+      );
     // a double submit or a retry of a finished checkout: its outcome, nothing charged again
     const finished = await finishedCheckoutAnswer(charge);
     if (finished) return finished;

@@ -1,12 +1,14 @@
 // PayPal's webhooks (subscription activated, updated, cancelled, payments completed or failed).
 // Not a user call: verify_jwt is off and PayPal's verify-webhook-signature call (with our
 // PAYPAL_WEBHOOK_ID) is the check. Each event id is applied once; the subscription it names is
-// read back from PayPal's API before anything changes. A failure answers 500 (503 with
-// Retry-After when the database was out of reach) and PayPal retries.
+// read back from PayPal's API before anything changes (one whose checkout had ended, approved too
+// late, is given back: settleEndedPaypalCheckout). A failure answers 500 (503 with Retry-After
+// when the database was out of reach) and PayPal retries.
 import { json } from '../_shared/http.ts';
 import {
   rpc,
   settleCharge,
+  settleEndedPaypalCheckout,
   syncPaypalPlan,
   webhookFailure,
   type ChargeRow,
@@ -69,6 +71,9 @@ Deno.serve(async (req) => {
         p_ref: subscriptionId,
       });
       if (checkout?.status === 'pending') applied = (await settleCharge(checkout)).state;
+      // approved after its checkout was closed: what PayPal took goes back
+      else if (checkout?.status === 'failed')
+        applied = (await settleEndedPaypalCheckout(checkout)).state;
       const plan = await syncPaypalPlan(
         subscriptionId,
         type === 'BILLING.SUBSCRIPTION.PAYMENT.FAILED',
