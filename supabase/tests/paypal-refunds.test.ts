@@ -215,7 +215,10 @@ describe('a PayPal checkout that cannot become a plan gives the payment back', (
     const { sub: plan } = await plans.boughtByPaypal(owner, 3);
     const second = await plans.paypalSubscription(owner, 3);
     const refused = await plans.buyByPaypal(owner, second);
-    expect(refused.json.error?.message).toBe(PLAN_MESSAGES.activePlan);
+    expect(refused.json.error).toMatchObject({
+      code: 'refund_pending',
+      message: `${PLAN_MESSAGES.activePlan}. The payment will be given back.`,
+    });
     const forged = await plans.paypalSubscription(owner, 3);
     const mismatch = await plans.buyByPaypal(owner, forged, plans.custom(40, 0));
     expect(mismatch.json.error?.code).toBe('plan_mismatch');
@@ -227,6 +230,30 @@ describe('a PayPal checkout that cannot become a plan gives the payment back', (
     expect(await atPayPal(forged)).toMatchObject({ payments: ['REFUNDED'], refunds: 1 });
     expect(await atPayPal(plan)).toMatchObject({ payments: ['COMPLETED'], refunds: 0 });
     expect(await refundJob(plan)).toMatchObject({ status: 'done', result: { skipped: 'a plan' } });
+  });
+
+  it('a second subscription approved while another checkout is being settled is cancelled and refunded; the first becomes the plan', async () => {
+    // before: answered "try again in a few minutes" and left billed, with no checkout of its own
+    const owner = await newUser('paypal-during');
+    const first = await pendingCheckout(owner);
+    const second = await plans.paypalSubscription(owner, 3);
+    const refused = await plans.buyByPaypal(owner, second);
+    expect(refused.json.error).toMatchObject({
+      code: 'refund_pending',
+      message: `${PLAN_MESSAGES.paymentInProgress}. The payment will be given back.`,
+    });
+    await runRefundJob(second);
+    expect(await atPayPal(second)).toMatchObject({
+      status: 'CANCELLED',
+      payments: ['REFUNDED'],
+      refunds: 1,
+    });
+    await plans.control('paypal', `/subscriptions/${first}/approve`);
+    await eventually(async () => {
+      await plans.buyByPaypal(owner, first);
+      return (await plans.paymentsOf(owner.id)).some((p) => p.is_active);
+    });
+    expect(await atPayPal(first)).toMatchObject({ status: 'ACTIVE', refunds: 0 });
   });
 });
 

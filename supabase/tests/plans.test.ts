@@ -138,7 +138,12 @@ describe('purchase by card (PortOne)', () => {
       PLAN_MESSAGES.activePlan,
     );
     const sub = await plans.paypalSubscription(owner, 3);
-    await plans.refused(owner, () => plans.buyByPaypal(owner, sub), 409, PLAN_MESSAGES.activePlan);
+    await plans.refused(
+      owner,
+      () => plans.buyByPaypal(owner, sub),
+      409,
+      `${PLAN_MESSAGES.activePlan}. The payment will be given back.`,
+    );
     // PayPal would bill that second subscription for nothing: it is cancelled
     expect((await plans.paypalState()).subscriptions.find((s) => s.id === sub)?.status).toBe(
       'CANCELLED',

@@ -57,15 +57,22 @@ Deno.serve(
     } catch (err) {
       if (
         err instanceof DbError &&
-        err.message === PLAN_MESSAGES.activePlan &&
+        SECOND_PURCHASE.has(err.message) &&
         subscription.status === 'ACTIVE'
       ) {
-        // one plan at a time: a second subscription would be billed for nothing, and what PayPal
-        // took for it is given back by the queue
-        await giveBackLater(subscription.id, PLAN_MESSAGES.activePlan);
+        // one plan at a time: a second subscription (beside a plan, or approved while another
+        // checkout is being settled) would be billed for nothing, and nothing else would ever
+        // cancel it (it has no checkout of its own): cancelled, and what PayPal took for it
+        // given back by the queue
+        await giveBackLater(subscription.id, err.message);
         await paypalClient()
-          .cancelSubscription(subscription.id, PLAN_MESSAGES.activePlan)
+          .cancelSubscription(subscription.id, err.message)
           .catch((e) => console.error('[check-paypal-payment] cancel second', e));
+        throw new HttpError(
+          409,
+          'refund_pending',
+          `${err.message}. The payment will be given back.`,
+        );
       }
       throw httpErrorOf(err, 'check-paypal-payment');
     }
@@ -80,6 +87,12 @@ Deno.serve(
     return settledCheckoutAnswer('check-paypal-payment', () => settlePaypalCheckout(charge));
   }),
 );
+
+/** start_plan_checkout's refusals of a second purchase: a plan is active, or a checkout is in flight. */
+const SECOND_PURCHASE = new Set<string>([
+  PLAN_MESSAGES.activePlan,
+  PLAN_MESSAGES.paymentInProgress,
+]);
 
 /** Queues the refund of a subscription about to be cancelled; not queued, it is not cancelled. */
 async function giveBackLater(subscriptionId: string, reason: string): Promise<void> {
