@@ -209,6 +209,52 @@ describe('plan page', () => {
     }
   });
 
+  it('in the renewal window: a stopped plan names the paid period, a change that never starts has no line, Change names the paid plan (en, ko)', async () => {
+    // Custom 12 until 26.12.22; 26.12.23 – 27.01.21 paid already for Custom 4/2000
+    const paid = {
+      method: 'iamport' as const,
+      end_date: '2027-01-21',
+      paid_next_content: { planName: 'Custom', blockLimit: 4, responseMonthlyLimit: 2000 },
+      paid_next_price: 3,
+      paid_next_from: '2026-12-23',
+    };
+    const stopped = row({ ...paid, auto_renew: false, stopped_at: 'x' });
+    api.listActivePlans.mockResolvedValue([stopped]);
+    render();
+    const renewal = await screen.findByTestId('renewal');
+    expect(renewal.textContent).toBe(
+      'Stopped: it ends on 27.01.21. The plan of the period paid already applies from 26.12.23.',
+    );
+    expect(
+      screen.getByText('From 26.12.23: 7 blocks, 2,100 emails a month, 3,000원 a month.'),
+    ).toBeTruthy();
+    expect(await inKorean(renewal)).toBe(
+      '중지됨: 27.01.21에 종료됩니다. 26.12.23부터는 이미 결제한 기간의 플랜이 적용됩니다.',
+    );
+    cleanup();
+
+    // a failed renewal leaves next_content on the row: no "From 26.12.23" for it
+    api.listActivePlans.mockResolvedValue([
+      row({
+        auto_renew: false,
+        renewal_failed_at: 'x',
+        next_content: { planName: 'Custom', blockLimit: 20, responseMonthlyLimit: 5000 },
+        next_price: 10,
+      }),
+    ]);
+    render();
+    expect((await screen.findByTestId('renewal')).textContent).toBe(
+      'The renewal payment failed: the plan ends on 26.12.22.',
+    );
+    expect(screen.queryByText(/^From /)).toBeNull();
+    cleanup();
+
+    // Change starts from the paid plan and says so
+    const dialog = await openChange([row(paid)], 6);
+    const same = within(dialog).getByText('That is the plan of your next period, paid already.');
+    expect(await inKorean(same)).toBe('이미 결제한 다음 기간의 플랜입니다.');
+  });
+
   it('stops after confirmation and says until when the plan runs', async () => {
     api.listActivePlans.mockResolvedValue([row()]);
     api.cancelPayment.mockResolvedValue({

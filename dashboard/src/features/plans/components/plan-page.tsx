@@ -148,7 +148,11 @@ function ChangeDialog({
           {lang === 'ko' && !paypal ? s('select.minimumPriceKo') : s('select.minimumPrice')}
         </ErrorText>
       ) : null}
-      {same ? <p className="hint">{s('change.same')}</p> : null}
+      {same ? (
+        <p className="hint">
+          {s(upcomingPlans(row).at(-1)?.paid ? 'change.samePaid' : 'change.same')}
+        </p>
+      ) : null}
       {/* as the Stop dialog says: the blocks beyond the new limit are deactivated */}
       <p className={overLimit ? 'warning-note' : 'visually-hidden'} role="status">
         {overLimit ? warning() : null}
@@ -289,11 +293,15 @@ export function PlanPage() {
                 </p>
                 {plan.end_date ? (
                   <p data-testid="renewal">
-                    {s(`active.${renewalState(plan)}`, {
-                      date: formatPlanDate(
-                        renewalState(plan) === 'renews' ? dayAfter(plan.end_date) : plan.end_date,
-                      ),
-                    })}
+                    {s(
+                      `active.${renewalState(plan)}${stopPaid && renewalState(plan) === 'stopped' ? 'Paid' : ''}`,
+                      {
+                        date: formatPlanDate(
+                          renewalState(plan) === 'renews' ? dayAfter(plan.end_date) : plan.end_date,
+                        ),
+                        paid: stopPaid ? formatPlanDate(stopPaid.from) : '',
+                      },
+                    )}
                   </p>
                 ) : null}
                 {upcomingPlans(plan).map((next) => (

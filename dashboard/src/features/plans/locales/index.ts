@@ -25,6 +25,9 @@ export const en = {
     period: '{{start}} – {{end}}',
     renews: 'Renews on {{date}}.',
     stopped: 'Stopped: it ends on {{date}}. You keep everything until then.',
+    // the next period charged already (3 days before it) for a changed plan starts before the end
+    stoppedPaid:
+      'Stopped: it ends on {{date}}. The plan of the period paid already applies from {{paid}}.',
     failed: 'The renewal payment failed: the plan ends on {{date}}.',
     ends: 'Ends on {{date}}.',
     next: 'From {{date}}: {{blocks}} blocks, {{emails}} emails a month, {{price}} a month.',
@@ -89,6 +92,7 @@ export const en = {
     save: 'Change plan',
     cancel: 'Cancel',
     same: 'That is your plan already.',
+    samePaid: 'That is the plan of your next period, paid already.',
     overLimit:
       'You have {{used}} blocks; the new plan allows {{limit}}. When it starts, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
     overLimitCoupon:
@@ -282,6 +286,8 @@ export const ko: typeof en = {
     period: '{{start}} – {{end}}',
     renews: '{{date}}에 갱신됩니다.',
     stopped: '중지됨: {{date}}에 종료됩니다. 그때까지 모든 기능을 그대로 쓸 수 있습니다.',
+    stoppedPaid:
+      '중지됨: {{date}}에 종료됩니다. {{paid}}부터는 이미 결제한 기간의 플랜이 적용됩니다.',
     failed: '갱신 결제가 실패했습니다. 플랜은 {{date}}에 종료됩니다.',
     ends: '{{date}}에 종료됩니다.',
     next: '{{date}}부터: 블록 {{blocks}}개, 월 이메일 {{emails}}건, 월 {{price}}.',
@@ -339,6 +345,7 @@ export const ko: typeof en = {
     save: '플랜 변경',
     cancel: '취소',
     same: '이미 사용 중인 플랜입니다.',
+    samePaid: '이미 결제한 다음 기간의 플랜입니다.',
     overLimit:
       '지금 블록이 {{used}}개 있고, 새 플랜은 {{limit}}개까지입니다. 새 플랜이 시작되면 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     overLimitCoupon:

@@ -142,6 +142,15 @@ describe('history and usage', () => {
       blockLimit: 8,
       responseMonthlyLimit: 1000,
     });
+    // a plan that does not renew never starts the change asked after end_date; the paid one starts
+    const paidLine = [{ from: '2026-11-30', content: paid, price: 10, paid: true }];
+    expect(upcomingPlans({ ...changedAgain, auto_renew: false, stopped_at: 'x' })).toEqual(
+      paidLine,
+    );
+    expect(upcomingPlans({ ...basic, next_content: asked, renewal_failed_at: 'x' })).toEqual([]);
+    expect(upcomingPlans({ ...changedAgain, auto_renew: false, renewal_failed_at: 'x' })).toEqual(
+      paidLine,
+    );
   });
 
   it('a period runs a month less a day', () => {

@@ -231,7 +231,9 @@ export function upcomingPlans(row: PlanRow): UpcomingPlan[] {
       price: row.paid_next_price ?? 0,
       paid: true,
     });
-  if (row.next_content && row.end_date)
+  // a change asked for the period after end_date starts only if the plan renews: a stopped plan
+  // or a failed renewal ends on end_date (record_renewal_failed leaves next_content on the row)
+  if (row.next_content && row.end_date && row.auto_renew && !row.renewal_failed_at)
     plans.push({
       from: dayAfter(row.end_date),
       content: row.next_content,
