@@ -61,6 +61,8 @@ const en = {
       delete: 'Delete',
     },
     linkCopied: 'Link copied',
+    copyRefused:
+      'The browser did not allow copying the link. Allow clipboard access for this site, or copy the link from Block link.',
     deleteDialog: {
       title: 'Delete block',
       text: 'Delete “{{name}}”? Its responses are deleted too. This cannot be undone.',
@@ -182,6 +184,8 @@ const ko: SameShape<typeof en> = {
       delete: '삭제',
     },
     linkCopied: '링크를 복사했습니다',
+    copyRefused:
+      '브라우저가 링크 복사를 허용하지 않았습니다. 이 사이트의 클립보드 접근을 허용하거나, 블록 링크에서 링크를 복사해 주세요.',
     deleteDialog: {
       title: '블록 삭제',
       text: '“{{name}}” 블록을 삭제할까요? 응답도 함께 삭제되며 되돌릴 수 없습니다.',

@@ -1,4 +1,5 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
 import type { BlockRow } from '../../../lib/db-types';
 import { fakeProfile, fakeQuery, renderWithProviders, signedInSession } from '../../../test/utils';
@@ -102,5 +103,37 @@ describe('BlockDashboard', () => {
     renderDashboard('/dashboard/reaction', fakeProfile({ block_limit: 3, block_count: 3 }));
     expect(await screen.findByText('Block limit reached!')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Create block' })).toBeNull();
+  });
+
+  it("says a refused copy was the browser's, and what to do, in the reader's language", async () => {
+    // the clipboard refused as a browser does without permission (NotAllowedError)
+    const writeText = vi.fn(() =>
+      Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')),
+    );
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    try {
+      renderDashboard();
+      await waitFor(() => expect(names()).toHaveLength(3));
+      const copyAndRead = async (menu: string, item: string, text: string) => {
+        fireEvent.click(screen.getByRole('button', { name: menu }));
+        fireEvent.click(screen.getByRole('menuitem', { name: item }));
+        await waitFor(() => expect(screen.getByRole('status').textContent).toBe(text));
+      };
+      await copyAndRead(
+        'Block menu for Busy',
+        'Copy link',
+        'The browser did not allow copying the link. Allow clipboard access for this site, or copy the link from Block link.',
+      );
+      await act(() => i18next.changeLanguage('ko'));
+      await copyAndRead(
+        'Busy 블록 메뉴',
+        '링크 복사',
+        '브라우저가 링크 복사를 허용하지 않았습니다. 이 사이트의 클립보드 접근을 허용하거나, 블록 링크에서 링크를 복사해 주세요.',
+      );
+      expect(writeText).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.unstubAllGlobals();
+      await act(() => i18next.changeLanguage('en'));
+    }
   });
 });

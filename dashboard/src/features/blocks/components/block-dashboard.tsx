@@ -121,8 +121,15 @@ export function BlockDashboard() {
           window.open(paths.work(block.id), '_blank', 'noopener');
           break;
         case 'copyLink':
-          await copyText(publicUrl(block));
-          setNotice(t('blocks.linkCopied'));
+          // a refusal is the browser's (no clipboard permission), not the server's
+          if (
+            await copyText(publicUrl(block)).then(
+              () => true,
+              () => false,
+            )
+          )
+            setNotice(t('blocks.linkCopied'));
+          else setNotice(t('blocks.copyRefused'));
           break;
         case 'openPublic':
           window.open(publicUrl(block), '_blank', 'noopener');

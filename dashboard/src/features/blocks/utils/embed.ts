@@ -47,6 +47,7 @@ export function handoutHtml(input: {
 `;
 }
 
+/** Puts `text` on the clipboard; throws when the browser refuses (no permission, no support). */
 export async function copyText(text: string) {
   if (navigator.clipboard?.writeText) {
     await navigator.clipboard.writeText(text);
@@ -56,8 +57,9 @@ export async function copyText(text: string) {
   area.value = text;
   document.body.appendChild(area);
   area.select();
-  document.execCommand('copy');
+  const copied = document.execCommand('copy');
   area.remove();
+  if (!copied) throw new Error('The browser refused the copy');
 }
 
 /** The QR code's PNG file: `qrcode_{blockName}.png`. */
