@@ -17,6 +17,9 @@ const en = {
     agree: 'Agree',
     decline: 'Decline',
     error: 'Could not do that: {{message}}',
+    // submit-agreement's not_found: the account's profile is gone (deleted meanwhile)
+    accountGone:
+      'Your account was not found; it may have been deleted. Reload the page and sign in again.',
   },
 };
 
@@ -34,6 +37,8 @@ const ko: SameShape<typeof en> = {
     agree: '동의',
     decline: '거절',
     error: '처리하지 못했습니다: {{message}}',
+    accountGone:
+      '계정을 찾을 수 없습니다. 삭제되었을 수 있습니다. 페이지를 새로 고친 뒤 다시 로그인해 주세요.',
   },
 };
 

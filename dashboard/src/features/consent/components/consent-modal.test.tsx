@@ -53,11 +53,13 @@ describe('ConsentModal', () => {
   });
 
   it("says why agreeing failed in the reader's language, not the server's words", async () => {
-    // submit-agreement's answers as invokeFunction throws them: its 500, then its 404
+    // submit-agreement's answers as invokeFunction throws them: its 500, then its 404 (twice)
+    const notFound = () => functionError(404, 'not_found', 'Profile not found');
     const onAgree = vi
       .fn<() => Promise<void>>()
       .mockRejectedValueOnce(functionError(500, 'update_failed', 'permission denied for table p'))
-      .mockRejectedValueOnce(functionError(404, 'not_found', 'Profile not found'));
+      .mockRejectedValueOnce(notFound())
+      .mockRejectedValueOnce(notFound());
     renderWithProviders(<ConsentModal open onAgree={onAgree} onDecline={vi.fn()} />);
     fireEvent.click(screen.getByRole('checkbox'));
     await alertsAfterClicks([
@@ -67,9 +69,14 @@ describe('ConsentModal', () => {
         'Could not do that: Something went wrong on our side. Try again in a moment.',
       ],
       [
+        'en',
+        'Agree',
+        'Could not do that: Your account was not found; it may have been deleted. Reload the page and sign in again.',
+      ],
+      [
         'ko',
         '동의',
-        '처리하지 못했습니다: 서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
+        '처리하지 못했습니다: 계정을 찾을 수 없습니다. 삭제되었을 수 있습니다. 페이지를 새로 고친 뒤 다시 로그인해 주세요.',
       ],
     ]);
   });

@@ -29,7 +29,7 @@ export function ConsentModal({ open, onAgree, onDecline }: ConsentModalProps) {
       await (kind === 'agree' ? onAgree() : onDecline());
     } catch (cause) {
       // submit-agreement's or delete-user's answer in the reader's language, never its English
-      setError(failureReason(cause));
+      setError(failureReason(cause, kind === 'agree' ? { not_found: 'consent.accountGone' } : {}));
     } finally {
       setBusy(null);
     }
