@@ -10,6 +10,9 @@ const en = {
     apple: 'Sign in with Apple',
     help: 'Need help signing in?',
     error: 'Sign-in failed: {{message}}',
+    // the provider's access_denied: the person cancelled, or the provider refused
+    denied:
+      'It was cancelled, or Google or Apple did not allow it. Try again, or use the other one.',
     notEligible: 'Owners sign in with Google or Apple. Continue with one of them.',
   },
   notSupported: {
@@ -76,6 +79,8 @@ const ko: SameShape<typeof en> = {
     apple: 'Apple로 로그인',
     help: '로그인에 도움이 필요하신가요?',
     error: '로그인하지 못했습니다: {{message}}',
+    denied:
+      '로그인을 취소했거나 Google 또는 Apple에서 허용하지 않았습니다. 다시 시도하거나 다른 방법으로 로그인해 주세요.',
     notEligible: '소유자는 Google 또는 Apple로 로그인합니다. 둘 중 하나로 계속해 주세요.',
   },
   notSupported: {

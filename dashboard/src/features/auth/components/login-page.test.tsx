@@ -30,8 +30,9 @@ describe('LoginPage', () => {
     signInWithOAuth.mockResolvedValue({ data: {}, error: new Error('provider is not enabled') });
     renderWithProviders(<LoginPage />, { route: '/login' });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in with Apple' }));
+    // the auth client's English is not shown: the reader's language says what happened
     expect((await screen.findByRole('alert')).textContent).toBe(
-      'Sign-in failed: provider is not enabled',
+      'Sign-in failed: Something went wrong on our side. Try again in a moment.',
     );
     expect(signInWithOAuth.mock.calls.at(-1)?.[0]).toMatchObject({
       provider: 'apple',
@@ -60,13 +61,38 @@ describe('LoginPage', () => {
     expect(screen.getByRole('button', { name: 'Apple로 로그인' })).toBeTruthy();
   });
 
-  it('shows an error the provider sent back', () => {
+  it("shows an error the provider sent back in the reader's language, not the provider's", async () => {
     renderWithProviders(<LoginPage />, {
       route: '/dashboard/reaction?error=access_denied&error_description=The+user+cancelled',
     });
-    expect(screen.getByRole('alert').textContent).toBe('Sign-in failed: The user cancelled');
-    expect(oauthErrorFrom('', '#error=server_error')).toBe('server_error');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Sign-in failed: It was cancelled, or Google or Apple did not allow it. Try again, or use the other one.',
+    );
+    await setLanguage('ko', false);
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        '로그인하지 못했습니다: 로그인을 취소했거나 Google 또는 Apple에서 허용하지 않았습니다. 다시 시도하거나 다른 방법으로 로그인해 주세요.',
+      ),
+    );
+    await setLanguage('en', false);
+    expect(oauthErrorFrom('', '#error=server_error')).toEqual({
+      code: 'server_error',
+      message: 'server_error',
+    });
     expect(oauthErrorFrom('?code=abc', '')).toBeNull();
+  });
+
+  it('shows an unknown sign-in error as the generic reason, in ko too', async () => {
+    renderWithProviders(<LoginPage />, {
+      route: '/dashboard/reaction#error=server_error&error_description=Unable+to+exchange+code',
+    });
+    await setLanguage('ko', false);
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        '로그인하지 못했습니다: 서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
+      ),
+    );
+    await setLanguage('en', false);
   });
 });
 

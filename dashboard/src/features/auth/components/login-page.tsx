@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
 import { Logo } from '../../../components/ui/logo';
 import { paths } from '../../../config/paths';
-import { messageOf } from '../../../lib/errors';
+import { failureReason } from '../../../lib/errors';
 import { isEligibleUser, useSession } from '../../../lib/session';
 import { signInWithProvider, type TOAuthProvider } from '../api/sign-in-with-provider';
 import { AppleMark, GoogleMark } from './provider-marks';
@@ -16,15 +16,24 @@ const PROVIDERS = [
   { provider: 'apple', Mark: AppleMark },
 ] as const satisfies readonly { provider: TOAuthProvider; Mark: ComponentType }[];
 
-/** An OAuth error the provider sent back (query for PKCE, hash for the implicit flow). */
-export function oauthErrorFrom(search: string, hash: string): string | null {
+/**
+ * An OAuth error the provider sent back (query for PKCE, hash for the implicit flow), as a
+ * failure with its code (`access_denied`, `server_error`, …) and the provider's English words.
+ */
+export function oauthErrorFrom(
+  search: string,
+  hash: string,
+): { code: string; message: string } | null {
   for (const source of [search, hash.replace(/^#/, '')]) {
     const params = new URLSearchParams(source);
-    const message = params.get('error_description') ?? params.get('error');
-    if (message) return message;
+    const code = params.get('error');
+    if (code) return { code, message: params.get('error_description') ?? code };
   }
   return null;
 }
+
+/** The sign-in answers with a text of their own; anything else reads as failureReason says. */
+const SIGN_IN_FAILURES = { access_denied: 'login.denied' };
 
 /**
  * Where to come back after signing in: the signed-in page the login is shown in place of,
@@ -44,9 +53,7 @@ export function LoginPage() {
   const { user } = useSession();
   const location = useLocation();
   const [pending, setPending] = useState<TOAuthProvider | null>(null);
-  const [error, setError] = useState<string | null>(() =>
-    oauthErrorFrom(location.search, location.hash),
-  );
+  const [error, setError] = useState<unknown>(() => oauthErrorFrom(location.search, location.hash));
 
   const start = async (provider: TOAuthProvider) => {
     if (pending) return;
@@ -57,7 +64,7 @@ export function LoginPage() {
       await signInWithProvider(provider, returnPath(location.pathname, location.search));
       // The browser is now leaving for the provider's page.
     } catch (cause) {
-      setError(messageOf(cause));
+      setError(cause);
       setPending(null);
     }
   };
@@ -83,7 +90,11 @@ export function LoginPage() {
             </button>
           ))}
         </div>
-        {error ? <ErrorText>{t('login.error', { message: error })}</ErrorText> : null}
+        {error ? (
+          <ErrorText>
+            {t('login.error', { message: failureReason(error, SIGN_IN_FAILURES) })}
+          </ErrorText>
+        ) : null}
         <Link to={paths.help} className="login-help">
           {t('login.help')}
         </Link>
