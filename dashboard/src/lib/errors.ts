@@ -76,15 +76,14 @@ export function failureReason(
 /**
  * A function that says a failure in the reader's language when its message is one of a set of
  * shared server messages (`{ key: 'English text' }`, e.g. PLAN_MESSAGES), through the texts
- * under `prefix` with the same keys; anything else (a network failure, a provider's own text) is
- * shown as it came.
+ * under `prefix` with the same keys; anything else (a network failure, a provider's own text)
+ * reads as failureReason says, never in the server's or provider's English.
  */
 export function sharedMessageReason(messages: Readonly<Record<string, string>>, prefix: string) {
   const keys = new Map(Object.entries(messages).map(([key, text]) => [text, key]));
   return (t: (key: string) => string, cause: unknown): string => {
-    const message = messageOf(cause);
-    const key = keys.get(message);
-    return withWait(t, cause, key ? t(`${prefix}.${key}`) : message);
+    const key = keys.get(messageOf(cause));
+    return key ? withWait(t, cause, t(`${prefix}.${key}`)) : failureReason(cause);
   };
 }
 

@@ -1,7 +1,7 @@
 import type { User } from '@supabase/auth-js';
 import { describe, expect, it } from 'vitest';
 import { AUTH_STORAGE_KEY, mayHaveSession } from './auth-storage';
-import { formatWait, messageOf, failureReason, withWait } from './errors';
+import { formatWait, messageOf, failureReason, sharedMessageReason, withWait } from './errors';
 import { detectLanguage, initI18n, toLanguage } from './i18n';
 import { isEligibleUser } from './session';
 
@@ -148,6 +148,27 @@ describe('failureReason', () => {
       } finally {
         await i18next.changeLanguage('en');
       }
+    }
+  });
+});
+
+describe('sharedMessageReason', () => {
+  it("says a shared message by its text and anything else as failureReason does, never in the server's English", async () => {
+    const reason = sharedMessageReason({ expired: 'This coupon has expired' }, 'x.messages');
+    const t = (key: string) => `[${key}]`;
+    initI18n();
+    const i18next = (await import('i18next')).default;
+    expect(reason(t, new Error('This coupon has expired'))).toBe('[x.messages.expired]');
+    try {
+      for (const [language, text] of [
+        ['en', 'Something went wrong on our side. Try again in a moment.'],
+        ['ko', '서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.'],
+      ] as const) {
+        await i18next.changeLanguage(language);
+        expect(reason(t, new Error('Stripe said: card_declined upstream'))).toBe(text);
+      }
+    } finally {
+      await i18next.changeLanguage('en');
     }
   });
 });

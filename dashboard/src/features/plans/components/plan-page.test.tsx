@@ -525,8 +525,12 @@ describe('plan page', () => {
     fireEvent.change(field, { target: { value: 'OLD' } });
     fireEvent.submit(field.closest('form')!);
     expect(await within(dialog).findByText('기간이 지난 쿠폰입니다')).toBeTruthy();
-    // a message that is not one of ours is shown as it came
+    // a message that is not one of ours reads as failureReason says, not in English
     fireEvent.submit(field.closest('form')!);
-    expect(await within(dialog).findByText('network down')).toBeTruthy();
+    expect(
+      await within(dialog).findByText(
+        '연결에 실패했습니다. 인터넷 연결을 확인하고 다시 시도해 주세요.',
+      ),
+    ).toBeTruthy();
   });
 });
