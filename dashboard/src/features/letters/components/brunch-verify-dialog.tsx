@@ -4,11 +4,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../../components/ui/form-dialog';
 import { SelectField, TextField } from '../../../components/ui/fields';
-import { messageOf, withWait } from '../../../lib/errors';
 import { useSubmit } from '../../../lib/use-submit';
 import { LETTER_MESSAGES, normalizeBrunchProfile } from '@reaction-blocks/contracts/letters';
 import { verifyBrunchId } from '../api/letters';
-import { letterMessage } from '../model/messages';
+import { letterReason } from '../model/messages';
 
 export interface BrunchVerifyDialogProps {
   blockId: string;
@@ -27,12 +26,11 @@ export function BrunchVerifyDialog({
   const [link, setLink] = useState('');
   const [email, setEmail] = useState(emails[0] ?? '');
   const { busy, error, run } = useSubmit();
-  const translate = (m: string) =>
-    m === LETTER_MESSAGES.brunchLinkError
-      ? t('letters.brunchDialog.link_error')
-      : m === LETTER_MESSAGES.brunchFailed
-        ? t('letters.brunchDialog.failed')
-        : letterMessage(t, m);
+  // the dialog's own answers, then the letter messages, then failureReason
+  const own = {
+    [LETTER_MESSAGES.brunchLinkError]: 'letters.brunchDialog.link_error',
+    [LETTER_MESSAGES.brunchFailed]: 'letters.brunchDialog.failed',
+  };
   const linkProblem = link !== '' && 'error' in normalizeBrunchProfile(link);
   const submit = () =>
     void run(
@@ -40,7 +38,7 @@ export function BrunchVerifyDialog({
         const res = await verifyBrunchId({ blockId, brunchProfilePage: link, email });
         onVerified(res.brunchProfilePage);
       },
-      (cause) => withWait(t, cause, translate(messageOf(cause))),
+      (cause) => letterReason(t, cause, own),
     );
   return (
     <FormDialog

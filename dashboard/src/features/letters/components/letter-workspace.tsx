@@ -17,7 +17,6 @@ import { PageHeading } from '../../../components/ui/page-heading';
 import { PageLoading } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { isLetterType, type LetterType } from '../../../lib/db-types';
-import { messageOf, withWait } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { useDraftQuery } from '../../../lib/use-draft-query';
@@ -45,7 +44,7 @@ import {
 } from '../../../components/layouts/workspace-header';
 import { WorkspaceActions } from '../../../components/layouts/workspace-actions';
 import { WorkspaceLeaveDialog } from '../../../components/layouts/workspace-leave-dialog';
-import { letterMessage } from '../model/messages';
+import { letterMessage, letterReason } from '../model/messages';
 import { BrunchVerifyDialog } from './brunch-verify-dialog';
 import { HistoryView } from './history-view';
 import { LetterButtonToggles } from './letter-button-toggles';
@@ -165,7 +164,7 @@ export function LetterWorkspacePage() {
         setNotice(t('letters.loadedWarnings', { count: res.warnings.length }));
       focusAfterLoad.current = 'letter';
     } catch (cause) {
-      setLoadError(withWait(t, cause, letterMessage(t, messageOf(cause))));
+      setLoadError(letterReason(t, cause));
       focusAfterLoad.current = 'url';
     } finally {
       setLoadingPage(false);
@@ -192,7 +191,7 @@ export function LetterWorkspacePage() {
       setDraft((current) => (current === sent ? next : current));
       setSaveState('saved');
     } catch (cause) {
-      setSaveError(withWait(t, cause, letterMessage(t, messageOf(cause))));
+      setSaveError(letterReason(t, cause));
       setSaveState('error');
     }
   };

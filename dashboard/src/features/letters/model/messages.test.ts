@@ -2,7 +2,7 @@ import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { LETTER_MESSAGES, ZSaveLetter } from '@reaction-blocks/contracts/letters';
 import { registerLetterTranslations } from '../locales';
-import { letterMessage } from './messages';
+import { letterMessage, letterReason } from './messages';
 
 registerLetterTranslations();
 
@@ -31,5 +31,22 @@ describe('letter messages', () => {
     } finally {
       await i18next.changeLanguage('en');
     }
+  });
+
+  it("a failed call's unknown message reads as failureReason says, in en and ko, never the server's English", async () => {
+    const cause = new Error('Notion API responded 502 Bad Gateway');
+    expect(letterReason(i18next.t, new Error(LETTER_MESSAGES.subjectLineBreak))).toBe(
+      'The title is the mail’s subject: it cannot contain line breaks.',
+    );
+    const said: string[] = [];
+    for (const language of ['en', 'ko']) {
+      await i18next.changeLanguage(language);
+      said.push(letterReason(i18next.t, cause));
+    }
+    await i18next.changeLanguage('en');
+    expect(said).toEqual([
+      'Something went wrong on our side. Try again in a moment.',
+      '서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
+    ]);
   });
 });

@@ -2,6 +2,7 @@
 import type { TFunction } from 'i18next';
 import { LETTER_MESSAGES } from '@reaction-blocks/contracts/letters';
 import { MESSAGES } from '@reaction-blocks/contracts/schemas';
+import { failureReason, messageOf, withWait } from '../../../lib/errors';
 
 const KEYS: Record<string, string> = {
   [LETTER_MESSAGES.invalidAddress]: 'invalidAddress',
@@ -17,10 +18,30 @@ const KEYS: Record<string, string> = {
   [MESSAGES.tooManyCalls]: 'tooManyCalls',
 };
 
-export function letterMessage(t: TFunction, message: string): string {
+/** One of the server's letter messages in the reader's language, or undefined. */
+function knownLetterMessage(t: TFunction, message: string): string | undefined {
   const key = KEYS[message];
   if (key) return t(`letters.errors.${key}`);
   const writer = /^Please enter link of (.+)'s article\.$/.exec(message)?.[1];
   if (writer) return t('letters.errors.writerArticle', { writer });
-  return message;
+  return undefined;
+}
+
+/** A message of the shared letter schema (a check made here) in the reader's language. */
+export function letterMessage(t: TFunction, message: string): string {
+  return knownLetterMessage(t, message) ?? message;
+}
+
+/**
+ * A failed letter call's reason in the reader's language: one of the server's letter messages
+ * (with the wait a refusal says), anything else as failureReason says, never its English.
+ */
+export function letterReason(
+  t: TFunction,
+  cause: unknown,
+  own: Readonly<Record<string, string>> = {},
+): string {
+  const message = messageOf(cause);
+  const known = Object.hasOwn(own, message) ? t(own[message]!) : knownLetterMessage(t, message);
+  return known === undefined ? failureReason(cause) : withWait(t, cause, known);
 }
