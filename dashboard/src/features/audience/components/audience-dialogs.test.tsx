@@ -64,11 +64,13 @@ describe('add audience dialog', () => {
 });
 
 describe('audienceMessage', () => {
-  it('says each of the shared schema’s messages in the reader’s language, others as they came', async () => {
+  it('says each of the shared schema’s messages in the reader’s language, others as failureReason says', async () => {
     const t = i18next.t.bind(i18next);
     expect(audienceMessage(t, AUDIENCE_MESSAGES.nameLength)).toBe('Name is too long');
     expect(audienceMessage(t, AUDIENCE_MESSAGES.audienceFull)).toContain('Your audience is full:');
-    expect(audienceMessage(t, 'Network down')).toBe('Network down');
+    expect(audienceMessage(t, 'Network down')).toBe(
+      'The connection failed. Check it and try again.',
+    );
     expect(audienceMessage(t, undefined)).toBeUndefined();
     await i18next.changeLanguage('ko');
     expect(audienceMessage(t, AUDIENCE_MESSAGES.groupExists)).toBe('이미 있는 그룹입니다');

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { Route, Routes } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -78,10 +78,19 @@ describe('/oauth/{service}', () => {
   it('shows the server’s refusal and names unsupported services', async () => {
     render(
       '/oauth/notion?code=abc&state=old',
+      vi.fn(async () => Promise.reject(new Error(INTEGRATION_MESSAGES.invalidState))),
+    );
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      `Could not connect Notion: ${INTEGRATION_MESSAGES.invalidState}`,
+    );
+    cleanup();
+    // a message that is not one of ours reads as failureReason says, not as it came
+    render(
+      '/oauth/notion?code=abc&state=old',
       vi.fn(async () => Promise.reject(new Error('This authorisation link has expired'))),
     );
     expect((await screen.findByRole('alert')).textContent).toBe(
-      'Could not connect Notion: This authorisation link has expired',
+      'Could not connect Notion: Something went wrong on our side. Try again in a moment.',
     );
   });
 
