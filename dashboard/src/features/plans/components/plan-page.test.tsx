@@ -274,6 +274,24 @@ describe('plan page', () => {
     expect(await screen.findByText('Your plan is stopped. It runs until 26.12.22.')).toBeTruthy();
   });
 
+  it('a Stop PortOne could not be asked about says the payment service did not answer and nothing changed', async () => {
+    // check-renewal before the stop: PortOne not answering is a 502 provider_unavailable
+    const down = Object.assign(new Error('The payment service did not answer'), {
+      code: 'provider_unavailable',
+      status: 502,
+    });
+    api.listActivePlans.mockResolvedValue([row()]);
+    api.cancelPayment.mockRejectedValue(down);
+    render();
+    fireEvent.click(await screen.findByRole('button', { name: 'Stop' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Stop your plan?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Stop plan' }));
+    const alert = await within(dialog).findByText(/the payment service did not answer/);
+    expect(alert.textContent).toBe(
+      'Could not do that: the payment service did not answer. Nothing changed on your plan; try again in a moment.',
+    );
+  });
+
   it("says a coupon running past the plan's end keeps its limits until it ends (the last day it runs; en, ko)", async () => {
     // the plan ends 2026-12-22: a coupon through 2026-12-23 runs a day past it, the later of two
     // is the one that counts, one that ends with the plan does not
@@ -318,8 +336,10 @@ describe('plan page', () => {
     expect((await stopText([paid])).textContent).toBe(
       'No more payments. Your next period, from 26.12.23 to 27.01.21, is paid already: you have 7 blocks and 2,100 emails a month then. After that your account is on Starter (3 blocks, 100 emails a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
     );
+    // a coupon running then counts beside the paid plan, as on the server: the larger addition
+    // (8 blocks, not the paid plan's 4)
     expect((await stopText([paid, couponRow('c1', '2027-03-31')])).textContent).toMatch(
-      /is paid already: you have 7 blocks and 2,100 emails a month then\. After that your coupon's limits apply until 27\.03\.31, and then/,
+      /is paid already: you have 11 blocks and 2,100 emails a month then\. After that your coupon's limits apply until 27\.03\.31, and then/,
     );
     expect((await stopText([paid, couponRow('c1', null)])).textContent).toMatch(
       /emails a month then\. After that your coupon's limits apply \(it has no end date\)/,

@@ -25,6 +25,7 @@ import {
   dayAfter,
   formatPlanDate,
   routePrice,
+  limitsOn,
   rowBlocks,
   rowEmails,
   rowPrice,
@@ -38,7 +39,7 @@ import {
   type Basket,
   type PlanRow,
 } from '../model/plans';
-import { planReason } from '../model/messages';
+import { planChangeReason, planReason } from '../model/messages';
 import { useLang } from '../model/use-lang';
 import { registerPlanTranslations } from '../locales';
 import { useInvalidatePlans } from '../api/keys';
@@ -114,7 +115,7 @@ function ChangeDialog({
           throw cause;
         }
       },
-      (cause) => s('failed', { reason: planReason(t, cause) }),
+      (cause) => s('failed', { reason: planChangeReason(t, cause) }),
     );
   };
 
@@ -237,6 +238,8 @@ export function PlanPage() {
   const stopCoupons = plan?.end_date ? couponsRunUntil(coupons, dayAfter(plan.end_date)) : null;
   // a period charged already for a changed plan starts before the end Stop names (stop.textPaid*)
   const stopPaid = plan ? upcomingPlans(plan).find((next) => next.paid) : undefined;
+  // the paid period's limits beside the coupons running on its first day, as the server counts
+  const paidLimits = stopPaid ? limitsOn(stopPaid.content, coupons, stopPaid.from) : undefined;
   const usage = state.data?.usage;
   const shownNotice = notice?.text ?? queryNotice;
 
@@ -399,7 +402,7 @@ export function PlanPage() {
           cancelLabel={s('stop.cancel')}
           confirmLabel={s('stop.confirm')}
           onCancel={() => setDialog(null)}
-          errorText={(cause) => s('failed', { reason: planReason(t, cause) })}
+          errorText={(cause) => s('failed', { reason: planChangeReason(t, cause) })}
           onConfirm={async () => {
             const answer = await cancelPayment(plan);
             setDialog(null);
@@ -418,8 +421,8 @@ export function PlanPage() {
                 date: plan.end_date ? formatPlanDate(plan.end_date) : '',
                 until: stopCoupons?.until ? formatPlanDate(stopCoupons.until) : '',
                 paid: stopPaid ? formatPlanDate(stopPaid.from) : '',
-                paidBlocks: fmt(shownBlocks(stopPaid?.content.blockLimit ?? 0)),
-                paidEmails: fmt(shownEmails(stopPaid?.content.responseMonthlyLimit ?? 0)),
+                paidBlocks: fmt(paidLimits?.blocks ?? 0),
+                paidEmails: fmt(paidLimits?.emails ?? 0),
                 blocks: STARTER.blocks,
                 emails: STARTER.emails,
               },

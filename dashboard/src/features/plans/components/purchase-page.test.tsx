@@ -389,6 +389,19 @@ describe('payment', () => {
           'refund_pending',
           'You already have an active plan. The payment will be given back.',
         ),
+        'you already have an active plan, so this PayPal subscription was cancelled and its payment will be given back (PayPal may take a few days).',
+        '이미 이용 중인 플랜이 있어 이 PayPal 구독을 취소했으며, 결제 금액은 환불될 예정입니다(PayPal 처리에 며칠 걸릴 수 있습니다).',
+      ],
+      [
+        failure(
+          'refund_pending',
+          'A payment is already in progress; try again in a few minutes. The payment will be given back.',
+        ),
+        'another payment of yours is being completed, so this PayPal subscription was cancelled and its payment will be given back (PayPal may take a few days). Your plan appears on the Plan page once the other payment is done.',
+        '다른 결제가 처리되는 중이라 이 PayPal 구독을 취소했으며, 결제 금액은 환불될 예정입니다(PayPal 처리에 며칠 걸릴 수 있습니다). 다른 결제가 끝나면 플랜 페이지에 플랜이 표시됩니다.',
+      ],
+      [
+        failure('refund_pending', 'The subscription is cancelled. The payment will be given back.'),
         'your plan could not be recorded, so the PayPal subscription was cancelled and its payment will be given back (PayPal may take a few days). No plan was added; start again.',
         '플랜을 기록하지 못해 PayPal 구독을 취소했으며, 결제 금액은 환불될 예정입니다(PayPal 처리에 며칠 걸릴 수 있습니다). 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
       ],

@@ -188,6 +188,13 @@ export const en = {
     paypalLoading: 'Loading PayPal…',
     paypalFailed: 'PayPal could not be loaded: {{reason}}',
     failed: 'The payment did not go through: {{reason}}',
+    // check-paypal-payment's refusal of a second purchase (refund_pending): why, and the refund
+    second: {
+      activePlan:
+        'you already have an active plan, so this PayPal subscription was cancelled and its payment will be given back (PayPal may take a few days).',
+      paymentInProgress:
+        'another payment of yours is being completed, so this PayPal subscription was cancelled and its payment will be given back (PayPal may take a few days). Your plan appears on the Plan page once the other payment is done.',
+    },
     // the server's checkout_failed: our own reading ended the checkout, not a refusal
     checkoutEnded:
       'we could not confirm this payment for your order (it was cancelled, not found, or the checkout had already ended). No plan was added; start again.',
@@ -440,6 +447,12 @@ export const ko: typeof en = {
     paypalLoading: 'PayPal을 불러오는 중…',
     paypalFailed: 'PayPal을 불러오지 못했습니다: {{reason}}',
     failed: '결제가 완료되지 않았습니다: {{reason}}',
+    second: {
+      activePlan:
+        '이미 이용 중인 플랜이 있어 이 PayPal 구독을 취소했으며, 결제 금액은 환불될 예정입니다(PayPal 처리에 며칠 걸릴 수 있습니다).',
+      paymentInProgress:
+        '다른 결제가 처리되는 중이라 이 PayPal 구독을 취소했으며, 결제 금액은 환불될 예정입니다(PayPal 처리에 며칠 걸릴 수 있습니다). 다른 결제가 끝나면 플랜 페이지에 플랜이 표시됩니다.',
+    },
     checkoutEnded:
       '주문의 결제를 확인하지 못했습니다(결제가 취소되었거나, 찾을 수 없거나, 이미 끝난 결제입니다). 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
     reasons: {

@@ -25,6 +25,11 @@ const PAYMENT_CODES = [
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
+/** check-paypal-payment's refusals of a second purchase, by their plan messages. */
+const SECOND_PURCHASE = (['activePlan', 'paymentInProgress'] as const).map(
+  (key) => [key, PLAN_MESSAGES[key]] as const,
+);
+
 const codeOf = (cause: unknown) => (cause as { code?: unknown } | null)?.code;
 
 /**
@@ -49,10 +54,26 @@ export function paymentFailedText(t: T, cause: unknown, via: 'card' | 'wallet' |
  */
 function paymentReason(t: T, cause: unknown): string {
   const code = codeOf(cause);
+  // a second purchase refused (a plan is active, or another checkout is in flight): its
+  // subscription is given back, and "start again" would be wrong
+  if (code === 'refund_pending') {
+    const second = SECOND_PURCHASE.find(([, text]) => messageOf(cause).startsWith(`${text}.`));
+    if (second) return t(`plans.payment.second.${second[0]}`);
+  }
   if ((PAYMENT_CODES as readonly unknown[]).includes(code))
     return t(`plans.payment.reasons.${String(code)}`);
   if (planMessages.has(messageOf(cause))) return planReason(t, cause);
   return failureReason(cause);
+}
+
+/**
+ * Why a Stop or Change of a plan failed, in the reader's language: one of the shared plan
+ * messages (its own wording first: a renewal being paid reads as such, not as a checkout), a
+ * payment code's text (the provider not answering: nothing changed), else failureReason.
+ */
+export function planChangeReason(t: T, cause: unknown): string {
+  if (planMessages.has(messageOf(cause))) return planReason(t, cause);
+  return paymentReason(t, cause);
 }
 
 /**

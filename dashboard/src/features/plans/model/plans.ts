@@ -177,6 +177,25 @@ export function blocksAllowedFrom(basket: Basket, coupons: PlanRow[], start: str
 }
 
 /**
+ * The blocks and monthly emails a plan of `content` allows on `date` beside the coupons running
+ * then, as the server counts them (private.apply_plan_limits: Starter's plus the largest addition
+ * of each).
+ */
+export function limitsOn(
+  content: { blockLimit?: number; responseMonthlyLimit?: number },
+  coupons: PlanRow[],
+  date: string,
+): { blocks: number; emails: number } {
+  const running = coupons.filter((c) => runsOn(c, date));
+  const largest = (key: 'blockLimit' | 'responseMonthlyLimit') =>
+    Math.max(0, content[key] ?? 0, ...running.map((c) => c.content?.[key] ?? 0));
+  return {
+    blocks: blocksAllowed([largest('blockLimit')]),
+    emails: shownEmails(largest('responseMonthlyLimit')),
+  };
+}
+
+/**
  * How long the coupons running on `date` (YYYY-MM-DD) keep their limits, after a stopped plan
  * ends (private.apply_plan_limits), rather than Starter's: `until` their last day, or null when
  * one of them has no end date (it runs until ended by hand); null when none adds anything.
