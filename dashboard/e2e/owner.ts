@@ -69,13 +69,14 @@ export const OWNER = { email: 'e2e-owner@example.com', name: 'E2E Owner' };
 export async function signInOwner(page: Page, { base, db }: Journey): Promise<string> {
   await page.goto(`${base}/login`);
   await axe(page, 'login');
-  // Cancelling on the provider page comes back with a visible error.
+  // Cancelling on the provider page comes back with a visible error, in our words (access_denied),
+  // not the provider's
   await page.getByRole('button', { name: 'Sign in with Google' }).click();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await page.waitForURL(/\/dashboard\/reaction\?error=/);
   assert.equal(
     await page.getByRole('alert').textContent(),
-    'Sign-in failed: Google sign-in was cancelled',
+    'Sign-in failed: It was cancelled, or Google or Apple did not allow it. Try again, or use the other one.',
   );
   await signInWithGoogle(page, 'Sign in with Google', OWNER);
 
