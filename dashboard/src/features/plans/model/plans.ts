@@ -172,8 +172,7 @@ const endsOfCouponsOn = (coupons: PlanRow[], date: string): string[] =>
  * that day (runsOn).
  */
 export function blocksAllowedFrom(basket: Basket, coupons: PlanRow[], start: string): number {
-  const running = coupons.filter((c) => runsOn(c, start));
-  return blocksAllowed([basket.blockLimit, ...running.map((c) => c.content?.blockLimit ?? 0)]);
+  return limitsOn(basket, coupons, start).blocks;
 }
 
 /**
