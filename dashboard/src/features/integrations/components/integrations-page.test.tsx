@@ -33,14 +33,35 @@ const note = (
   ...over,
 });
 
-/** The next call of load answers (as load would then) only when the function returned is called. */
-function holdNextLoad<T>(load: Mock<() => Promise<T>>) {
+/**
+ * Remove (in `scope`), confirmed in the dialog named `dialog`, with the reload that follows held:
+ * the dialog closes and the removal is said (`said`) before the card is read again. Then the
+ * reload answers (as load would then).
+ */
+async function removeBeforeReload<T>(
+  scope: HTMLElement,
+  dialog: string,
+  load: Mock<() => Promise<T>>,
+  said: string,
+) {
+  const remove = await within(scope).findByRole('button', { name: 'Remove' });
+  remove.focus();
+  fireEvent.click(remove);
+  const confirm = screen.getByRole('alertdialog', { name: dialog });
   const real = load.getMockImplementation()!;
   let answer = () => {};
   load.mockImplementationOnce(
     () => new Promise<T>((resolve) => (answer = () => void real().then(resolve))),
   );
-  return () => answer();
+  fireEvent.click(within(confirm).getByRole('button', { name: 'Remove' }));
+  await waitFor(() => {
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(screen.getByRole('status').textContent).toBe(said);
+  });
+  // the reload has not answered (the card still has its Remove), and the dialog is gone
+  expect(within(scope).getByRole('button', { name: 'Remove' })).toBeTruthy();
+  expect(screen.queryByRole('alertdialog')).toBeNull();
+  await act(async () => answer());
 }
 
 function api(
@@ -167,22 +188,12 @@ describe('/profile/integration', () => {
   it('removal: the dialog closes and the removal is said before the card is read again; focus then on the heading', async () => {
     const a = api({ notion: notion() });
     render(a);
-    const remove = await screen.findByRole('button', { name: 'Remove' });
-    remove.focus();
-    fireEvent.click(remove);
-    const dialog = screen.getByRole('alertdialog', { name: 'Remove the Notion integration?' });
-    const answer = holdNextLoad(vi.mocked(a.load));
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
-    await waitFor(() => {
-      expect(a.load).toHaveBeenCalledTimes(2);
-      expect(screen.getByRole('status').textContent).toBe(
-        'Notion was removed. 2 blocks were unlinked.',
-      );
-    });
-    // the reload has not answered (the card still has its Remove), and the dialog is gone
-    expect(screen.getByRole('button', { name: 'Remove' })).toBeTruthy();
-    expect(screen.queryByRole('alertdialog')).toBeNull();
-    await act(async () => answer());
+    await removeBeforeReload(
+      document.body,
+      'Remove the Notion integration?',
+      vi.mocked(a.load),
+      'Notion was removed. 2 blocks were unlinked.',
+    );
     expect(await screen.findByRole('button', { name: 'Connect Notion' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Remove' })).toBeNull();
     // Remove went with the integration: focus is on the page's heading, not lost to <body>
@@ -404,22 +415,12 @@ describe('/profile/integration: Cafe24', () => {
     const c = cafe24({ integration: notion({ workspace_name: 'myshop' }), shop: shop() });
     render(api({ notion: null }), true, c);
     const card = await cafe24Card();
-    const remove = await within(card).findByRole('button', { name: 'Remove' });
-    remove.focus();
-    fireEvent.click(remove);
-    const dialog = screen.getByRole('alertdialog', { name: 'Disconnect your Cafe24 shop?' });
-    const answer = holdNextLoad(vi.mocked(c.load));
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
-    await waitFor(() => {
-      expect(c.load).toHaveBeenCalledTimes(2);
-      expect(screen.getByRole('status').textContent).toBe(
-        'Disconnecting: the script is being taken off your shop.',
-      );
-    });
-    // the reload has not answered (the card still has its Remove), and the dialog is gone
-    expect(within(card).getByRole('button', { name: 'Remove' })).toBeTruthy();
-    expect(screen.queryByRole('alertdialog')).toBeNull();
-    await act(async () => answer());
+    await removeBeforeReload(
+      card,
+      'Disconnect your Cafe24 shop?',
+      vi.mocked(c.load),
+      'Disconnecting: the script is being taken off your shop.',
+    );
     await waitFor(() => expect(card.textContent).toContain('Taking the script off your shop…'));
     expect(within(card).queryByRole('button', { name: 'Remove' })).toBeNull();
     expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 }));
