@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
 import * as plansApi from '../api/plans';
 import type { PlanRow } from '../model/plans';
+import { planRow as row } from '../test/fixtures';
 import { PlanPage } from './plan-page';
 
 vi.mock(import('../api/plans'), (original) =>
@@ -17,27 +18,6 @@ vi.mock(import('../api/plans'), (original) =>
   ]),
 );
 const api = vi.mocked(plansApi);
-
-const row = (over: Partial<PlanRow> = {}): PlanRow => ({
-  id: 'plan-1',
-  type: 'custom',
-  price: 5,
-  method: 'paypal',
-  start_date: '2026-11-23',
-  end_date: '2026-12-22',
-  is_active: true,
-  content: { planName: 'Custom', blockLimit: 12, responseMonthlyLimit: 2000 },
-  auto_renew: true,
-  stopped_at: null,
-  renewal_failed_at: null,
-  next_content: null,
-  next_price: null,
-  paid_next_content: null,
-  paid_next_price: null,
-  paid_next_from: null,
-  created_at: '2026-11-23T00:00:00Z',
-  ...over,
-});
 
 const render = () =>
   renderWithProviders(<PlanPage />, { route: '/profile/plan', session: signedInSession() });

@@ -16,29 +16,8 @@ import {
   usagePercent,
   withBlocks,
   withEmails,
-  type PlanRow,
 } from './plans';
-
-const row = (over: Partial<PlanRow>): PlanRow => ({
-  id: 'r',
-  type: 'custom',
-  price: 3,
-  method: 'iamport',
-  start_date: '2026-11-01',
-  end_date: '2026-11-30',
-  is_active: true,
-  content: { planName: 'Custom', blockLimit: 8, responseMonthlyLimit: 1000 },
-  auto_renew: true,
-  stopped_at: null,
-  renewal_failed_at: null,
-  next_content: null,
-  next_price: null,
-  paid_next_content: null,
-  paid_next_price: null,
-  paid_next_from: null,
-  created_at: '2026-11-01T00:00:00Z',
-  ...over,
-});
+import { planRow as row } from '../test/fixtures';
 
 describe('the basket', () => {
   it("starts as the spec's default and Basic is fixed", () => {
