@@ -145,6 +145,22 @@ export const SHOTS: Shot[] = [
     },
   },
   {
+    // a block's tags: the owner's tags ticked or not, and a new one typed in the shared field
+    name: 'dashboard-tags',
+    path: '/dashboard/reaction',
+    prepare: async (page) => {
+      await page.getByTestId('block-card').first().waitFor({ state: 'attached' });
+      const menu = page.locator('.block-card-menu .menu-trigger').first();
+      // a phone is told the dashboard is for larger screens: no menu to open
+      if (await menu.isVisible()) {
+        await menu.click();
+        await page.getByRole('menuitem', { name: /Change tag|태그 변경/ }).click();
+        await page.getByRole('dialog').getByRole('textbox').fill('launch');
+      }
+      await settle(page);
+    },
+  },
+  {
     // the mail question: its letter picker (issue 18: a letter the form sends by itself)
     name: 'work-form-mail',
     path: `/work/${block('06')}`,

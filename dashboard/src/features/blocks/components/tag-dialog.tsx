@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
 import { DialogActions } from '../../../components/ui/form-dialog';
@@ -6,6 +6,7 @@ import type { UserTagRow } from '../../../lib/db-types';
 import { blockFailure } from '../utils/block-utils';
 import { useSubmit } from '../../../lib/use-submit';
 import { ErrorText } from '../../../components/ui/error-text';
+import { CheckboxField, TextField } from '../../../components/ui/fields';
 
 export interface TagDialogProps {
   open: boolean;
@@ -27,7 +28,6 @@ export function TagDialog({
   onClose,
 }: TagDialogProps) {
   const { t } = useTranslation();
-  const inputId = useId();
   const [chosen, setChosen] = useState<string[]>([...initial]);
   const [label, setLabel] = useState('');
   const { busy, error, run } = useSubmit();
@@ -69,29 +69,24 @@ export function TagDialog({
       <fieldset className="tag-options">
         <legend className="visually-hidden">{t('shell.tags')}</legend>
         {tags.map((tag) => (
-          <label key={tag.id} className="checkbox-row">
-            <input
-              type="checkbox"
-              checked={chosen.includes(tag.label)}
-              onChange={(event) =>
-                setChosen((list) =>
-                  event.target.checked
-                    ? [...list, tag.label]
-                    : list.filter((item) => item !== tag.label),
-                )
-              }
-            />
-            {tag.label}
-          </label>
+          <CheckboxField
+            key={tag.id}
+            label={tag.label}
+            checked={chosen.includes(tag.label)}
+            onChange={(checked) =>
+              setChosen((list) =>
+                checked ? [...list, tag.label] : list.filter((item) => item !== tag.label),
+              )
+            }
+          />
         ))}
       </fieldset>
-      <form className="inline-form" onSubmit={add}>
-        <label htmlFor={inputId}>{t('blocks.tagDialog.newTag')}</label>
-        <input
-          id={inputId}
+      <form className="tag-add" onSubmit={add}>
+        <TextField
+          label={t('blocks.tagDialog.newTag')}
           value={label}
-          maxLength={50}
-          onChange={(event) => setLabel(event.target.value)}
+          max={50}
+          onChange={setLabel}
         />
         <button type="submit" className="button button-ghost" disabled={busy || !label.trim()}>
           {t('blocks.tagDialog.add')}
