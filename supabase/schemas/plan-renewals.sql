@@ -45,13 +45,64 @@ end;
 $$;
 revoke execute on function private.next_card_charge(public.payments, text, uuid, text) from public;
 
--- A scheduled renewal the provider created (the schedule job's answer).
+-- A scheduled renewal the provider created (the schedule job's answer): true when the charge is
+-- still the plan's next one to charge. Locks the plan row, then the charge, as Stop and Change do,
+-- so it waits for one running: a charge they revoked meanwhile (or one of a plan that stopped
+-- renewing) keeps the schedule id and answers false, and the job revokes that schedule at PortOne.
 create function public.mark_charge_scheduled(p_charge_id uuid, p_schedule_id text)
-returns void language sql security definer set search_path = '' as $$
-  update private.payment_charges set status = 'scheduled', schedule_id = left(p_schedule_id, 200)
-    where id = p_charge_id and kind = 'renewal' and status = 'unscheduled';
+returns boolean language plpgsql security definer set search_path = '' as $$
+declare
+  v_payment public.payments;
+  v_charge private.payment_charges;
+begin
+  select * into v_payment from public.payments
+    where id = (select payment_id from private.payment_charges
+                  where id = p_charge_id and kind = 'renewal')
+    for update;
+  select * into v_charge from private.payment_charges
+    where id = p_charge_id and kind = 'renewal' for update;
+  if not found then
+    return false;
+  end if;
+  if v_charge.status = 'unscheduled' and v_payment.is_active and v_payment.auto_renew then
+    update private.payment_charges set status = 'scheduled', schedule_id = left(p_schedule_id, 200)
+      where id = v_charge.id;
+    return true;
+  end if;
+  if v_charge.status = 'scheduled' then
+    return true;
+  end if;
+  update private.payment_charges
+    set status = case when status = 'unscheduled' then 'revoked' else status end,
+        schedule_id = coalesce(schedule_id, left(p_schedule_id, 200))
+    where id = v_charge.id;
+  return false;
+end;
 $$;
 revoke execute on function public.mark_charge_scheduled(uuid, text) from public, anon, authenticated;
+
+-- Revokes a card plan's renewal charges not charged yet (Stop, Change, a plan ending). One the
+-- schedule job marked scheduled may have been scheduled after the caller revoked the billing key's
+-- schedules at PortOne: plan.revoke-schedule revokes its schedule by id.
+create function private.revoke_renewal_charges(p_payment_id uuid)
+returns void language plpgsql set search_path = '' as $$
+declare
+  v_id uuid;
+begin
+  for v_id in
+    with revoked as (
+      update private.payment_charges set status = 'revoked'
+        where payment_id = p_payment_id and kind = 'renewal' and status in ('unscheduled', 'scheduled')
+        returning id, schedule_id
+    )
+    select id from revoked where schedule_id is not null
+  loop
+    perform public.enqueue_job('plan.revoke-schedule', jsonb_build_object('charge_id', v_id),
+                               'plan.revoke-schedule:' || v_id);
+  end loop;
+end;
+$$;
+revoke execute on function private.revoke_renewal_charges(uuid) from public;
 
 -- Paid next plans whose first day has come become their rows' plans (type, content, price), and
 -- the limits follow. p_payment_id: that row only (a renewal just recorded), else every row due
@@ -216,8 +267,7 @@ begin
     where id = p_payment_id and is_active
     returning user_id into v_user;
   if v_user is not null then
-    update private.payment_charges set status = 'revoked'
-      where payment_id = p_payment_id and kind = 'renewal' and status in ('unscheduled', 'scheduled');
+    perform private.revoke_renewal_charges(p_payment_id);
     perform private.apply_plan_limits(v_user);
   end if;
 end;
@@ -267,8 +317,7 @@ begin
   if not found then
     raise exception 'No such plan' using errcode = 'PT404';
   end if;
-  update private.payment_charges set status = 'revoked'
-    where payment_id = p_payment_id and kind = 'renewal' and status in ('unscheduled', 'scheduled');
+  perform private.revoke_renewal_charges(p_payment_id);
   return to_jsonb(v_payment);
 end;
 $$;
@@ -301,13 +350,9 @@ begin
     where id = v_payment.id
     returning * into v_payment;
   if v_payment.method = 'iamport' then
-    update private.payment_charges set status = 'revoked'
-      where payment_id = v_payment.id and kind = 'renewal' and status in ('unscheduled', 'scheduled')
-      returning provider_ref into v_billing_key;
-    if v_billing_key is null then
-      select provider_ref into v_billing_key from private.payment_charges
-        where payment_id = v_payment.id and kind = 'first';
-    end if;
+    perform private.revoke_renewal_charges(v_payment.id);
+    select provider_ref into v_billing_key from private.payment_charges
+      where payment_id = v_payment.id and kind = 'first';
     perform private.next_card_charge(v_payment, v_billing_key);
   end if;
   return to_jsonb(v_payment);

@@ -298,6 +298,11 @@ declare
   v_payment public.payments;
   v_end date;
 begin
+  -- the owner first, then the charge (a charge's owner never changes: read it unlocked), as
+  -- start_plan_checkout and deleting an account take them
+  perform 1 from public.profiles
+    where id = (select user_id from private.payment_charges where id = p_charge_id and kind = 'first')
+    for update;
   select * into v_charge from private.payment_charges
     where id = p_charge_id and kind = 'first' for update;
   if not found then
@@ -310,7 +315,6 @@ begin
   if v_charge.status <> 'pending' then
     raise exception 'Failed to payment' using errcode = 'PT402';
   end if;
-  perform 1 from public.profiles where id = v_charge.user_id for update;
   if (private.active_plan(v_charge.user_id)).id is not null then
     -- start_plan_checkout lets one checkout through at a time, so this means a plan was made by
     -- hand meanwhile: the charge stays pending, for an operator to refund (docs/plans.md)

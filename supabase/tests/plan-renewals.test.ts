@@ -3,23 +3,30 @@
 // mails; stop, change and expiry; and nothing charged stays unrecorded. The purchase itself:
 // plans.test.ts.
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { PORTONE_DEFAULTS, signStandardWebhook } from '../local/providers/portone/index.ts';
 import { PLAN_MESSAGES, planPrice, type TPlan } from '@reaction-blocks/contracts/plans';
 import {
-  backendPid,
   callFunction,
   newUser,
   serviceClient,
   sql,
   stack,
   type TestUser,
-  waitsOnLock,
 } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
 import * as plans from './support/plans.ts';
 import { eventually, mailbox } from './support/providers.ts';
+import {
+  boughtByCard,
+  changeByCard,
+  chargedUnrecorded,
+  endsInTwoDays,
+  nextPeriod,
+  paidAtPortOne,
+  scheduled,
+  stopByCard,
+} from './support/renewals.ts';
 
 describe('webhooks', () => {
   const postPortOne = (body: string, headers: Record<string, string>) =>
@@ -215,14 +222,6 @@ describe('stop, change, expiry', () => {
       )
     ).map((r) => r.deactivated);
 
-  /** The first day and the last of the period after one ending in two days (the next one). */
-  const nextPeriod = async () =>
-    (
-      await sql<{ start: string; end: string }>(
-        `select (current_date + 3)::text as start, private.period_end(current_date + 3)::text as end`,
-      )
-    )[0]!;
-
   /**
    * A card owner on Basic changes to `plan`: the next period's charge is replaced by one at the
    * new price, which the queue schedules at PortOne. Then the period is made to end in two days
@@ -235,50 +234,6 @@ describe('stop, change, expiry', () => {
     await endsInTwoDays(paymentId, chargeId);
     return { key, paymentId, chargeId };
   }
-
-  /** A card owner buys Basic: the billing key and the plan row's id. */
-  async function boughtByCard(owner: TestUser) {
-    const key = await plans.cardKey(owner);
-    const paymentId = ((await plans.buyByCard(owner, key)).json.data as { payment: { id: string } })
-      .payment.id;
-    return { key, paymentId };
-  }
-
-  /** The owner changes the card plan to `plan`, which is accepted. */
-  async function changeByCard(owner: TestUser, paymentId: string, plan: TPlan) {
-    const res = await callFunction(
-      'change-iamport-payment',
-      { paymentId, plan },
-      owner.accessToken,
-    );
-    expect(res.status, JSON.stringify(res.json)).toBe(200);
-  }
-
-  /** The owner stops the card plan, which is accepted. */
-  async function stopByCard(owner: TestUser, paymentId: string) {
-    const res = await callFunction('cancel-iamport-payment', { paymentId }, owner.accessToken);
-    expect(res.status, JSON.stringify(res.json)).toBe(200);
-  }
-
-  /** The plan's period ends in two days; its renewal charge `chargeId` is for the next one. */
-  async function endsInTwoDays(paymentId: string, chargeId: string) {
-    await sql(`update public.payments set end_date = current_date + 2 where id = $1`, [paymentId]);
-    await sql(
-      `update private.payment_charges
-          set period_start = current_date + 3, period_end = private.period_end(current_date + 3)
-        where id = $1`,
-      [chargeId],
-    );
-  }
-
-  /** The billing key's schedule at PortOne for `price` dollars, once the queue has made it. */
-  const scheduled = (key: string, price: number) =>
-    eventually(async () => {
-      await plans.runWorker();
-      return (await plans.portoneState()).schedules.find(
-        (s) => s.billingKey === key && s.status === 'SCHEDULED' && s.totalAmount === price * 1000,
-      );
-    }, 15_000);
 
   /** PortOne charges a scheduled renewal (3 days before its period, as it does); it is recorded. */
   async function charge(owner: TestUser, chargeId: string) {
@@ -670,29 +625,6 @@ describe('stop, change, expiry', () => {
     expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 23 });
   });
 
-  /**
-   * PortOne has charged the next period's renewal (3 days before it) and its webhook has not
-   * reached us (on its way, or lost until the renewal check): the charge row still says scheduled.
-   */
-  async function chargedUnrecorded(label: string) {
-    const owner = await newUser(label);
-    const { key, paymentId } = await boughtByCard(owner);
-    const chargeId = (await scheduled(key, 3)).paymentId;
-    await endsInTwoDays(paymentId, chargeId);
-    await plans.control('portone', '/schedules/run', { paymentId: chargeId, webhook: false });
-    expect((await plans.chargesOf(owner.id)).map((c) => c.status)).toEqual([
-      'recorded',
-      'scheduled',
-    ]);
-    return { owner, key, paymentId, chargeId, next: await nextPeriod() };
-  }
-
-  /** The owner's payments PortOne took. */
-  const paidAtPortOne = async (owner: TestUser) =>
-    (await plans.portoneState()).payments.filter(
-      (p) => p.customer.id === owner.id && p.status === 'PAID',
-    ).length;
-
   it('Change after PortOne charged the renewal, before its webhook: the renewal is recorded first, the period charged once, the change is for the period after', async () => {
     const { owner, key, paymentId, chargeId, next } = await chargedUnrecorded('change-unrecorded');
     await changeByCard(owner, paymentId, plans.custom(20, 5000));
@@ -772,56 +704,6 @@ describe('stop, change, expiry', () => {
       502,
     );
     await plans.control('portone', `/billing-keys/${key}`, { unanswered: false });
-  });
-});
-
-describe('plan functions lock the plan row before its charges', () => {
-  it('a renewal recorded while a Change holds the plan row waits for it; neither deadlocks', async () => {
-    const owner = await newUser('lock-order');
-    const key = await plans.cardKey(owner);
-    const paymentId = ((await plans.buyByCard(owner, key)).json.data as { payment: { id: string } })
-      .payment.id;
-    const renewal = (await plans.chargesOf(owner.id)).find((c) => c.kind === 'renewal')!;
-    const change = new pg.Client({ connectionString: stack().dbUrl });
-    const webhook = new pg.Client({ connectionString: stack().dbUrl });
-    await change.connect();
-    await webhook.connect();
-    try {
-      // record_plan_change has locked the plan row (its first statement) ...
-      await change.query('begin');
-      await change.query('select 1 from public.payments where id = $1 for update', [paymentId]);
-      // ... when the renewal's webhook records it
-      const pid = await backendPid(webhook);
-      const recorded = webhook
-        .query<{ r: { id: string } }>('select public.record_plan_renewal($1, $2) as r', [
-          renewal.id,
-          'tx-lock-order',
-        ])
-        .then(
-          ({ rows }) => rows[0]!.r.id,
-          (e: Error) => e.message,
-        );
-      await waitsOnLock(pid);
-      // the change goes on to the plan's charges and commits
-      const changed = await change
-        .query('select public.record_plan_change($1, $2, $3, $4)', [
-          owner.id,
-          paymentId,
-          JSON.stringify(plans.custom(20, 5000)),
-          10,
-        ])
-        .then(
-          () => 'changed',
-          (e: Error) => e.message,
-        );
-      await change.query(changed === 'changed' ? 'commit' : 'rollback');
-      expect(changed).toBe('changed');
-      expect(await recorded).toBe(paymentId);
-    } finally {
-      await change.query('rollback').catch(() => undefined);
-      await change.end();
-      await webhook.end();
-    }
   });
 });
 

@@ -183,7 +183,7 @@ describe('PortOne fake with the official server SDK', () => {
     );
   });
 
-  it('deletes a billing key: its schedules go, and it can no longer be charged', async () => {
+  it('deletes a billing key once its schedules are revoked, and it can no longer be charged', async () => {
     const billingKey = await newKey();
     const paymentId = randomUUID();
     await client().payment.paymentSchedule.createPaymentSchedule({
@@ -191,6 +191,11 @@ describe('PortOne fake with the official server SDK', () => {
       payment: { billingKey, orderName: 'x', amount: { total: 1000 }, currency: 'KRW' },
       timeToPay: new Date(Date.now() + 86_400_000).toISOString(),
     });
+    // a schedule waiting: PortOne refuses the delete
+    expect(await errorType(client().payment.billingKey.deleteBillingKey({ billingKey }))).toBe(
+      'PAYMENT_SCHEDULE_ALREADY_EXISTS',
+    );
+    await client().payment.paymentSchedule.revokePaymentSchedules({ billingKey });
     const { deletedAt } = await client().payment.billingKey.deleteBillingKey({ billingKey });
     expect(deletedAt).toBeTruthy();
     expect((await client().payment.billingKey.getBillingKeyInfo({ billingKey })).status).toBe(

@@ -1925,7 +1925,7 @@ export type Database = {
       mark_cafe24_not_granted: { Args: { p_reason: string; p_user_id: string }; Returns: Json };
       mark_charge_scheduled: {
         Args: { p_charge_id: string; p_schedule_id: string };
-        Returns: undefined;
+        Returns: boolean;
       };
       mark_jobs_sending: { Args: { p_ids: number[] }; Returns: undefined };
       mark_notion_not_granted: {

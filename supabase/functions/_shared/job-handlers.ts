@@ -184,7 +184,7 @@ const quotaNotice: JobHandler = {
 export const handlers: Record<string, JobHandler> = {
   'notify.owner': notification,
   'notify.reply': notification,
-  // plans: reconcile, schedule-renewal, renewal-check, mail (plan-jobs.ts)
+  // plans: reconcile, schedule-renewal, revoke-schedule, renewal-check, mail (plan-jobs.ts)
   ...planJobHandlers,
   notion: notionHandler,
   letter,

@@ -11,6 +11,7 @@ import {
   rpc,
   settleCardRenewal,
   type ChargeRow,
+  type Settled,
   type PaymentRow,
 } from './plan-flows.ts';
 import type { TPaymentMethod } from '@reaction-blocks/contracts/enums';
@@ -51,19 +52,14 @@ async function ownerPlan(call: PlanCall, userId: string, paymentId: string): Pro
 }
 
 /**
- * The owner's plan, its pending card renewal read back from PortOne first: PortOne charges it 3
- * days before its period, and until its webhook is recorded (seconds, or the renewal check's day
- * when the webhook is lost) our row still says scheduled. A paid one is recorded as the webhook
- * would record it, so a Stop or Change then works from the period after it, never revoking a paid
- * charge and charging the period again; a declined one stops the plan renewing. PortOne not
- * answering changes nothing (providerUnavailable).
+ * A card plan's pending renewal read back from PortOne and settled as the webhook and the renewal
+ * check settle it: a paid one recorded, a declined one stops the plan renewing. PortOne not
+ * answering changes nothing (providerUnavailable); a payment under way is 409 payment_pending.
  */
-async function settledPlan(call: PlanCall, userId: string, paymentId: string): Promise<OwnerPlan> {
-  const plan = await ownerPlan(call, userId, paymentId);
-  if (!plan.renewal_charge) return plan;
+async function settleRenewal(call: PlanCall, charge: ChargeRow): Promise<Settled['state']> {
   let state;
   try {
-    state = (await settleCardRenewal(plan.renewal_charge)).state;
+    state = (await settleCardRenewal(charge)).state;
   } catch (err) {
     if (err instanceof DbError) throw httpErrorOf(err, call.name);
     console.error(`[${call.name}] renewal`, err);
@@ -71,8 +67,31 @@ async function settledPlan(call: PlanCall, userId: string, paymentId: string): P
   }
   if (state === 'pending')
     throw new HttpError(409, 'payment_pending', PLAN_MESSAGES.renewalPending);
+  return state;
+}
+
+/**
+ * The owner's plan, its pending card renewal settled first: PortOne charges it 3 days before its
+ * period, and until its webhook is recorded (seconds, or the renewal check's day when the webhook
+ * is lost) our row still says scheduled. A paid one is recorded, so a Stop or Change then works
+ * from the period after it, never revoking a paid charge and charging the period again.
+ */
+async function settledPlan(call: PlanCall, userId: string, paymentId: string): Promise<OwnerPlan> {
+  const plan = await ownerPlan(call, userId, paymentId);
+  if (!plan.renewal_charge) return plan;
+  const state = await settleRenewal(call, plan.renewal_charge);
   return state === 'none' ? plan : ownerPlan(call, userId, paymentId);
 }
+
+/**
+ * What the card provider step calls right after revoking the billing key's schedules: PortOne may
+ * have run the pending renewal between settledPlan's read and the revoke (a revoke leaves a
+ * schedule that ran alone), so it is settled once more, and a payment that slipped through is
+ * recorded before the Stop or Change is: never lost, never charged again.
+ */
+const settleAfterRevoke = (call: PlanCall, plan: OwnerPlan) => async (): Promise<void> => {
+  if (plan.renewal_charge) await settleRenewal(call, plan.renewal_charge);
+};
 
 /** What the plan's provider knows it by: the billing key or the subscription, if it has one. */
 const providerRef = (plan: OwnerPlan): string | null =>
@@ -89,15 +108,18 @@ async function record(call: PlanCall, fn: string, args: Record<string, unknown>)
 /** Stop: the plan no longer renews; the owner keeps everything until the period ends. */
 export function stopPlan(
   call: PlanCall & {
-    /** The provider step, for a plan its provider knows (providerRef). */
-    stopAtProvider(ref: string): Promise<void>;
+    /**
+     * The provider step, for a plan its provider knows (providerRef); a card plan's calls
+     * `revoked` once PortOne's schedules are revoked.
+     */
+    stopAtProvider(ref: string, revoked: () => Promise<void>): Promise<void>;
   },
 ) {
   return ownerHandler(ZCancelPayment, async ({ body, user }) => {
     const plan = await settledPlan(call, user.id, body.paymentId);
     if (!plan.payment.auto_renew) return { status: true, payment: plan.payment };
     const ref = providerRef(plan);
-    if (ref) await call.stopAtProvider(ref);
+    if (ref) await call.stopAtProvider(ref, settleAfterRevoke(call, plan));
     const payment = await record(call, 'record_plan_stop', {
       p_user_id: user.id,
       p_payment_id: body.paymentId,
@@ -114,8 +136,15 @@ export function changePlan(
   call: PlanCall & {
     /** Whether the provider can renew it at all (a PayPal plan needs its subscription). */
     renews?(plan: OwnerPlan): boolean;
-    /** The provider step, for a plan its provider knows (providerRef). */
-    changeAtProvider(ref: string, price: number): Promise<Record<string, unknown> | void>;
+    /**
+     * The provider step, for a plan its provider knows (providerRef); a card plan's calls
+     * `revoked` once PortOne's schedules are revoked.
+     */
+    changeAtProvider(
+      ref: string,
+      price: number,
+      revoked: () => Promise<void>,
+    ): Promise<Record<string, unknown> | void>;
     /** After the change is recorded (the card plan kicks the queue that schedules the charge). */
     recorded?(): void;
   },
@@ -126,7 +155,9 @@ export function changePlan(
     if (!plan.payment.auto_renew || call.renews?.(plan) === false)
       throw new HttpError(409, 'conflict', PLAN_MESSAGES.notRenewing);
     const ref = providerRef(plan);
-    const extra = ref ? await call.changeAtProvider(ref, price) : undefined;
+    const extra = ref
+      ? await call.changeAtProvider(ref, price, settleAfterRevoke(call, plan))
+      : undefined;
     const payment = await record(call, 'record_plan_change', {
       p_user_id: user.id,
       p_payment_id: body.paymentId,

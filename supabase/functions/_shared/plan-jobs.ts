@@ -1,10 +1,11 @@
 // The plan jobs of the queue (registered in job-handlers.ts):
 //   plan.reconcile         a checkout its function did not finish: read the payment back, record or fail
 //   plan.schedule-renewal  schedule a card plan's next charge at PortOne
+//   plan.revoke-schedule   revoke the schedule of a charge a Stop or Change revoked (same handler)
 //   plan.renewal-check     a renewing plan past its end date: did the provider renew it?
 //   plan.mail              "your plan ends on ..." / "we could not renew your plan"
 //   plan.paypal-refund     give back what PayPal took for a subscription cancelled without a plan
-// The first three and plan.paypal-refund are idempotent end to end (a fixed PortOne payment id,
+// The first four and plan.paypal-refund are idempotent end to end (a fixed PortOne payment id,
 // records that set rather than add, a refund's PayPal-Request-Id), so they do their provider calls
 // while preparing and answer a final outcome: a worker that dies half way leaves a job that simply
 // runs again, never one marked `unknown`. Mails are not idempotent and go through mailDelivery
@@ -16,6 +17,7 @@ import { mapLimit } from './map-limit.ts';
 import type { OutgoingMail } from './mail.ts';
 import {
   chargeById,
+  revokeSchedule,
   rpc,
   scheduleCardRenewal,
   settleCardRenewal,
@@ -27,6 +29,9 @@ import {
 import { renderPlanMail, type PlanMailTemplate } from './plan-mail.ts';
 import { PayPalError } from './paypal.ts';
 import { PAYPAL_REFUND_JOB, refundable, refundPaypalPayments } from './paypal-refund.ts';
+
+/** The schedule id a charge is marked with when PortOne had its schedule already (its id unknown). */
+const EXISTING = 'existing';
 
 const retry = (err: unknown): Outcome => ({
   status: 'retry',
@@ -64,11 +69,22 @@ const reconcile: JobHandler = {
     }),
 };
 
+/**
+ * plan.schedule-renewal: schedules a renewal charge at PortOne, then marks it scheduled under the
+ * plan row's lock (mark_charge_scheduled). A Stop or Change that revoked the charge meanwhile (its
+ * PortOne revoke came before this schedule) makes the mark answer false: the schedule is revoked
+ * here. plan.revoke-schedule (queued by Stop, Change and end_plan for a charge that was scheduled,
+ * perhaps after their revoke at PortOne) and a retry revoke a revoked charge's schedule by its id.
+ */
 const scheduleRenewal: JobHandler = {
   prepare: (jobs) =>
     mapLimit(jobs, 4, async (job): Promise<Outcome> => {
       try {
         const charge = await chargeById(String(job.payload.charge_id));
+        if (charge?.kind === 'renewal' && charge.status === 'revoked' && charge.schedule_id) {
+          if (charge.schedule_id !== EXISTING) await revokeSchedule(charge.schedule_id);
+          return { status: 'done', result: { revoked: charge.schedule_id } };
+        }
         if (!charge || charge.kind !== 'renewal' || charge.status !== 'unscheduled')
           return { status: 'done', result: { skipped: charge?.status ?? 'no such charge' } };
         if (!charge.payment?.is_active || !charge.payment.auto_renew)
@@ -81,11 +97,19 @@ const scheduleRenewal: JobHandler = {
           Number(charge.amount),
           charge.period_start,
         );
-        await rpc('mark_charge_scheduled', {
+        const kept = await rpc<boolean>('mark_charge_scheduled', {
           p_charge_id: charge.id,
-          p_schedule_id: scheduleId ?? 'existing',
+          p_schedule_id: scheduleId ?? EXISTING,
         });
-        return { status: 'done', result: { schedule_id: scheduleId } };
+        if (kept) return { status: 'done', result: { schedule_id: scheduleId } };
+        // revoked while it was being scheduled: PortOne must not charge it
+        if (scheduleId) await revokeSchedule(scheduleId);
+        else
+          console.error(
+            '[plan.schedule-renewal] a revoked charge has a schedule of unknown id',
+            charge.id,
+          );
+        return { status: 'done', result: { revoked: scheduleId } };
       } catch (err) {
         return retry(err);
       }
@@ -222,6 +246,7 @@ const planMail: JobHandler = {
 export const planJobHandlers: Record<string, JobHandler> = {
   'plan.reconcile': reconcile,
   'plan.schedule-renewal': scheduleRenewal,
+  'plan.revoke-schedule': scheduleRenewal,
   'plan.renewal-check': renewalCheck,
   'plan.mail': planMail,
   [PAYPAL_REFUND_JOB]: paypalRefund,

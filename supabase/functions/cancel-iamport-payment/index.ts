@@ -1,5 +1,6 @@
 // cancelIamportPayment (Stop): the card plan stops renewing. PortOne is told first (the next
-// period's schedule revoked, the billing key deleted), then the plan row; the owner keeps
+// period's schedule revoked, the pending renewal read once more in case PortOne ran it just
+// before, the billing key deleted), then the plan row; the owner keeps
 // everything until the period ends, then the daily expiry applies Starter's limits.
 import { stopPlan } from '../_shared/plan-calls.ts';
 import { revokeSchedules } from '../_shared/plan-flows.ts';
@@ -14,8 +15,9 @@ Deno.serve(
   stopPlan({
     name: 'cancel-iamport-payment',
     method: 'iamport',
-    async stopAtProvider(billingKey) {
+    async stopAtProvider(billingKey, revoked) {
       await revokeSchedules('cancel-iamport-payment', billingKey, gone);
+      await revoked();
       try {
         await portone().payment.billingKey.deleteBillingKey({
           billingKey,

@@ -1,6 +1,7 @@
 // The PortOne fake's control API under /portone/_control, for tests and developers (README.md):
 // the state, a billing key without the checkout, declining cards or not answering about a key's
-// payments, running schedules now (with or without their webhook), sending a webhook again.
+// payments, a revoke meeting a schedule run or made at that moment, running schedules now (with or
+// without their webhook), sending a webhook again.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, readJson, sendJson } from '../http.ts';
 import type { PortOneModel } from './model.ts';
@@ -41,6 +42,8 @@ export async function control(
     const body = await readJson(req);
     if (typeof body.decline === 'boolean') key.decline = body.decline;
     if (typeof body.unanswered === 'boolean') key.unanswered = body.unanswered;
+    if (typeof body.runOnRevoke === 'boolean') key.runOnRevoke = body.runOnRevoke;
+    if (typeof body.lateSchedules === 'boolean') key.lateSchedules = body.lateSchedules;
     return sendJson(res, 200, model.billingKeyView(key));
   }
   if (path === '/schedules/run' && method === 'POST') {

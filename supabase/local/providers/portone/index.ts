@@ -7,7 +7,8 @@
 //   /portone/_control/...            for tests and developers (README.md)
 // What it does as PortOne does: the payment id is the merchant's, so a second payWithBillingKey
 // with a paid id answers ALREADY_PAID and charges nothing; schedules run at timeToPay (or at once
-// through the control API) and report with webhooks; deleting a billing key revokes its schedules.
+// through the control API) and report with webhooks; a billing key with a waiting schedule is not
+// deleted (PAYMENT_SCHEDULE_ALREADY_EXISTS).
 // The parts: model.ts (state, charges, schedules, webhooks), rest.ts (the API), checkout.ts (the
 // checkout page), control.ts (the control API), pages.ts (HTML and the browser SDK stand-in).
 import type { FakeContext, ProviderFake } from '../fake.ts';

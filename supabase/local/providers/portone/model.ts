@@ -62,7 +62,34 @@ export interface BillingKey {
   decline: boolean;
   /** The API answers 503 when asked about this key's payments (PortOne down, for tests). */
   unanswered?: boolean;
+  /**
+   * Tests of the moment a revoke meets a schedule (once): the next revoke of the key's schedules
+   * runs them first, as PortOne may between a read and the revoke (`runOnRevoke`); or it waits
+   * for a schedule to be asked for, which is made just after it (`lateSchedules`).
+   */
+  runOnRevoke?: boolean;
+  lateSchedules?: boolean;
 }
+
+/** How long a `lateSchedules` revoke or schedule waits for the other before going on alone. */
+const LATE_WAIT_MS = 15_000;
+
+/** A promise and what settles it. */
+function deferred() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** Waits for `promise`, at most `ms`: whether it settled in time. */
+const within = (promise: Promise<void>, ms: number) =>
+  new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    void promise.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
 
 export type Payment = JsonObject & { id: string; status: string };
 
@@ -157,6 +184,11 @@ export class PortOneModel {
   readonly payments = new Map<string, Payment>();
   readonly schedules = new Map<string, Schedule>();
   readonly webhooks: WebhookSender;
+  /** A `lateSchedules` key's meeting of a revoke and a schedule request. */
+  private readonly late = new Map<
+    string,
+    { asked: ReturnType<typeof deferred>; revoked: ReturnType<typeof deferred> }
+  >();
 
   constructor(
     readonly options: PortOneFakeOptions,
@@ -288,15 +320,19 @@ export class PortOneModel {
     return key;
   }
 
-  /** Deletes a billing key and revokes its scheduled charges. */
+  /**
+   * Deletes a billing key. PortOne refuses while a schedule of it waits
+   * (PAYMENT_SCHEDULE_ALREADY_EXISTS, in its API's errors for the delete): revoke them first.
+   */
   deleteBillingKey(key: BillingKey): void {
+    if (
+      [...this.schedules.values()].some(
+        (s) => s.billingKey === key.billingKey && s.status === 'SCHEDULED',
+      )
+    )
+      throw new ApiError(409, 'PAYMENT_SCHEDULE_ALREADY_EXISTS', 'The key has a waiting schedule');
     key.status = 'DELETED';
     key.deletedAt = now();
-    this.revoke(
-      [...this.schedules.values()].filter(
-        (s) => s.billingKey === key.billingKey && s.status === 'SCHEDULED',
-      ),
-    );
     this.sendWebhook('BillingKey.Deleted', { billingKey: key.billingKey });
   }
 
@@ -425,6 +461,46 @@ export class PortOneModel {
       this.payments.get(paymentId)?.billingKey ??
       [...this.schedules.values()].find((s) => s.paymentId === paymentId)?.billingKey;
     return typeof key === 'string' && this.billingKeys.get(key)?.unanswered === true;
+  }
+
+  private lateOf(billingKey: string) {
+    let gate = this.late.get(billingKey);
+    if (!gate) this.late.set(billingKey, (gate = { asked: deferred(), revoked: deferred() }));
+    return gate;
+  }
+
+  /** Before a schedule of the key is made: a `lateSchedules` one waits for the revoke. */
+  async beforeSchedule(billingKey: string): Promise<void> {
+    if (!this.billingKeys.get(billingKey)?.lateSchedules) return;
+    const gate = this.lateOf(billingKey);
+    gate.asked.resolve();
+    await within(gate.revoked.promise, LATE_WAIT_MS);
+  }
+
+  /**
+   * Revokes the key's waiting schedules, after the test hooks: `runOnRevoke` runs them first
+   * (without their webhook, on its way); `lateSchedules` waits for a schedule to be asked for and
+   * lets it be made just after.
+   */
+  async revokeOfKey(key: BillingKey) {
+    const waiting = () =>
+      [...this.schedules.values()].filter(
+        (s) => s.billingKey === key.billingKey && s.status === 'SCHEDULED',
+      );
+    if (key.runOnRevoke) {
+      key.runOnRevoke = false;
+      for (const s of waiting()) this.runSchedule(s, { webhook: false });
+    }
+    if (!key.lateSchedules) return this.revoke(waiting());
+    const gate = this.lateOf(key.billingKey);
+    const met = await within(gate.asked.promise, LATE_WAIT_MS);
+    const revoked = this.revoke(waiting());
+    key.lateSchedules = false;
+    this.late.delete(key.billingKey);
+    gate.revoked.resolve();
+    // a test whose meeting never happened must not pass as if it had
+    if (!met) throw new ApiError(500, 'INTERNAL', 'lateSchedules: no schedule was asked for');
+    return revoked;
   }
 
   revoke(list: Schedule[]) {

@@ -93,6 +93,8 @@ const cancelPayment: Route = async (call) => {
 
 const schedulePayment: Route = async ({ model, req, res, id: paymentId }) => {
   const body = await readJson(req);
+  if (isObject(body.payment) && typeof body.payment.billingKey === 'string')
+    await model.beforeSchedule(body.payment.billingKey);
   const input = model.paymentInput(isObject(body.payment) ? body.payment : {});
   const timeToPay = body.timeToPay;
   if (typeof timeToPay !== 'string' || Number.isNaN(Date.parse(timeToPay)))
@@ -141,26 +143,26 @@ const getSchedule: Route = async ({ model, res, id }) => {
   return sendJson(res, 200, model.scheduleView(schedule));
 };
 
-/** The schedules a revoke request names: by id (each must still be waiting) or by billing key. */
-function schedulesToRevoke(model: PortOneModel, body: JsonObject): Schedule[] {
+/** Revokes the schedules a request names: by id (each must still be waiting) or by billing key. */
+async function revokeNamed(model: PortOneModel, body: JsonObject) {
   if (Array.isArray(body.scheduleIds) && body.scheduleIds.length > 0) {
-    return body.scheduleIds.map((id) => {
-      const s = model.schedules.get(String(id));
-      if (!s)
-        throw new ApiError(404, 'PAYMENT_SCHEDULE_NOT_FOUND', `No such schedule ${String(id)}`);
-      if (s.status === 'REVOKED')
-        throw new ApiError(409, 'PAYMENT_SCHEDULE_ALREADY_REVOKED', 'Already revoked');
-      if (s.status !== 'SCHEDULED')
-        throw new ApiError(409, 'PAYMENT_SCHEDULE_ALREADY_PROCESSED', 'Already processed');
-      return s;
-    });
+    return model.revoke(
+      body.scheduleIds.map((id) => {
+        const s = model.schedules.get(String(id));
+        if (!s)
+          throw new ApiError(404, 'PAYMENT_SCHEDULE_NOT_FOUND', `No such schedule ${String(id)}`);
+        if (s.status === 'REVOKED')
+          throw new ApiError(409, 'PAYMENT_SCHEDULE_ALREADY_REVOKED', 'Already revoked');
+        if (s.status !== 'SCHEDULED')
+          throw new ApiError(409, 'PAYMENT_SCHEDULE_ALREADY_PROCESSED', 'Already processed');
+        return s;
+      }),
+    );
   }
   if (typeof body.billingKey === 'string') {
     const key = model.billingKeys.get(body.billingKey);
     if (!key) throw new ApiError(404, 'BILLING_KEY_NOT_FOUND', 'No such billing key');
-    return [...model.schedules.values()].filter(
-      (s) => s.billingKey === key.billingKey && s.status === 'SCHEDULED',
-    );
+    return model.revokeOfKey(key);
   }
   throw new ApiError(400, 'INVALID_REQUEST', 'billingKey or scheduleIds is required');
 }
@@ -174,7 +176,7 @@ const revokeSchedules: Route = async ({ model, res, url }) => {
     throw new ApiError(400, 'INVALID_REQUEST', 'requestBody is not JSON');
   }
   model.checkStore(body.storeId);
-  return sendJson(res, 200, model.revoke(schedulesToRevoke(model, body)));
+  return sendJson(res, 200, await revokeNamed(model, body));
 };
 
 /** Method, path (its one group is the id), handler; the first that matches answers. */

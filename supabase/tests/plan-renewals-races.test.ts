@@ -1,0 +1,211 @@
+// Card renewals at the moments two steps meet: PortOne running a renewal between a Stop's or
+// Change's read and its revoke, the queue scheduling a renewal just after their revoke, and a
+// checkout recorded while its owner's account is deleted. Each meeting is made to happen (the
+// PortOne fake's runOnRevoke and lateSchedules, a lock held on a second connection), never waited
+// for with a sleep. The flows themselves: plan-renewals.test.ts.
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { backendPid, newUser, sql, stack, waitsOnLock } from './support/clients.ts';
+import * as plans from './support/plans.ts';
+import { eventually } from './support/providers.ts';
+import * as renewals from './support/renewals.ts';
+
+const CUSTOM_20 = { planName: 'Custom', blockLimit: 20, responseMonthlyLimit: 5000 };
+
+/** The billing key's schedules PortOne would still charge, once the queue has run its jobs. */
+const waitingAfterQueue = (key: string, count: number) =>
+  eventually(
+    async () => {
+      await plans.runWorker();
+      const waiting = (await plans.portoneState()).schedules.filter(
+        (s) => s.billingKey === key && s.status === 'SCHEDULED',
+      );
+      return waiting.length === count && waiting;
+    },
+    15_000,
+    async () => (await plans.portoneState()).schedules.filter((s) => s.billingKey === key),
+  );
+
+describe('PortOne runs the renewal between the read and the revoke', () => {
+  /** Basic by card, its renewal due: PortOne runs it when the owner's call revokes the key's schedules. */
+  async function runsOnRevoke(label: string) {
+    const owner = await newUser(label);
+    const { key, paymentId } = await renewals.boughtByCard(owner);
+    const chargeId = (await renewals.scheduled(key, 3)).paymentId;
+    await renewals.endsInTwoDays(paymentId, chargeId);
+    await plans.control('portone', `/billing-keys/${key}`, { runOnRevoke: true });
+    return { owner, key, paymentId, chargeId, next: await renewals.nextPeriod() };
+  }
+
+  it('Stop: the payment that slipped through is recorded, the paid period kept, nothing after it', async () => {
+    const { owner, key, paymentId, next } = await runsOnRevoke('stop-slipped');
+    await renewals.stopByCard(owner, paymentId);
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      is_active: true,
+      auto_renew: false,
+      end_date: next.end,
+    });
+    expect((await plans.chargesOf(owner.id)).map((c) => c.status)).toEqual([
+      'recorded',
+      'recorded',
+      'revoked',
+    ]);
+    expect(await renewals.paidAtPortOne(owner)).toBe(2);
+    await waitingAfterQueue(key, 0);
+  });
+
+  it('Change: the payment that slipped through is recorded, the change is for the period after it, charged once', async () => {
+    const { owner, key, paymentId, chargeId, next } = await runsOnRevoke('change-slipped');
+    await renewals.changeByCard(owner, paymentId, plans.custom(20, 5000));
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      type: 'basic',
+      end_date: next.end,
+      next_content: CUSTOM_20,
+      paid_next_content: null,
+    });
+    const [after] = await waitingAfterQueue(key, 1);
+    expect(after!.totalAmount).toBe(10_000);
+    const kept = (await plans.chargesOf(owner.id)).filter(
+      (c) => c.kind === 'renewal' && c.status !== 'revoked',
+    );
+    expect(kept.map((c) => [c.id, c.status, c.period_start])).toEqual([
+      [chargeId, 'recorded', next.start],
+      [after!.paymentId, 'scheduled', plans.addDays(next.end, 1)],
+    ]);
+    expect(await renewals.paidAtPortOne(owner)).toBe(2);
+  });
+});
+
+describe('the queue schedules the next charge just after a Stop or Change revoked the schedules', () => {
+  /**
+   * The owner's call records the renewal PortOne charged (its webhook not here yet), which queues
+   * the next period's charge; the queue's job reads it before the call revokes the key's
+   * schedules and asks PortOne for its schedule just after (the fake's lateSchedules).
+   */
+  async function scheduledLate(label: string, call: 'stop' | 'change') {
+    const charged = await renewals.chargedUnrecorded(label);
+    const { owner, key, paymentId } = charged;
+    await plans.control('portone', `/billing-keys/${key}`, { lateSchedules: true });
+    const answer =
+      call === 'stop'
+        ? renewals.stopByCard(owner, paymentId)
+        : renewals.changeByCard(owner, paymentId, plans.custom(20, 5000));
+    const next = await eventually(async () =>
+      (await plans.chargesOf(owner.id)).find(
+        (c) => c.kind === 'renewal' && c.status === 'unscheduled',
+      ),
+    );
+    await plans.runWorker();
+    await answer;
+    return { ...charged, nextCharge: next.id };
+  }
+
+  it('Stop: the late schedule is revoked; PortOne keeps nothing to charge', async () => {
+    const { owner, key, next, nextCharge } = await scheduledLate('stop-late', 'stop');
+    await waitingAfterQueue(key, 0);
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      auto_renew: false,
+      end_date: next.end,
+    });
+    const charges = await plans.chargesOf(owner.id);
+    expect(charges.find((c) => c.id === nextCharge)!.status).toBe('revoked');
+    expect(await renewals.paidAtPortOne(owner)).toBe(2);
+  });
+
+  it("Change: the late schedule of the replaced charge is revoked; only the change's is left", async () => {
+    const { owner, key, next, nextCharge } = await scheduledLate('change-late', 'change');
+    const [left] = await waitingAfterQueue(key, 1);
+    expect(left!.totalAmount).toBe(10_000);
+    expect(left!.paymentId).not.toBe(nextCharge);
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      end_date: next.end,
+      next_content: CUSTOM_20,
+    });
+    const charges = await plans.chargesOf(owner.id);
+    expect(charges.find((c) => c.id === nextCharge)!.status).toBe('revoked');
+    expect(charges.find((c) => c.id === left!.paymentId)!.status).toBe('scheduled');
+  });
+});
+
+/**
+ * Two sessions meet on a lock: `holder` takes it in a transaction (a plan function's first
+ * statement), `waiter` then runs its call, which waits on it, and `holder` goes on and commits.
+ * Answers each side's outcome: 'done', or its error ('deadlock detected' when they deadlocked).
+ */
+async function meetOnLock(
+  holder: { lock: Query; then: Query },
+  waiter: Query,
+): Promise<{ holder: string; waiter: string }> {
+  const held = new pg.Client({ connectionString: stack().dbUrl });
+  const waiting = new pg.Client({ connectionString: stack().dbUrl });
+  await held.connect();
+  await waiting.connect();
+  const outcome = (client: pg.Client, [text, values]: Query) =>
+    client.query(text, values).then(
+      () => 'done',
+      (e: Error) => e.message,
+    );
+  try {
+    await held.query('begin');
+    await held.query(...holder.lock);
+    const pid = await backendPid(waiting);
+    const waited = outcome(waiting, waiter);
+    await waitsOnLock(pid);
+    const then = await outcome(held, holder.then);
+    await held.query(then === 'done' ? 'commit' : 'rollback');
+    return { holder: then, waiter: await waited };
+  } finally {
+    await held.query('rollback').catch(() => undefined);
+    await held.end();
+    await waiting.end();
+  }
+}
+
+type Query = [string, unknown[]];
+
+describe('plan functions take their locks in one order', () => {
+  it('a renewal recorded while a Change holds the plan row waits for it; neither deadlocks', async () => {
+    const owner = await newUser('lock-order');
+    const { paymentId } = await renewals.boughtByCard(owner);
+    const renewal = (await plans.chargesOf(owner.id)).find((c) => c.kind === 'renewal')!;
+    // record_plan_change has locked the plan row (its first statement) when the renewal's webhook
+    // records it; the change goes on to the plan's charges
+    expect(
+      await meetOnLock(
+        {
+          lock: ['select 1 from public.payments where id = $1 for update', [paymentId]],
+          then: [
+            'select public.record_plan_change($1, $2, $3, $4)',
+            [owner.id, paymentId, JSON.stringify(plans.custom(20, 5000)), 10],
+          ],
+        },
+        ['select public.record_plan_renewal($1, $2)', [renewal.id, 'tx-lock-order']],
+      ),
+    ).toEqual({ holder: 'done', waiter: 'done' });
+    expect((await plans.chargesOf(owner.id)).find((c) => c.id === renewal.id)!.status).toBe(
+      'recorded',
+    );
+  });
+
+  it('a checkout recorded while the account is deleted waits for it; neither deadlocks', async () => {
+    const owner = await newUser('checkout-delete');
+    const [started] = await sql<{ r: { id: string } }>(
+      `select public.start_plan_checkout($1, 'iamport', $2, $3, 3) as r`,
+      [owner.id, `key-${owner.id}`, JSON.stringify(plans.BASIC)],
+    );
+    // deleting the account has the owner's profile (its cascade starts there) when the paid
+    // checkout is recorded; the deletion goes on to the owner's charges
+    expect(
+      await meetOnLock(
+        {
+          lock: ['select 1 from public.profiles where id = $1 for update', [owner.id]],
+          then: ['delete from auth.users where id = $1', [owner.id]],
+        },
+        [
+          `select public.record_plan_checkout($1, '{"provider_payment_id": "tx"}')`,
+          [started!.r.id],
+        ],
+      ),
+    ).toEqual({ holder: 'done', waiter: 'No such plan' });
+  });
+});

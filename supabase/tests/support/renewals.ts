@@ -1,0 +1,76 @@
+// Card renewal tests' steps (plan-renewals and plan-renewals-races): buying Basic by card,
+// changing or stopping it, moving its period to end in two days, and PortOne's side (its
+// schedules, a renewal charged without its webhook, what it took).
+import { expect } from 'vitest';
+import type { TPlan } from '@reaction-blocks/contracts/plans';
+import { callFunction, newUser, sql, type TestUser } from './clients.ts';
+import * as plans from './plans.ts';
+import { eventually } from './providers.ts';
+
+/** The first day and the last of the period after one ending in two days (the next one). */
+export const nextPeriod = async () =>
+  (
+    await sql<{ start: string; end: string }>(
+      `select (current_date + 3)::text as start, private.period_end(current_date + 3)::text as end`,
+    )
+  )[0]!;
+
+/** A card owner buys Basic: the billing key and the plan row's id. */
+export async function boughtByCard(owner: TestUser) {
+  const key = await plans.cardKey(owner);
+  const paymentId = ((await plans.buyByCard(owner, key)).json.data as { payment: { id: string } })
+    .payment.id;
+  return { key, paymentId };
+}
+
+/** The owner changes the card plan to `plan`, which is accepted. */
+export async function changeByCard(owner: TestUser, paymentId: string, plan: TPlan) {
+  const res = await callFunction('change-iamport-payment', { paymentId, plan }, owner.accessToken);
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+}
+
+/** The owner stops the card plan, which is accepted. */
+export async function stopByCard(owner: TestUser, paymentId: string) {
+  const res = await callFunction('cancel-iamport-payment', { paymentId }, owner.accessToken);
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+}
+
+/** The plan's period ends in two days; its renewal charge `chargeId` is for the next one. */
+export async function endsInTwoDays(paymentId: string, chargeId: string) {
+  await sql(`update public.payments set end_date = current_date + 2 where id = $1`, [paymentId]);
+  await sql(
+    `update private.payment_charges
+        set period_start = current_date + 3, period_end = private.period_end(current_date + 3)
+      where id = $1`,
+    [chargeId],
+  );
+}
+
+/** The billing key's schedule at PortOne for `price` dollars, once the queue has made it. */
+export const scheduled = (key: string, price: number) =>
+  eventually(async () => {
+    await plans.runWorker();
+    return (await plans.portoneState()).schedules.find(
+      (s) => s.billingKey === key && s.status === 'SCHEDULED' && s.totalAmount === price * 1000,
+    );
+  }, 15_000);
+
+/**
+ * PortOne has charged the next period's renewal (3 days before it) and its webhook has not
+ * reached us (on its way, or lost until the renewal check): the charge row still says scheduled.
+ */
+export async function chargedUnrecorded(label: string) {
+  const owner = await newUser(label);
+  const { key, paymentId } = await boughtByCard(owner);
+  const chargeId = (await scheduled(key, 3)).paymentId;
+  await endsInTwoDays(paymentId, chargeId);
+  await plans.control('portone', '/schedules/run', { paymentId: chargeId, webhook: false });
+  expect((await plans.chargesOf(owner.id)).map((c) => c.status)).toEqual(['recorded', 'scheduled']);
+  return { owner, key, paymentId, chargeId, next: await nextPeriod() };
+}
+
+/** The owner's payments PortOne took. */
+export const paidAtPortOne = async (owner: TestUser) =>
+  (await plans.portoneState()).payments.filter(
+    (p) => p.customer.id === owner.id && p.status === 'PAID',
+  ).length;
