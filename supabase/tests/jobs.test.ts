@@ -7,15 +7,7 @@ import { anonClient, newGuest, newUser, serviceClient, sql } from './support/cli
 import { preconfirm } from './support/consent.ts';
 import { ownerWithBlock } from './support/drafts.ts';
 import { postMessage } from './support/hostile.ts';
-
-interface ClaimedJob {
-  id: number;
-  kind: string;
-  payload: Record<string, unknown>;
-  attempts: number;
-  max_attempts: number;
-  group_key: string | null;
-}
+import type { ClaimedJob } from '../functions/_shared/claimed-job.ts';
 
 /** Each test uses its own job kind, so parallel test files never claim each other's jobs. */
 const kindOf = () => `test.${randomUUID().slice(0, 8)}`;

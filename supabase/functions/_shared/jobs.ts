@@ -4,20 +4,12 @@
 // outcome in one call. A worker that dies between `sending` and the record leaves jobs that the
 // next claim marks `unknown` instead of sending them again.
 import type { SupabaseClient } from '@supabase/supabase-js';
+import type { ClaimedJob } from './claimed-job.ts';
 import type { Mailer } from './mail.ts';
 import { failureText, inTransit, isUnavailable, unavailable } from './errors.ts';
 import { mapLimit } from './map-limit.ts';
 
-export interface ClaimedJob {
-  id: number;
-  kind: string;
-  payload: Record<string, unknown>;
-  attempts: number;
-  max_attempts: number;
-  group_key: string | null;
-  /** When the job was enqueued (claim_jobs answers it). */
-  created_at: string;
-}
+export type { ClaimedJob } from './claimed-job.ts';
 
 /** What finish_jobs records of a mail handed to the provider (private.outbound_mails). */
 export interface MailRecord {
