@@ -55,6 +55,15 @@ describe('the triggers calling keep_from_clients', () => {
     }
   });
 
+  it('name the columns they keep: the six mail counts, response_count, is_default', async () => {
+    const triggers = await keepTriggers();
+    expect(Object.fromEntries(triggers.map((t) => [t.trigger, t.args]))).toEqual({
+      audience_members_keep_counts: [...COUNTS],
+      endings_keep_default: ['is_default'],
+      options_keep_counts: ['response_count'],
+    });
+  });
+
   it('the check finds a misspelled argument', async () => {
     const found = await rolledBack(async (db) => {
       await db.query(`create trigger keep_from_clients_typo before update on public.options
@@ -103,11 +112,6 @@ const storedCounts = async (ownerId: string) =>
   );
 
 describe('audience_members keeps its mail counts from the owner', () => {
-  it('names the six counts in its trigger', async () => {
-    const t = (await keepTriggers()).find((x) => x.trigger === 'audience_members_keep_counts');
-    expect(t?.args).toEqual([...COUNTS]);
-  });
-
   it('an insert with counts gets 0 for each', async () => {
     const owner = await paidOwner('keep-insert');
     const { error } = await owner.client
@@ -194,6 +198,27 @@ async function asClientWithWrites<T>(
   });
 }
 
+/**
+ * What each statement returned when run in turn as the owner's client with writes on `table`
+ * (asClientWithWrites): its rows read by `read`, sorted.
+ */
+async function returnedAsClient<R extends pg.QueryResultRow, V extends string | number>(
+  table: string,
+  ownerId: string,
+  read: (row: R) => V,
+  statements: Record<string, [text: string, params: unknown[]]>,
+): Promise<Record<string, V[]>> {
+  return asClientWithWrites(table, ownerId, async (db) => {
+    const returned: Record<string, V[]> = {};
+    for (const [name, [text, params]] of Object.entries(statements)) {
+      returned[name] = (await db.query<R>(text, params)).rows
+        .map(read)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    }
+    return returned;
+  });
+}
+
 async function formOwner(label: string) {
   const owner = await paidOwner(label);
   const [block] = await sql<{ id: string }>(
@@ -227,81 +252,70 @@ async function formOwner(label: string) {
 }
 
 describe('options keep response_count and endings is_default from clients', () => {
-  it('options: the trigger names response_count alone', async () => {
-    const t = (await keepTriggers()).find((x) => x.trigger === 'options_keep_counts');
-    expect(t?.args).toEqual(['response_count']);
-  });
-
   it('options: an insert gets 0; an update, a bulk update, null and an upsert keep the count', async () => {
     const f = await formOwner('keep-options');
-    const seen = await asClientWithWrites('public.options', f.owner.id, async (db) => {
-      const q = async (text: string, params: unknown[]) =>
-        (await db.query<{ response_count: number }>(text, params)).rows
-          .map((r) => r.response_count)
-          .sort((a, b) => a - b);
-      return {
-        insert: await q(
+    const seen = await returnedAsClient(
+      'public.options',
+      f.owner.id,
+      (r: { response_count: number }) => r.response_count,
+      {
+        insert: [
           `insert into public.options (question_id, block_id, value, response_count)
            values ($1, $2, 'B', 9) returning response_count`,
           [f.question, f.block],
-        ),
-        update: await q(
+        ],
+        update: [
           'update public.options set response_count = 42 where id = $1 returning response_count',
           [f.option],
-        ),
-        bulk: await q(
+        ],
+        bulk: [
           'update public.options set response_count = 42, value = value where block_id = $1 returning response_count',
           [f.block],
-        ),
-        null: await q(
+        ],
+        null: [
           'update public.options set response_count = null where id = $1 returning response_count',
           [f.option],
-        ),
-        upsert: await q(
+        ],
+        upsert: [
           `insert into public.options (id, question_id, block_id, value, response_count)
            values ($1, $2, $3, 'A', 42)
            on conflict (id) do update set response_count = excluded.response_count
            returning response_count`,
           [f.option, f.question, f.block],
-        ),
-      };
-    });
+        ],
+      },
+    );
     expect(seen).toEqual({ insert: [0], update: [5], bulk: [0, 5], null: [5], upsert: [5] });
-  });
-
-  it('endings: the trigger names is_default alone', async () => {
-    const t = (await keepTriggers()).find((x) => x.trigger === 'endings_keep_default');
-    expect(t?.args).toEqual(['is_default']);
   });
 
   it('endings: an update, a bulk update, null and an upsert keep is_default', async () => {
     const f = await formOwner('keep-endings');
-    const seen = await asClientWithWrites('public.endings', f.owner.id, async (db) => {
-      const q = async (text: string, params: unknown[]) =>
-        (await db.query<{ id: string; is_default: boolean }>(text, params)).rows
-          .map((r) => `${r.id === f.byDefault ? 'default' : 'custom'}:${r.is_default}`)
-          .sort();
-      return {
-        update: await q(
+    const seen = await returnedAsClient(
+      'public.endings',
+      f.owner.id,
+      (r: { id: string; is_default: boolean }) =>
+        `${r.id === f.byDefault ? 'default' : 'custom'}:${r.is_default}`,
+      {
+        update: [
           'update public.endings set is_default = true where id = $1 returning id, is_default',
           [f.ending],
-        ),
-        bulk: await q(
+        ],
+        bulk: [
           'update public.endings set is_default = not is_default where block_id = $1 returning id, is_default',
           [f.block],
-        ),
-        null: await q(
+        ],
+        null: [
           'update public.endings set is_default = null where id = $1 returning id, is_default',
           [f.byDefault],
-        ),
-        upsert: await q(
+        ],
+        upsert: [
           `insert into public.endings (id, block_id, title, is_default) values ($1, $2, 'Custom', true)
            on conflict (id) do update set is_default = excluded.is_default
            returning id, is_default`,
           [f.ending, f.block],
-        ),
-      };
-    });
+        ],
+      },
+    );
     expect(seen).toEqual({
       update: ['custom:false'],
       bulk: ['custom:false', 'default:true'],
