@@ -7,6 +7,7 @@
 // Like pg_cron it never deletes run details: the schedule `cron-history-purge` of the migrations
 // does, here as on a Supabase project.
 import pg from 'pg';
+import { coalesced } from './coalesced.ts';
 import { Listener, withTimeout, type BackgroundWorker, type WorkerOptions } from './listener.ts';
 import { MINUTE, Planner, type Schedule } from './schedule.ts';
 
@@ -65,9 +66,14 @@ export async function startCron(opts: CronWorkerOptions): Promise<BackgroundWork
   const pids = new WeakMap<pg.PoolClient, number>();
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
-  let reloading = false;
-  let reloadAgain = false;
   let ready = false;
+
+  /** Reloads the jobs (coalescing bursts of notifications), then evaluates them. */
+  const reload = coalesced(
+    () => load().catch((err: Error) => log(`could not load cron.job: ${err.message}`)),
+    () => !ready || closed,
+    () => tick(),
+  );
 
   const admin = new Listener({
     databaseUrl: opts.databaseUrl,
@@ -132,24 +138,6 @@ export async function startCron(opts: CronWorkerOptions): Promise<BackgroundWork
     jobs.clear();
     for (const job of next) jobs.set(job.jobid, job);
     planner.setJobs(next.map((j) => ({ jobid: j.jobid, schedule: j.parsed, active: j.active })));
-  }
-
-  /** Reloads the jobs (coalescing bursts of notifications), then evaluates them. */
-  function reload(): void {
-    if (!ready || closed) return;
-    if (reloading) {
-      reloadAgain = true;
-      return;
-    }
-    reloading = true;
-    void (async () => {
-      do {
-        reloadAgain = false;
-        await load().catch((err: Error) => log(`could not load cron.job: ${err.message}`));
-      } while (reloadAgain && !closed);
-      reloading = false;
-      tick();
-    })();
   }
 
   function tick(): void {

@@ -5,6 +5,7 @@
 // pg_net does), sends them with fetch (redirects followed, the row's timeout), at most
 // `concurrency` at a time and without ever blocking the cron worker, and writes each outcome to
 // net._http_response, whose rows it deletes after pg_net's TTL.
+import { coalesced } from './coalesced.ts';
 import { Listener, withTimeout, type BackgroundWorker, type WorkerOptions } from './listener.ts';
 
 /** databaseUrl: a role that may read and delete the queue and write the responses. */
@@ -35,11 +36,11 @@ export async function startNet(opts: NetWorkerOptions): Promise<BackgroundWorker
   const concurrency = opts.concurrency ?? 16;
   const inFlight = new Set<Promise<void>>();
   const stopping = new AbortController();
-  let draining = false;
-  let drainAgain = false;
   let installed = false;
   let closed = false;
   let lastPurge = 0;
+
+  const drain = coalesced(takeQueued, () => closed);
 
   const db = new Listener({
     databaseUrl: opts.databaseUrl,
@@ -52,45 +53,36 @@ export async function startNet(opts: NetWorkerOptions): Promise<BackgroundWorker
   await db.start();
   const poll = setInterval(() => drain(), POLL_MS);
 
-  /** Takes as many queued requests as there are free slots; runs again while there may be more. */
-  function drain(): void {
-    if (closed) return;
-    if (draining) {
-      drainAgain = true;
-      return;
-    }
-    draining = true;
-    void (async () => {
-      try {
-        do {
-          drainAgain = false;
-          if (!installed) {
-            const { rows } = await db.query<{ ok: boolean }>(
-              `select to_regclass('net.http_request_queue') is not null as ok`,
-            );
-            installed = rows[0]!.ok;
-            if (!installed) break;
-          }
-          purgeNowAndThen();
-          const free = concurrency - inFlight.size;
-          if (free <= 0) break; // a finishing request drains again
-          const { rows } = await db.query<QueuedRequest>(
-            `with batch as (
-               select id from net.http_request_queue order by id limit $1 for update skip locked
-             )
-             delete from net.http_request_queue as q using batch where q.id = batch.id
-             returning q.id, q.method, q.url, q.headers, q.body, q.timeout_milliseconds`,
-            [free],
-          );
-          for (const request of rows) track(send(request));
-          if (rows.length === free) drainAgain = true;
-        } while (drainAgain && !closed);
-      } catch (err) {
-        log(`could not read net.http_request_queue: ${(err as Error).message}`);
-      } finally {
-        draining = false;
+  /**
+   * One pass of drain: takes as many queued requests as there are free slots; true when there may
+   * be more.
+   */
+  async function takeQueued(): Promise<boolean> {
+    try {
+      if (!installed) {
+        const { rows } = await db.query<{ ok: boolean }>(
+          `select to_regclass('net.http_request_queue') is not null as ok`,
+        );
+        installed = rows[0]!.ok;
+        if (!installed) return false;
       }
-    })();
+      purgeNowAndThen();
+      const free = concurrency - inFlight.size;
+      if (free <= 0) return false; // a finishing request drains again
+      const { rows } = await db.query<QueuedRequest>(
+        `with batch as (
+           select id from net.http_request_queue order by id limit $1 for update skip locked
+         )
+         delete from net.http_request_queue as q using batch where q.id = batch.id
+         returning q.id, q.method, q.url, q.headers, q.body, q.timeout_milliseconds`,
+        [free],
+      );
+      for (const request of rows) track(send(request));
+      return rows.length === free;
+    } catch (err) {
+      log(`could not read net.http_request_queue: ${(err as Error).message}`);
+      return false;
+    }
   }
 
   function track(p: Promise<void>): void {
