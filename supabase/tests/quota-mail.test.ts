@@ -17,26 +17,34 @@ const ctx = (over: Partial<QuotaNoticeContext> = {}): QuotaNoticeContext => ({
 });
 
 describe('renderQuotaNotice', () => {
-  it('80 % in English: the count, the limit, the month and what happens at the limit', () => {
-    const { subject, html } = renderQuotaNotice(ctx(), 'https://app.example/profile/plan');
-    expect(subject).toBe('You have used 80% of this month’s responses');
-    expect(html).toContain('Hello Kim,');
-    expect(html).toContain('80 of the 100 responses your plan includes for November 2026');
-    expect(html).toContain('refused until the first of next month');
-    expect(html).toContain('href="https://app.example/profile/plan"');
-    expect(html).toContain('<html lang="en">');
-  });
-
-  it('100 % in Korean', () => {
-    const { subject, html } = renderQuotaNotice(
-      ctx({ language: 'ko', level: 100, count: 100, name: null }),
-      'https://app.example/profile/plan',
-    );
-    expect(subject).toBe('이번 달 응답을 모두 사용했습니다');
-    expect(html).toContain('2026년 11월 플랜에 포함된 응답 100개 중 100개를 받았습니다.');
-    expect(html).toContain('안녕하세요.');
-    expect(html).toContain('플랜 보기');
-    expect(html).toContain('<html lang="ko">');
+  it.each([
+    {
+      title: '80 % in English: the count, the limit, the month and what happens at the limit',
+      context: ctx(),
+      subject: 'You have used 80% of this month’s responses',
+      parts: [
+        'Hello Kim,',
+        '80 of the 100 responses your plan includes for November 2026',
+        'refused until the first of next month',
+        'href="https://app.example/profile/plan"',
+        '<html lang="en">',
+      ],
+    },
+    {
+      title: '100 % in Korean',
+      context: ctx({ language: 'ko', level: 100, count: 100, name: null }),
+      subject: '이번 달 응답을 모두 사용했습니다',
+      parts: [
+        '2026년 11월 플랜에 포함된 응답 100개 중 100개를 받았습니다.',
+        '안녕하세요.',
+        '플랜 보기',
+        '<html lang="ko">',
+      ],
+    },
+  ])('$title', ({ context, subject, parts }) => {
+    const mail = renderQuotaNotice(context, 'https://app.example/profile/plan');
+    expect(mail.subject).toBe(subject);
+    for (const part of parts) expect(mail.html).toContain(part);
   });
 
   it('escapes the owner name and the link', () => {
