@@ -136,6 +136,8 @@ export function backgroundEnv(jwtSecret: string, webUrl: string) {
     SITE_URL: webUrl,
     MAIL_FROM: 'notify@reaction-blocks.local',
     MAIL_FROM_NAME: 'Reaction Blocks',
+    // the operator's address for alerts (a PayPal payment that could not be given back)
+    OPERATOR_EMAIL: 'operator@reaction-blocks.local',
   };
 }
 

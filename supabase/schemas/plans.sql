@@ -389,6 +389,61 @@ returns jsonb language sql stable security definer set search_path = '' as $$
 $$;
 revoke execute on function public.plan_payment(uuid) from public, anon, authenticated;
 
+-- PayPal subscriptions cancelled without a plan, whose payments the `plan.paypal-refund` job gives
+-- back (supabase/functions/_shared/paypal-refund.ts; docs/plans.md, "PayPal's refund"): one row a
+-- subscription, written with its job, kept after the job is purged, so the owner's Plan page can
+-- say which payment could not be given back automatically (`failed`) and what to do.
+create table public.paypal_refunds (
+  subscription_id text primary key check (char_length(subscription_id) between 1 and 200),
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  reason text not null check (char_length(reason) <= 500),
+  -- queued -> refunded | none (nothing was taken, or it is a plan) | failed (PayPal refused the
+  -- refund, or the job gave up): an operator who gives it back by hand sets `refunded`
+  status text not null default 'queued' check (status in ('queued', 'refunded', 'none', 'failed')),
+  error text check (char_length(error) <= 500),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+comment on table public.paypal_refunds is
+  'PayPal subscriptions cancelled without a plan and the refund of their payments. Owner reads; only the service role writes.';
+call private.clients_read('public.paypal_refunds', 'Users can read their own PayPal refunds',
+  'user_id = (select auth.uid())');
+create index paypal_refunds_user_id_idx on public.paypal_refunds (user_id, created_at desc);
+create trigger paypal_refunds_set_updated_at before update on public.paypal_refunds
+  for each row execute function private.set_updated_at();
+
+-- Queues the refund of a subscription: its row and its job (first run in 2 minutes, after the
+-- refund tried at once; up to 100 attempts with the queue's backoff) in one transaction; a second
+-- call adds nothing.
+create function public.queue_paypal_refund(p_subscription_id text, p_user_id uuid, p_reason text)
+returns void language plpgsql security definer set search_path = '' as $$
+begin
+  insert into public.paypal_refunds (subscription_id, user_id, reason)
+    values (p_subscription_id, p_user_id, left(p_reason, 500))
+    on conflict (subscription_id) do nothing;
+  perform public.enqueue_job('plan.paypal-refund',
+    jsonb_build_object('subscription_id', p_subscription_id, 'reason', p_reason),
+    'plan.paypal-refund:' || p_subscription_id, now() + interval '2 minutes', null, null, 100);
+end;
+$$;
+revoke execute on function public.queue_paypal_refund(text, uuid, text) from public, anon, authenticated;
+
+-- What the refund job found in the end. `failed` (PayPal refused the refund, or the job gives up)
+-- also queues `plan.refund-alert`, the operator's mail, in the same transaction.
+create function public.finish_paypal_refund(p_subscription_id text, p_status text, p_error text default null)
+returns void language plpgsql security definer set search_path = '' as $$
+begin
+  update public.paypal_refunds set status = p_status, error = left(p_error, 500)
+    where subscription_id = p_subscription_id and status is distinct from p_status;
+  if found and p_status = 'failed' then
+    perform public.enqueue_job('plan.refund-alert',
+      jsonb_build_object('subscription_id', p_subscription_id),
+      'plan.refund-alert:' || p_subscription_id);
+  end if;
+end;
+$$;
+revoke execute on function public.finish_paypal_refund(text, text, text) from public, anon, authenticated;
+
 -- Redeems a coupon for the owner: the coupon's row is locked, so parallel redemptions of a capped
 -- coupon (or one owner's double click) run one after the other; once per owner, before
 -- valid_until, within max_redemptions. A promote_coupon is for owners who never had a plan. The

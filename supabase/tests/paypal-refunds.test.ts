@@ -3,12 +3,17 @@
 // the plan ordered; so does one paid for after plan.reconcile closed its checkout, or cancelled by
 // the buyer after paying. Against the PayPal fake through the functions, the webhooks and the jobs
 // worker: the payment is refunded once, `refunded` only when it went back and `refund_pending`
-// when the queue gives it back (PayPal down, a payment not captured yet), never twice.
+// (or a second purchase's own code) when the queue gives it back (PayPal down, a payment not
+// captured yet), never twice; a refund PayPal refuses, or one the job gives up on, is recorded
+// `failed` for the owner's Plan page and mailed to the operator.
 import { describe, expect, it } from 'vitest';
-import { PLAN_MESSAGES } from '@reaction-blocks/contracts/plans';
+import { PLAN_MESSAGES, SECOND_PURCHASE_CODES } from '@reaction-blocks/contracts/plans';
 import { newUser, sql, type TestUser } from './support/clients.ts';
 import * as plans from './support/plans.ts';
-import { eventually } from './support/providers.ts';
+import { eventually, mailbox } from './support/providers.ts';
+
+/** Where the local stack sends the operator's alerts (stack.ts backgroundEnv OPERATOR_EMAIL). */
+const OPERATOR = 'operator@reaction-blocks.local';
 
 const jobKey = (subscriptionId: string) => `plan.paypal-refund:${subscriptionId}`;
 
@@ -34,6 +39,23 @@ async function settledAtPayPal(subscriptionId: string, refunds = 1) {
     return now.status === 'CANCELLED' && now.refunds === refunds;
   });
   return atPayPal(subscriptionId);
+}
+
+/** The checkout_cancelled answer of a subscription cancelled before its first payment. */
+const CANCELLED_CHECKOUT = {
+  code: 'checkout_cancelled',
+  message:
+    'The subscription was cancelled before its first payment. No plan was added and nothing was charged.',
+};
+
+/** The owner's public.paypal_refunds rows, as the owner reads them (RLS), newest first. */
+async function refundsOf(owner: TestUser) {
+  const { data, error } = await owner.client
+    .from('paypal_refunds')
+    .select('subscription_id, user_id, status, error')
+    .order('created_at', { ascending: false });
+  if (error) throw error;
+  return data;
 }
 
 const refundJob = async (subscriptionId: string) =>
@@ -65,17 +87,22 @@ async function runRefundJob(subscriptionId: string) {
   });
 }
 
+/** A $3 subscription of the owner's at PayPal, approved unless `extra` says otherwise. */
+const subscriptionOf = (owner: TestUser, extra: Record<string, unknown> = {}) =>
+  plans
+    .control<{ id: string }>('paypal', '/subscriptions', {
+      quantity: '3',
+      custom_id: owner.id,
+      ...extra,
+    })
+    .then((s) => s.id);
+
 /** A subscription the owner approves later ($3 unless told), its checkout started and pending. */
 async function pendingCheckout(owner: TestUser, plan = plans.BASIC, extra = {}) {
-  const sub = await plans.control<{ id: string }>('paypal', '/subscriptions', {
-    quantity: '3',
-    custom_id: owner.id,
-    approve: false,
-    ...extra,
-  });
-  const res = await plans.buyByPaypal(owner, sub.id, plan);
+  const sub = await subscriptionOf(owner, { approve: false, ...extra });
+  const res = await plans.buyByPaypal(owner, sub, plan);
   expect(res.json.error?.code).toBe('payment_pending');
-  return sub.id;
+  return sub;
 }
 
 /** A plan written by hand while the checkout waits: recording it is refused with PT409. */
@@ -113,7 +140,7 @@ describe('a PayPal checkout that cannot become a plan gives the payment back', (
       answer.json.error?.code === 'refunded'
         ? { message: `${PLAN_MESSAGES.activePlan}. The payment was given back.` }
         : {
-            code: 'refund_pending',
+            code: SECOND_PURCHASE_CODES.activePlan,
             message: `${PLAN_MESSAGES.activePlan}. The payment will be given back.`,
           },
     );
@@ -122,9 +149,10 @@ describe('a PayPal checkout that cannot become a plan gives the payment back', (
       payments: ['REFUNDED'],
       refunds: 1,
     });
-    // a retry answers the same without refunding again; the job finds it refunded
+    // a retry answers the same without refunding again (its code: another plan came first, not
+    // refund_pending's "start again"); the job finds it refunded
     const retry = await plans.buyByPaypal(owner, sub);
-    expect(retry.json.error?.code).toBe('refund_pending');
+    expect(retry.json.error?.code).toBe(SECOND_PURCHASE_CODES.activePlan);
     await runRefundJob(sub);
     expect(await refundJob(sub)).toMatchObject({ status: 'done', result: { refunded: true } });
     expect((await atPayPal(sub)).refunds).toBe(1);
@@ -163,7 +191,7 @@ describe('a PayPal checkout that cannot become a plan gives the payment back', (
       await plans.control('paypal', '/outage', { refund: 1000, subscription: sub });
       const answer = await approveAndSettle(owner, sub);
       expect(answer.json.error).toMatchObject({
-        code: 'refund_pending',
+        code: SECOND_PURCHASE_CODES.activePlan,
         message: `${PLAN_MESSAGES.activePlan}. The payment will be given back.`,
       });
       expect(await settledAtPayPal(sub, 0)).toEqual({
@@ -182,7 +210,9 @@ describe('a PayPal checkout that cannot become a plan gives the payment back', (
       expect(await atPayPal(sub)).toMatchObject({ payments: ['REFUNDED'], refunds: 1 });
       // never twice: the job again, a retry of the checkout
       await runRefundJob(sub);
-      expect((await plans.buyByPaypal(owner, sub)).json.error?.code).toBe('refund_pending');
+      expect((await plans.buyByPaypal(owner, sub)).json.error?.code).toBe(
+        SECOND_PURCHASE_CODES.activePlan,
+      );
       expect((await atPayPal(sub)).refunds).toBe(1);
     } finally {
       await plans.control('paypal', '/outage', { refund: 0, subscription: sub });
@@ -194,7 +224,7 @@ describe('a PayPal checkout that cannot become a plan gives the payment back', (
     const sub = await pendingCheckout(owner, plans.BASIC, { pending_payments: true });
     await planByHand(owner);
     const answer = await approveAndSettle(owner, sub);
-    expect(answer.json.error?.code).toBe('refund_pending');
+    expect(answer.json.error?.code).toBe(SECOND_PURCHASE_CODES.activePlan);
     expect(await settledAtPayPal(sub, 0)).toEqual({
       status: 'CANCELLED',
       payments: ['PENDING'],
@@ -216,20 +246,30 @@ describe('a PayPal checkout that cannot become a plan gives the payment back', (
     const second = await plans.paypalSubscription(owner, 3);
     const refused = await plans.buyByPaypal(owner, second);
     expect(refused.json.error).toMatchObject({
-      code: 'refund_pending',
+      code: SECOND_PURCHASE_CODES.activePlan,
       message: `${PLAN_MESSAGES.activePlan}. The payment will be given back.`,
     });
     const forged = await plans.paypalSubscription(owner, 3);
     const mismatch = await plans.buyByPaypal(owner, forged, plans.custom(40, 0));
     expect(mismatch.json.error?.code).toBe('plan_mismatch');
-    // the owner's own plan sent as another plan: cancelled as before, but never refunded
+    // the owner's own plan sent as another plan: left alone (before: cancelled, and answered a
+    // refund that never came), nothing queued
     const own = await plans.buyByPaypal(owner, plan, plans.custom(40, 0));
-    expect(own.json.error?.code).toBe('plan_mismatch');
-    for (const sub of [second, forged, plan]) await runRefundJob(sub);
+    expect(own.json.error).toMatchObject({
+      code: 'subscription_in_use',
+      message:
+        'This subscription already pays for your plan, or its payment is being completed. Nothing changed.',
+    });
+    for (const sub of [second, forged]) await runRefundJob(sub);
     expect(await atPayPal(second)).toMatchObject({ payments: ['REFUNDED'], refunds: 1 });
     expect(await atPayPal(forged)).toMatchObject({ payments: ['REFUNDED'], refunds: 1 });
-    expect(await atPayPal(plan)).toMatchObject({ payments: ['COMPLETED'], refunds: 0 });
-    expect(await refundJob(plan)).toMatchObject({ status: 'done', result: { skipped: 'a plan' } });
+    expect(await atPayPal(plan)).toEqual({ status: 'ACTIVE', payments: ['COMPLETED'], refunds: 0 });
+    expect(await refundJob(plan)).toBeUndefined();
+    expect((await plans.paymentsOf(owner.id)).filter((p) => p.is_active)).toHaveLength(1);
+    expect(await refundsOf(owner)).toEqual([
+      expect.objectContaining({ subscription_id: forged, status: 'refunded' }),
+      expect.objectContaining({ subscription_id: second, status: 'refunded' }),
+    ]);
   });
 
   it('a second subscription approved while another checkout is being settled is cancelled and refunded; the first becomes the plan', async () => {
@@ -239,7 +279,7 @@ describe('a PayPal checkout that cannot become a plan gives the payment back', (
     const second = await plans.paypalSubscription(owner, 3);
     const refused = await plans.buyByPaypal(owner, second);
     expect(refused.json.error).toMatchObject({
-      code: 'refund_pending',
+      code: SECOND_PURCHASE_CODES.paymentInProgress,
       message: `${PLAN_MESSAGES.paymentInProgress}. The payment will be given back.`,
     });
     await runRefundJob(second);
@@ -323,19 +363,176 @@ describe('a PayPal subscription paid for a checkout that had ended, or cancelled
     expect(await plans.paymentsOf(owner.id)).toEqual([]);
   });
 
-  it('cancelled at PayPal before any payment: a failed checkout, nothing to give back', async () => {
+  it('cancelled at PayPal before any payment: a cancelled checkout, nothing to give back', async () => {
     const owner = await newUser('paypal-cancel-unpaid');
-    const sub = await plans.control<{ id: string }>('paypal', '/subscriptions', {
-      quantity: '3',
-      custom_id: owner.id,
-      approve: false,
+    const sub = await subscriptionOf(owner, { approve: false });
+    await plans.control('paypal', `/subscriptions/${sub}`, { status: 'CANCELLED' });
+    const answer = await plans.buyByPaypal(owner, sub);
+    expect(answer.json.error).toMatchObject(CANCELLED_CHECKOUT);
+    // a retry answers the same; the queue looks for a late payment and finds none
+    expect((await plans.buyByPaypal(owner, sub)).json.error).toMatchObject(CANCELLED_CHECKOUT);
+    await runRefundJob(sub);
+    expect(await refundJob(sub)).toMatchObject({ status: 'queued', attempts: 0 });
+    expect((await atPayPal(sub)).refunds).toBe(0);
+  });
+
+  it('cancelled by the buyer while the first payment is not captured: a cancelled checkout, and the payment given back once PayPal captures it', async () => {
+    // before: checkout_failed ("we could not confirm this payment") and nothing looked for the
+    // payment PayPal still captured
+    const owner = await newUser('paypal-cancel-pending');
+    const sub = await subscriptionOf(owner, { pending_payments: true });
+    await plans.paypalClientCancel(sub);
+    const answer = await plans.buyByPaypal(owner, sub);
+    expect(answer.status).toBe(409);
+    expect(answer.json.error).toMatchObject(CANCELLED_CHECKOUT);
+    expect(await plans.paymentsOf(owner.id)).toEqual([]);
+    const payment = (await plans.paypalState()).transactions.find((t) => t.subscription_id === sub);
+    expect(payment?.status).toBe('PENDING');
+    await runRefundJob(sub);
+    expect(await refundJob(sub)).toMatchObject({ status: 'queued', attempts: 0 });
+    await plans.control('paypal', `/transactions/${payment!.id}/complete`);
+    await runRefundJob(sub);
+    expect(await refundJob(sub)).toMatchObject({ status: 'done', result: { refunded: true } });
+    expect(await atPayPal(sub)).toMatchObject({ payments: ['REFUNDED'], refunds: 1 });
+  });
+});
+
+describe('a refund PayPal does not make is never counted as given back', () => {
+  /** An owner with a PayPal plan and a second subscription of theirs, approved and paid. */
+  async function secondBesidePlan(label: string) {
+    const owner = await newUser(label);
+    await plans.boughtByPaypal(owner, 3);
+    return { owner, second: await plans.paypalSubscription(owner, 3) };
+  }
+
+  /** PayPal answers the subscription's refunds `status` (null: COMPLETED) while `fn` runs. */
+  async function withRefundAnswer(sub: string, status: string, fn: () => Promise<void>) {
+    await plans.control('paypal', '/refund-answer', { subscription: sub, status });
+    try {
+      await fn();
+    } finally {
+      await plans.control('paypal', '/refund-answer', { subscription: sub, status: null });
+    }
+  }
+
+  /** The operator's alert about the subscription, once the worker has sent it. */
+  const alertOf = (sub: string) =>
+    eventually(async () => {
+      await plans.runWorker();
+      return (await mailbox(OPERATOR)).find((m) => m.subject.includes(sub));
     });
-    await plans.control('paypal', `/subscriptions/${sub.id}`, { status: 'CANCELLED' });
-    const answer = await plans.buyByPaypal(owner, sub.id);
-    expect(answer.json.error).toMatchObject({
-      code: 'checkout_failed',
-      message: 'Failed to payment: The subscription is cancelled',
+
+  it.each(['FAILED', 'CANCELLED'] as const)(
+    'PayPal answers the refund %s: recorded failed, the owner reads it, the operator is mailed once',
+    async (status) => {
+      // before: `refunded`, the job done, and nobody told
+      const { owner, second } = await secondBesidePlan(`paypal-refund-${status.toLowerCase()}`);
+      await withRefundAnswer(second, status, async () => {
+        const refused = await plans.buyByPaypal(owner, second);
+        expect(refused.json.error?.code).toBe(SECOND_PURCHASE_CODES.activePlan);
+        await runRefundJob(second);
+        expect(await refundJob(second)).toMatchObject({
+          status: 'failed',
+          last_error: expect.stringContaining(`refund of payment`) as string,
+        });
+        expect((await refundJob(second))!.last_error).toContain(status);
+        expect(await atPayPal(second)).toEqual({
+          status: 'CANCELLED',
+          payments: ['COMPLETED'],
+          refunds: 1,
+        });
+        expect(await refundsOf(owner)).toEqual([
+          {
+            subscription_id: second,
+            user_id: owner.id,
+            status: 'failed',
+            error: expect.stringContaining(status) as string,
+          },
+        ]);
+        const alert = await alertOf(second);
+        expect(alert?.html).toContain(owner.id);
+        expect(alert?.html).toContain(status);
+        // the job again: nothing more refunded, no second alert
+        await runRefundJob(second);
+        await plans.runWorker();
+        expect((await atPayPal(second)).refunds).toBe(1);
+        expect((await mailbox(OPERATOR)).filter((m) => m.subject.includes(second))).toHaveLength(1);
+      });
+    },
+  );
+
+  it('a refund tried at once that PayPal answers CANCELLED reads "will be given back", then failed by the job', async () => {
+    const owner = await newUser('paypal-refund-now-cancelled');
+    const sub = await pendingCheckout(owner);
+    await planByHand(owner);
+    await withRefundAnswer(sub, 'CANCELLED', async () => {
+      const answer = await approveAndSettle(owner, sub);
+      // the webhook's settle or this check tried the refund: never `refunded`
+      expect(answer.json.error?.code).toBe(SECOND_PURCHASE_CODES.activePlan);
+      await eventually(async () => (await atPayPal(sub)).refunds === 1);
+      await runRefundJob(sub);
+      expect(await refundJob(sub)).toMatchObject({ status: 'failed' });
+      expect(await refundsOf(owner)).toMatchObject([{ subscription_id: sub, status: 'failed' }]);
     });
-    expect(await refundJob(sub.id)).toBeUndefined();
+  });
+
+  it('a refund PayPal answers PENDING is looked at again, and given back once PayPal completes it', async () => {
+    const { owner, second } = await secondBesidePlan('paypal-refund-pending');
+    await withRefundAnswer(second, 'PENDING', async () => {
+      await plans.buyByPaypal(owner, second);
+      await runRefundJob(second);
+      expect(await refundJob(second)).toMatchObject({ status: 'queued', attempts: 0 });
+      expect(await refundsOf(owner)).toMatchObject([{ status: 'queued' }]);
+      await plans.control('paypal', '/refund-answer', { subscription: second, status: null });
+      await runRefundJob(second);
+      expect(await refundJob(second)).toMatchObject({ status: 'done', result: { refunded: true } });
+      expect(await atPayPal(second)).toMatchObject({ payments: ['REFUNDED'], refunds: 1 });
+      expect(await refundsOf(owner)).toMatchObject([{ status: 'refunded' }]);
+    });
+  });
+
+  it('the job gives up (PayPal down through its last attempt): recorded failed and the operator mailed', async () => {
+    // before: the job failed quietly, purged after 30 days, and the owner kept reading "will be
+    // given back"
+    const { owner, second } = await secondBesidePlan('paypal-refund-gave-up');
+    await plans.buyByPaypal(owner, second);
+    try {
+      await plans.control('paypal', '/outage', { refund: 1000, subscription: second });
+      await sql(`update private.jobs set attempts = max_attempts - 1 where dedupe_key = $1`, [
+        jobKey(second),
+      ]);
+      await runRefundJob(second);
+      expect(await refundJob(second)).toMatchObject({
+        status: 'failed',
+        last_error: expect.stringMatching(/^Gave up after 100 attempts: PayPal 503/) as string,
+      });
+      expect(await refundsOf(owner)).toMatchObject([{ subscription_id: second, status: 'failed' }]);
+      expect((await alertOf(second))?.subject).toBe(`PayPal payment not given back: ${second}`);
+    } finally {
+      await plans.control('paypal', '/outage', { refund: 0, subscription: second });
+    }
+  });
+
+  it('an owner reads only their own refunds, and cannot write them', async () => {
+    const { owner, second } = await secondBesidePlan('paypal-refund-rls');
+    const other = await newUser('paypal-refund-rls-other');
+    await plans.buyByPaypal(owner, second);
+    expect(await refundsOf(owner)).toHaveLength(1);
+    expect(await refundsOf(other)).toEqual([]);
+    const { error } = await owner.client
+      .from('paypal_refunds')
+      .update({ status: 'refunded' })
+      .eq('subscription_id', second);
+    expect(error?.code).toBe('42501');
+    const calls = [
+      [
+        'queue_paypal_refund',
+        { p_subscription_id: 'I-FORGED0000', p_user_id: owner.id, p_reason: 'x' },
+      ],
+      ['finish_paypal_refund', { p_subscription_id: second, p_status: 'refunded' }],
+    ] as const;
+    for (const [fn, args] of calls)
+      expect((await owner.client.rpc(fn, args)).error?.code).toBe('42501');
+    expect(await refundsOf(owner)).toMatchObject([{ status: 'queued' }]);
   });
 });

@@ -45,6 +45,7 @@ interface World {
   payment: string;
   coupon: string;
   couponRedemption: string;
+  paypalRefund: string;
   audienceGroup: string;
   reservedGroup: string;
   audienceMember: string;
@@ -184,6 +185,11 @@ async function makeWorld(): Promise<World> {
       'insert into public.coupon_redemptions (coupon_id, user_id, payment_id) values ($1, $2, $3) returning id',
       [coupon, owner.id, payment],
     );
+    const paypalRefund = `I-RLS${randomUUID().replace(/-/g, '').slice(0, 12).toUpperCase()}`;
+    await db.query(
+      "insert into public.paypal_refunds (subscription_id, user_id, reason, status) values ($1, $2, 'Not a plan', 'failed')",
+      [paypalRefund, owner.id],
+    );
     // adding audience members and groups is paid (supabase/schemas/audience.sql)
     await db.query('update public.profiles set paid = true where id = $1', [owner.id]);
     const audienceGroup = await one(
@@ -242,6 +248,7 @@ async function makeWorld(): Promise<World> {
       payment,
       coupon,
       couponRedemption,
+      paypalRefund,
       audienceGroup,
       reservedGroup,
       audienceMember,
@@ -772,6 +779,27 @@ const TABLES: TableCase[] = [
     ownerInsert: { row: (w) => ({ coupon_id: w.coupon, user_id: w.other.id }), allowed: false },
     strangerInsert: (w) => ({ coupon_id: w.coupon, user_id: w.other.id }),
     update: { patch: { payment_id: null }, ownerMay: false },
+    ownerMayDelete: false,
+  },
+  {
+    table: 'paypal_refunds',
+    key: (w) => ({ subscription_id: w.paypalRefund }),
+    readers: ['owner'],
+    ownerInsert: {
+      row: (w) => ({
+        subscription_id: `I-MINE${uid().slice(0, 8)}`,
+        user_id: w.owner.id,
+        reason: 'x',
+      }),
+      allowed: false,
+    },
+    strangerInsert: (w) => ({
+      subscription_id: `I-PLANT${uid().slice(0, 8)}`,
+      user_id: w.owner.id,
+      reason: 'x',
+    }),
+    // the owner cannot clear the notice of a refund not made (only the operator marks it refunded)
+    update: { patch: { status: 'refunded' }, ownerMay: false },
     ownerMayDelete: false,
   },
   {

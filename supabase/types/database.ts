@@ -1180,6 +1180,45 @@ export type Database = {
           },
         ];
       };
+      paypal_refunds: {
+        Row: {
+          created_at: string;
+          error: string | null;
+          reason: string;
+          status: string;
+          subscription_id: string;
+          updated_at: string;
+          user_id: string;
+        };
+        ComputedFields: never;
+        Insert: {
+          created_at?: string;
+          error?: string | null;
+          reason: string;
+          status?: string;
+          subscription_id: string;
+          updated_at?: string;
+          user_id: string;
+        };
+        Update: {
+          created_at?: string;
+          error?: string | null;
+          reason?: string;
+          status?: string;
+          subscription_id?: string;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'paypal_refunds_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       profiles: {
         Row: {
           agree: boolean;
@@ -1844,6 +1883,10 @@ export type Database = {
       expire_plans: { Args: Record<PropertyKey, never>; Returns: Json };
       fail_plan_checkout: { Args: { p_charge_id: string; p_error: string }; Returns: undefined };
       finish_jobs: { Args: { p_outcomes: Json }; Returns: Json };
+      finish_paypal_refund: {
+        Args: { p_error?: string; p_status: string; p_subscription_id: string };
+        Returns: undefined;
+      };
       get_block_card: {
         Args: { p_block_id: string; p_owner_id: string };
         Returns: {
@@ -1994,6 +2037,10 @@ export type Database = {
       prepare_letter_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
       prepare_notification_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
       prepare_notion_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
+      queue_paypal_refund: {
+        Args: { p_reason: string; p_subscription_id: string; p_user_id: string };
+        Returns: undefined;
+      };
       quota_notice_context: { Args: { p_payloads: Json }; Returns: Json };
       record_button_click: {
         Args: { p_block_id: string; p_color?: string; p_creator_name?: string };

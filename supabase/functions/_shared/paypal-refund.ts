@@ -5,8 +5,13 @@
 // again until PayPal answers (cancelling the subscription first if it is still billed), and
 // refunds a first payment PayPal captures only after the cancel.
 // Nothing twice: one job per subscription, a payment PayPal lists as refunded is skipped, each
-// refund's PayPal-Request-Id is made of the payment's id (PayPal answers a repeat with the same
-// refund), and PayPal refuses a second refund of a capture (CAPTURE_FULLY_REFUNDED).
+// refund's PayPal-Request-Id is made of the payment's id (PayPal answers a repeat with the latest
+// status of the same refund), and PayPal refuses a second refund of a capture
+// (CAPTURE_FULLY_REFUNDED).
+// Nothing lost: a refund PayPal answers FAILED or CANCELLED (Payments v2's refund statuses besides
+// COMPLETED and PENDING) is not given back, and neither is one the job gives up on; each is
+// recorded `failed` in public.paypal_refunds (the owner's Plan page says so) and alerts the
+// operator (plan.refund-alert).
 import { serviceClient } from './clients.ts';
 import { rpc } from './jobs.ts';
 import { paypalClient } from './paypal-env.ts';
@@ -14,18 +19,32 @@ import { PayPalError } from './paypal.ts';
 
 export const PAYPAL_REFUND_JOB = 'plan.paypal-refund';
 
-/** The job's first run, after the refund tried at once has had its chance. */
-const FIRST_RUN_MS = 2 * 60_000;
+/**
+ * Queues the refund of the owner's subscription's payments: its public.paypal_refunds row and its
+ * job, first run two minutes later (after the refund tried at once has had its chance), tried
+ * again with the queue's backoff (capped at an hour) for about 90 hours while PayPal fails. A
+ * second call adds nothing.
+ */
+export const queuePaypalRefund = (subscriptionId: string, userId: string, reason: string) =>
+  rpc(serviceClient(), 'queue_paypal_refund', {
+    p_subscription_id: subscriptionId,
+    p_user_id: userId,
+    p_reason: reason,
+  });
 
-/** Queues the refund of a subscription's payments; a second call adds nothing. */
-export const queuePaypalRefund = (subscriptionId: string, reason: string) =>
-  rpc(serviceClient(), 'enqueue_job', {
-    p_kind: PAYPAL_REFUND_JOB,
-    p_payload: { subscription_id: subscriptionId, reason },
-    p_dedupe_key: `${PAYPAL_REFUND_JOB}:${subscriptionId}`,
-    p_run_at: new Date(Date.now() + FIRST_RUN_MS).toISOString(),
-    // PayPal down: tried again with the queue's backoff (capped at an hour) for about 90 hours
-    p_max_attempts: 100,
+/**
+ * Records how the refund ended: `failed` shows on the owner's Plan page and alerts the operator
+ * (finish_paypal_refund queues plan.refund-alert).
+ */
+export const finishPaypalRefund = (
+  subscriptionId: string,
+  status: 'refunded' | 'none' | 'failed',
+  error?: string,
+) =>
+  rpc(serviceClient(), 'finish_paypal_refund', {
+    p_subscription_id: subscriptionId,
+    p_status: status,
+    p_error: error ?? null,
   });
 
 /**
@@ -53,15 +72,23 @@ export async function refundable(subscriptionId: string): Promise<'yes' | 'plan'
 const DAY_MS = 86_400_000;
 
 /**
+ * What refundPaypalPayments found: every payment PayPal took refunded now or already (`refunded`),
+ * one not captured yet or its refund still PENDING (`pending`), none listed (`none`), or a refund
+ * PayPal answered FAILED or CANCELLED (`failed`: the money did not go back).
+ */
+export type RefundState =
+  { state: 'refunded' | 'pending' | 'none' } | { state: 'failed'; error: string };
+
+/**
  * Cancels the subscription if PayPal still bills it, then refunds every payment PayPal captured
- * for it (in practice its first one): `refunded` when there was one and each is refunded now or
- * was already, `pending` when one is not captured yet (PayPal refuses its refund:
- * PENDING_CAPTURE), `none` when PayPal lists none.
+ * for it (in practice its first one). PayPal refuses the refund of a payment not captured yet
+ * (PENDING_CAPTURE); a refund it answers PENDING completes later, and asking again with its
+ * PayPal-Request-Id answers its latest status.
  */
 export async function refundPaypalPayments(
   subscriptionId: string,
   reason: string,
-): Promise<'refunded' | 'pending' | 'none'> {
+): Promise<RefundState> {
   const paypal = paypalClient();
   const s = await paypal.getSubscription(subscriptionId);
   if (s.status === 'ACTIVE' || s.status === 'SUSPENDED')
@@ -75,13 +102,16 @@ export async function refundPaypalPayments(
   );
   let refunded = false;
   let pending = false;
+  const refused: string[] = [];
   for (const t of transactions) {
     if (t.status === 'PENDING') pending = true;
     if (t.status === 'REFUNDED') refunded = true;
     if (t.status !== 'COMPLETED' && t.status !== 'PARTIALLY_REFUNDED') continue;
     try {
-      await paypal.refundCapture(t.id, `refund-${t.id}`, reason);
-      refunded = true;
+      const refund = await paypal.refundCapture(t.id, `refund-${t.id}`, reason);
+      if (refund.status === 'COMPLETED') refunded = true;
+      else if (refund.status === 'PENDING') pending = true;
+      else refused.push(`PayPal answered the refund of payment ${t.id} ${refund.status}`);
     } catch (err) {
       if (!(err instanceof PayPalError)) throw err;
       if (err.issue === 'PENDING_CAPTURE') pending = true;
@@ -89,13 +119,15 @@ export async function refundPaypalPayments(
       else throw err;
     }
   }
-  return pending ? 'pending' : refunded ? 'refunded' : 'none';
+  if (refused.length) return { state: 'failed', error: refused.join('; ') };
+  return { state: pending ? 'pending' : refunded ? 'refunded' : 'none' };
 }
 
 /**
  * The cancel and refund tried at once, after queuePaypalRefund: `refunded` only when PayPal
- * refunded every payment it took; `queued` otherwise (PayPal did not answer, or has not captured
- * the payment yet), and the job does it.
+ * refunded every payment it took; `queued` otherwise (PayPal did not answer, has not captured the
+ * payment or completed its refund yet, or refused the refund), and the job does it, or records
+ * that it could not.
  */
 export async function refundPaypalNow(
   subscriptionId: string,
@@ -103,9 +135,9 @@ export async function refundPaypalNow(
 ): Promise<'refunded' | 'queued'> {
   try {
     if ((await refundable(subscriptionId)) !== 'yes') return 'queued';
-    return (await refundPaypalPayments(subscriptionId, reason)) === 'refunded'
-      ? 'refunded'
-      : 'queued';
+    const { state } = await refundPaypalPayments(subscriptionId, reason);
+    if (state === 'refunded') await finishPaypalRefund(subscriptionId, 'refunded');
+    return state === 'refunded' ? 'refunded' : 'queued';
   } catch (err) {
     console.error('[plans] PayPal refund (queued)', err);
     return 'queued';

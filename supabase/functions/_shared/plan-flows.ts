@@ -11,6 +11,8 @@ import { queuePaypalRefund, refundPaypalNow } from './paypal-refund.ts';
 import {
   PLAN_MESSAGES,
   PLAN_RULES,
+  SECOND_PURCHASE_CODES,
+  secondPurchaseOf,
   shownBlocks,
   shownEmails,
   type TPaymentRow,
@@ -154,10 +156,11 @@ export const chargeById = (id: string) => rpc<ChargeRow | null>('plan_charge', {
 export type Settled =
   | { state: 'recorded'; payment: PaymentRow }
   /**
-   * `refused`: the provider refused the payment (a declined card); otherwise our own reading
-   * ended the checkout (no such subscription, one not active, a charge no longer pending).
+   * `refused`: the provider refused the payment (a declined card); `cancelled`: the buyer
+   * cancelled the PayPal subscription before its first payment went through; otherwise our own
+   * reading ended the checkout (no such subscription, one not active, a charge no longer pending).
    */
-  | { state: 'failed'; message: string; refused?: boolean }
+  | { state: 'failed'; message: string; refused?: boolean; cancelled?: boolean }
   /**
    * The provider took the money but the plan could not be recorded: the money went back, or
    * (`queued`) the refund is queued and the jobs worker gives it back.
@@ -231,6 +234,13 @@ const REFUSED = 'Refused: ';
 const GIVEN_BACK = 'Given back: ';
 
 /**
+ * What a failed PayPal first charge records when the buyer cancelled the subscription before its
+ * first payment went through: a retry answers a cancelled checkout (checkout_cancelled).
+ */
+const CANCELLED = 'Cancelled: ';
+const CANCELLED_FIRST = 'The subscription was cancelled before its first payment';
+
+/**
  * Ends a first charge's checkout as failed, recording whether the provider refused it, and says
  * how it ended: as this settle saw it, or as a settle running beside it (a webhook, the job)
  * ended it first (fail_plan_checkout fails a pending charge only).
@@ -239,8 +249,9 @@ async function failCheckout(
   charge: ChargeRow,
   message: string,
   refused: boolean,
+  cancelled = false,
 ): Promise<Settled> {
-  const error = refused ? REFUSED + message : message;
+  const error = (refused ? REFUSED : cancelled ? CANCELLED : '') + message;
   await rpc('fail_plan_checkout', { p_charge_id: charge.id, p_error: error });
   const current = await chargeById(charge.id);
   if (current?.status === 'recorded' && current.payment)
@@ -252,6 +263,8 @@ async function failCheckout(
 const failedCharge = (error: string | null | undefined): Settled => {
   if (error?.startsWith(GIVEN_BACK))
     return { state: 'refunded', message: error.slice(GIVEN_BACK.length), queued: true };
+  if (error?.startsWith(CANCELLED))
+    return { state: 'failed', message: error.slice(CANCELLED.length), cancelled: true };
   const refused = !!error?.startsWith(REFUSED);
   return {
     state: 'failed',
@@ -406,6 +419,13 @@ export async function settlePaypalCheckout(charge: ChargeRow): Promise<Settled> 
     if (ours && !refused && (s.status === 'ACTIVE' || s.billing_info?.last_payment))
       return givePaypalCheckoutBack(charge, s.id, mismatch);
     if (ours && s.status === 'ACTIVE') await paypalClient().cancelSubscription(s.id, mismatch);
+    // cancelled before its first payment went through: nothing was taken, a cancelled checkout.
+    // A payment PayPal had started (an e-check not cleared) may still be captured: the refund
+    // job looks for one (a day, or while one is pending) and gives it back
+    if (ours && !refused && s.status === 'CANCELLED') {
+      await queuePaypalRefund(s.id, charge.user_id, CANCELLED_FIRST);
+      return failCheckout(charge, CANCELLED_FIRST, false, true);
+    }
     return failCheckout(charge, mismatch, refused);
   }
   const next = s.billing_info?.next_billing_time;
@@ -438,7 +458,7 @@ async function givePaypalCheckoutBack(
   subscriptionId: string,
   message: string,
 ): Promise<Settled> {
-  await queuePaypalRefund(subscriptionId, message);
+  await queuePaypalRefund(subscriptionId, charge.user_id, message);
   await rpc('fail_plan_checkout', { p_charge_id: charge.id, p_error: GIVEN_BACK + message });
   // a settle beside this one may have given it back first, with its own reason
   const error = (await chargeById(charge.id))?.error;
@@ -468,7 +488,7 @@ export async function settleEndedPaypalCheckout(
   // an ACTIVE one whose first payment PayPal refused (and retries) is a decline, cancelled already
   const billed = s.status === 'ACTIVE' && !(s.billing_info?.failed_payments_count ?? 0);
   if (s.custom_id !== charge.user_id || !(paid || billed)) return failed;
-  await queuePaypalRefund(s.id, failed.message);
+  await queuePaypalRefund(s.id, charge.user_id, failed.message);
   const given = await refundPaypalNow(s.id, failed.message);
   return { state: 'refunded', message: failed.message, queued: given === 'queued' };
 }
@@ -512,20 +532,29 @@ export function checkoutAnswer(settled: Settled): { status: true; payment: Payme
     case 'recorded':
       return { status: true, payment: settled.payment };
     case 'failed':
+      if (settled.cancelled)
+        throw new HttpError(
+          409,
+          'checkout_cancelled',
+          `${settled.message}. No plan was added and nothing was charged.`,
+        );
       // only the provider's refusal is `payment_failed` (the dashboard reads it as a decline)
       throw new HttpError(
         settled.refused ? 402 : 409,
         settled.refused ? 'payment_failed' : 'checkout_failed',
         `${PLAN_MESSAGES.failedToPayment}: ${settled.message}`,
       );
-    case 'refunded':
-      throw settled.queued
-        ? new HttpError(
-            409,
-            'refund_pending',
-            `${settled.message}. The payment will be given back.`,
-          )
-        : new HttpError(409, 'refunded', `${settled.message}. The payment was given back.`);
+    case 'refunded': {
+      if (!settled.queued)
+        throw new HttpError(409, 'refunded', `${settled.message}. The payment was given back.`);
+      // another plan, or another checkout, came first: its own code (the dashboard's text for it)
+      const second = secondPurchaseOf(settled.message);
+      throw new HttpError(
+        409,
+        second ? SECOND_PURCHASE_CODES[second] : 'refund_pending',
+        `${settled.message}. The payment will be given back.`,
+      );
+    }
     case 'pending':
       throw new HttpError(
         409,

@@ -5,12 +5,14 @@
 //   plan.renewal-check     a renewing plan past its end date: did the provider renew it?
 //   plan.mail              "your plan ends on ..." / "we could not renew your plan"
 //   plan.paypal-refund     give back what PayPal took for a subscription cancelled without a plan
+//   plan.refund-alert      tell the operator (OPERATOR_EMAIL) of a PayPal payment not given back
 // The first four and plan.paypal-refund are idempotent end to end (a fixed PortOne payment id,
 // records that set rather than add, a refund's PayPal-Request-Id), so they do their provider calls
 // while preparing and answer a final outcome: a worker that dies half way leaves a job that simply
 // runs again, never one marked `unknown`. Mails are not idempotent and go through mailDelivery
 // like every other mail.
-import { siteUrl } from './env.ts';
+import { optionalEnv, siteUrl } from './env.ts';
+import { escapeHtml } from './notification-mail.ts';
 import { platformMailDelivery } from './mail-delivery.ts';
 import { type ClaimedJob, type Delivery, type JobHandler, type Outcome } from './jobs.ts';
 import { mapLimit } from './map-limit.ts';
@@ -28,15 +30,19 @@ import {
 } from './plan-flows.ts';
 import { renderPlanMail, type PlanMailTemplate } from './plan-mail.ts';
 import { PayPalError } from './paypal.ts';
-import { PAYPAL_REFUND_JOB, refundable, refundPaypalPayments } from './paypal-refund.ts';
+import {
+  finishPaypalRefund,
+  PAYPAL_REFUND_JOB,
+  refundable,
+  refundPaypalPayments,
+} from './paypal-refund.ts';
 
 /** The schedule id a charge is marked with when PortOne had its schedule already (its id unknown). */
 const EXISTING = 'existing';
 
-const retry = (err: unknown): Outcome => ({
-  status: 'retry',
-  error: String((err as Error)?.message ?? err).slice(0, 500),
-});
+const errorText = (err: unknown) => String((err as Error)?.message ?? err).slice(0, 500);
+
+const retry = (err: unknown): Outcome => ({ status: 'retry', error: errorText(err) });
 
 /** Minutes since a timestamp. */
 const minutesSince = (iso: string) => (Date.now() - Date.parse(iso)) / 60_000;
@@ -168,9 +174,11 @@ const LATE_HOURS = 24;
 
 /**
  * plan.paypal-refund (paypal-refund.ts): refunds what PayPal took, once; a payment not captured
- * yet is looked at again every hour (PENDING_DAYS, then the job fails for an operator), and so is
- * a subscription with no payment listed (LATE_HOURS, then nothing was taken); PayPal failing is
- * retried with the queue's backoff.
+ * yet (or a refund PayPal answered PENDING) is looked at again every hour (PENDING_DAYS), and so
+ * is a subscription with no payment listed (LATE_HOURS, then nothing was taken); PayPal failing
+ * is retried with the queue's backoff. A refund PayPal answers FAILED or CANCELLED, a payment
+ * still pending after PENDING_DAYS and PayPal failing on the last attempt are not given back:
+ * recorded `failed` (the owner's Plan page says so, and plan.refund-alert tells the operator).
  */
 const paypalRefund: JobHandler = {
   prepare: (jobs) =>
@@ -181,26 +189,103 @@ const paypalRefund: JobHandler = {
         status: 'defer',
         run_at: new Date(Date.now() + ms).toISOString(),
       });
+      const ended = async (status: 'refunded' | 'none', result: Record<string, unknown>) => {
+        await finishPaypalRefund(id, status);
+        return { status: 'done', result } satisfies Outcome;
+      };
+      const notGivenBack = async (error: string): Promise<Outcome> => {
+        await finishPaypalRefund(id, 'failed', error);
+        return { status: 'failed', error };
+      };
       try {
         const can = await refundable(id);
-        if (can === 'plan') return { status: 'done', result: { skipped: 'a plan' } };
+        if (can === 'plan') return await ended('none', { skipped: 'a plan' });
         // its checkout is being settled (or closed by plan.reconcile within the hour): then see
         if (can === 'settling') return later(5 * 60_000);
-        const state = await refundPaypalPayments(id, String(job.payload.reason ?? 'Not a plan'));
-        if (state === 'refunded') return { status: 'done', result: { refunded: true } };
-        if (state === 'pending')
+        const found = await refundPaypalPayments(id, String(job.payload.reason ?? 'Not a plan'));
+        if (found.state === 'failed') return await notGivenBack(found.error);
+        if (found.state === 'refunded') return await ended('refunded', { refunded: true });
+        if (found.state === 'pending')
           return age < PENDING_DAYS * 24 * HOUR_MS
             ? later(HOUR_MS)
-            : { status: 'failed', error: `A payment not captured in ${PENDING_DAYS} days` };
+            : await notGivenBack(
+                `A payment or its refund still pending after ${PENDING_DAYS} days`,
+              );
         return age < LATE_HOURS * HOUR_MS
           ? later(HOUR_MS)
-          : { status: 'done', result: { refunded: false, taken: 'nothing' } };
+          : await ended('none', { refunded: false, taken: 'nothing' });
       } catch (err) {
-        if (err instanceof PayPalError && err.status === 404 && err.issue === 'INVALID_RESOURCE_ID')
-          return { status: 'done', result: { skipped: 'no such subscription' } };
+        try {
+          if (
+            err instanceof PayPalError &&
+            err.status === 404 &&
+            err.issue === 'INVALID_RESOURCE_ID'
+          )
+            return await ended('none', { skipped: 'no such subscription' });
+          // the queue's last attempt: PayPal (or the database) failed for about 90 hours
+          if (job.attempts >= job.max_attempts)
+            return await notGivenBack(`Gave up after ${job.attempts} attempts: ${errorText(err)}`);
+        } catch (recording) {
+          return retry(recording);
+        }
         return retry(err);
       }
     }),
+};
+
+interface RefundRow {
+  subscription_id: string;
+  user_id: string;
+  reason: string;
+  status: string;
+  error: string | null;
+  created_at: string;
+}
+
+/**
+ * plan.refund-alert: a mail to the operator (OPERATOR_EMAIL) about a PayPal payment the refund job
+ * could not give back, with what to do; without the setting, an error in the functions' log.
+ */
+const refundAlert: JobHandler = {
+  async prepare(jobs, { db, mailer }) {
+    const ids = jobs.map((j) => String(j.payload.subscription_id));
+    const { data, error } = await db
+      .from('paypal_refunds')
+      .select('subscription_id, user_id, reason, status, error, created_at')
+      .in('subscription_id', ids);
+    if (error) throw new Error(`paypal_refunds: ${error.message}`);
+    const byId = new Map((data as RefundRow[]).map((r) => [r.subscription_id, r]));
+    const to = optionalEnv('OPERATOR_EMAIL', '');
+    return jobs.map((job): Outcome | Delivery => {
+      const row = byId.get(String(job.payload.subscription_id));
+      if (row?.status !== 'failed')
+        return {
+          status: 'done',
+          result: { skipped: row ? `now ${row.status}` : 'no such refund' },
+        };
+      const what = `PayPal subscription ${row.subscription_id} (owner ${row.user_id})`;
+      if (!to) {
+        console.error(`[alert] a PayPal payment not given back: ${what}: ${row.error}`);
+        return { status: 'done', result: { logged: true, skipped: 'no OPERATOR_EMAIL' } };
+      }
+      const lines = [
+        `The payment of ${what} could not be given back automatically.`,
+        `Why it was to be given back: ${row.reason}`,
+        `What PayPal or the job answered: ${row.error ?? 'unknown'}`,
+        `Queued on ${row.created_at}. Refund it by hand in PayPal (the subscription's transactions), then set public.paypal_refunds.status to 'refunded' for this subscription: the owner's Plan page tells them to contact you until then.`,
+      ];
+      return platformMailDelivery(
+        (mail) => mailer.send(mail),
+        job,
+        {
+          to,
+          subject: `PayPal payment not given back: ${row.subscription_id}`,
+          html: lines.map((l) => `<p>${escapeHtml(l)}</p>`).join(''),
+        },
+        { user_id: row.user_id },
+      );
+    });
+  },
 };
 
 interface PlanMailRow {
@@ -250,4 +335,5 @@ export const planJobHandlers: Record<string, JobHandler> = {
   'plan.renewal-check': renewalCheck,
   'plan.mail': planMail,
   [PAYPAL_REFUND_JOB]: paypalRefund,
+  'plan.refund-alert': refundAlert,
 };

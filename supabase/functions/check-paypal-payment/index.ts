@@ -16,8 +16,14 @@ import {
 } from '../_shared/plan-flows.ts';
 import { paypalClient } from '../_shared/paypal-env.ts';
 import { PayPalError, type PayPalSubscription } from '../_shared/paypal.ts';
-import { queuePaypalRefund } from '../_shared/paypal-refund.ts';
-import { planPrice, PLAN_MESSAGES, ZCheckPaypalPayment } from '@reaction-blocks/contracts/plans';
+import { queuePaypalRefund, refundable } from '../_shared/paypal-refund.ts';
+import {
+  planPrice,
+  PLAN_MESSAGES,
+  SECOND_PURCHASE_CODES,
+  secondPurchaseOf,
+  ZCheckPaypalPayment,
+} from '@reaction-blocks/contracts/plans';
 
 Deno.serve(
   ownerHandler(ZCheckPaypalPayment, async ({ body, user }) => {
@@ -36,10 +42,18 @@ Deno.serve(
       throw new HttpError(403, 'forbidden', 'This subscription belongs to another account');
     const mismatch = paypalMismatch(subscription, { user_id: user.id, price });
     if (mismatch && subscription.status === 'ACTIVE') {
+      // the owner's own plan, or a checkout being completed, sent again as another plan: left
+      // alone (its own checkout settles it), nothing cancelled, nothing to give back
+      if ((await refundableOrFail(subscription.id)) !== 'yes')
+        throw new HttpError(
+          409,
+          'subscription_in_use',
+          'This subscription already pays for your plan, or its payment is being completed. Nothing changed.',
+        );
       // a forged price or plan: the subscription does not buy what was asked; nothing is recorded
       // (and the owner's subscription is cancelled so PayPal does not keep charging for it, and
-      // what PayPal took for it given back by the queue, unless it is a plan)
-      await giveBackLater(subscription.id, mismatch);
+      // what PayPal took for it given back by the queue)
+      await giveBackLater(subscription.id, user.id, mismatch);
       try {
         await paypalClient().cancelSubscription(
           subscription.id,
@@ -55,23 +69,21 @@ Deno.serve(
     try {
       charge = await startCheckout(user.id, 'paypal', body.subscriptionId, body.plan, price);
     } catch (err) {
-      if (
-        err instanceof DbError &&
-        SECOND_PURCHASE.has(err.message) &&
-        subscription.status === 'ACTIVE'
-      ) {
+      const second = err instanceof DbError ? secondPurchaseOf(err.message) : undefined;
+      if (second && subscription.status === 'ACTIVE') {
         // one plan at a time: a second subscription (beside a plan, or approved while another
         // checkout is being settled) would be billed for nothing, and nothing else would ever
         // cancel it (it has no checkout of its own): cancelled, and what PayPal took for it
-        // given back by the queue
-        await giveBackLater(subscription.id, err.message);
+        // given back by the queue; its own code says which (the dashboard's text for it)
+        const message = PLAN_MESSAGES[second];
+        await giveBackLater(subscription.id, user.id, message);
         await paypalClient()
-          .cancelSubscription(subscription.id, err.message)
+          .cancelSubscription(subscription.id, message)
           .catch((e) => console.error('[check-paypal-payment] cancel second', e));
         throw new HttpError(
           409,
-          'refund_pending',
-          `${err.message}. The payment will be given back.`,
+          SECOND_PURCHASE_CODES[second],
+          `${message}. The payment will be given back.`,
         );
       }
       throw httpErrorOf(err, 'check-paypal-payment');
@@ -88,16 +100,23 @@ Deno.serve(
   }),
 );
 
-/** start_plan_checkout's refusals of a second purchase: a plan is active, or a checkout is in flight. */
-const SECOND_PURCHASE = new Set<string>([
-  PLAN_MESSAGES.activePlan,
-  PLAN_MESSAGES.paymentInProgress,
-]);
-
 /** Queues the refund of a subscription about to be cancelled; not queued, it is not cancelled. */
-async function giveBackLater(subscriptionId: string, reason: string): Promise<void> {
+async function giveBackLater(
+  subscriptionId: string,
+  userId: string,
+  reason: string,
+): Promise<void> {
   try {
-    await queuePaypalRefund(subscriptionId, reason);
+    await queuePaypalRefund(subscriptionId, userId, reason);
+  } catch (err) {
+    throw httpErrorOf(err, 'check-paypal-payment');
+  }
+}
+
+/** Whether the subscription may be given back (refundable); the database failing is its error. */
+async function refundableOrFail(subscriptionId: string) {
+  try {
+    return await refundable(subscriptionId);
   } catch (err) {
     throw httpErrorOf(err, 'check-paypal-payment');
   }

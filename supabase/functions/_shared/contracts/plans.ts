@@ -45,6 +45,23 @@ export const PLAN_MESSAGES = {
   renewalPending: 'The renewal payment is under way; try again in a moment',
 } as const;
 
+/**
+ * A PayPal purchase refused because the owner cannot buy another plan now (a plan is active, or
+ * another checkout is being completed), its subscription cancelled and what PayPal took for it
+ * given back: the code check-paypal-payment answers (409) for each refusal, by the plan message
+ * it stands for. The dashboard reads the code (plans.payment.second.<key>), never the message.
+ */
+export const SECOND_PURCHASE_CODES = {
+  activePlan: 'second_plan_refused',
+  paymentInProgress: 'second_checkout_refused',
+} as const satisfies Partial<Record<keyof typeof PLAN_MESSAGES, string>>;
+
+/** The second-purchase refusal a plan message is, if it is one. */
+export const secondPurchaseOf = (message: string) =>
+  (Object.keys(SECOND_PURCHASE_CODES) as Array<keyof typeof SECOND_PURCHASE_CODES>).find(
+    (key) => PLAN_MESSAGES[key] === message,
+  );
+
 /** The plans an owner buys (the database's payment_type also has coupons and subscriptions). */
 export const PLAN_TYPES = ['basic', 'custom'] as const satisfies readonly TPaymentType[];
 export type TPlanType = (typeof PLAN_TYPES)[number];

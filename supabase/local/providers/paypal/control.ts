@@ -1,9 +1,12 @@
 // The PayPal fake's control API under /paypal/_control, for tests and developers (README.md):
 // the state, a subscription as if the buyer had approved it, failing renewals, payments captured
-// later, a billing cycle, and PayPal down for refunds or transaction lists.
+// later, a billing cycle, PayPal down for refunds or transaction lists, and refunds PayPal answers
+// PENDING, FAILED or CANCELLED.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, readJson, sendJson } from '../http.ts';
-import type { PayPalModel } from './model.ts';
+import type { PayPalModel, RefundStatus } from './model.ts';
+
+const REFUND_STATUSES: readonly RefundStatus[] = ['COMPLETED', 'PENDING', 'FAILED', 'CANCELLED'];
 
 export async function control(
   model: PayPalModel,
@@ -90,6 +93,20 @@ export async function control(
     }
     model.outages.set(key, outage);
     return sendJson(res, 200, outage);
+  }
+  if (path === '/refund-answer' && method === 'POST') {
+    // how PayPal answers the refunds of one payment (capture) or of one subscription's payments:
+    // PENDING, FAILED or CANCELLED; COMPLETED (or null) as usual. A PENDING refund asked again
+    // (its PayPal-Request-Id) then takes the new answer.
+    const body = await readJson(req);
+    const key = typeof body.capture === 'string' ? body.capture : body.subscription;
+    if (typeof key !== 'string' || !key)
+      throw new HttpError(400, 'capture or subscription is required');
+    if (body.status === null || body.status === 'COMPLETED') model.refundAnswers.delete(key);
+    else if (REFUND_STATUSES.includes(body.status as RefundStatus))
+      model.refundAnswers.set(key, body.status as RefundStatus);
+    else throw new HttpError(400, `status must be one of ${REFUND_STATUSES.join(', ')}`);
+    return sendJson(res, 200, { [key]: model.refundAnswers.get(key) ?? 'COMPLETED' });
   }
   throw new HttpError(404, 'Not found');
 }

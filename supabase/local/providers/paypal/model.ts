@@ -39,9 +39,16 @@ export interface Transaction {
   time: string;
 }
 
+/**
+ * A refund's status as Payments v2 answers it: COMPLETED, or PENDING (it completes later: an
+ * e-check), FAILED or CANCELLED (the money did not go back).
+ */
+export type RefundStatus = 'COMPLETED' | 'PENDING' | 'FAILED' | 'CANCELLED';
+
 /** A refund made, as the Payments v2 refund answered it. */
 export interface Refund {
   id: string;
+  status: RefundStatus;
   capture_id: string;
   subscription_id: string;
   request_id: string | null;
@@ -138,6 +145,11 @@ export class PayPalModel {
    * subscription's payments (by its id) or for any ('').
    */
   readonly outages = new Map<string, Record<OutageKind, number>>();
+  /**
+   * How PayPal answers the refund of a payment (control API: refund-answer), by its capture id or
+   * its subscription's id; COMPLETED when neither is set.
+   */
+  readonly refundAnswers = new Map<string, RefundStatus>();
   readonly webhooks: WebhookSender;
   /** The fake's own origin and prefix, for the links it hands out. */
   readonly api: string;
@@ -200,6 +212,7 @@ export class PayPalModel {
     this.refunds.length = 0;
     this.refundsByRequest.clear();
     this.outages.clear();
+    this.refundAnswers.clear();
     this.webhooks.clear();
     this.seed();
   }
@@ -442,28 +455,43 @@ export class PayPalModel {
 
   /**
    * Refunds a captured payment in full, as Payments v2 does: a repeat of a PayPal-Request-Id
-   * answers the refund it made; a payment not captured yet, or refunded already, is refused.
+   * answers the refund it made, as it is now (a PENDING one completes once its answer is no longer
+   * PENDING); a payment not captured yet, or refunded already, is refused. The refund answers
+   * refundAnswers' status: the payment is REFUNDED only when it is COMPLETED.
    */
   refund(captureId: string, requestId: string | null): { refund: Refund; repeated: boolean } {
     const earlier = requestId ? this.refundsByRequest.get(requestId) : undefined;
-    if (earlier?.capture_id === captureId) return { refund: earlier, repeated: true };
+    if (earlier?.capture_id === captureId) {
+      if (earlier.status === 'PENDING') this.settleRefund(earlier);
+      return { refund: earlier, repeated: true };
+    }
     const { subscription, payment } = this.payment(captureId);
     if (payment.status === 'PENDING')
       throw unprocessable('PENDING_CAPTURE', 'Cannot initiate a refund as the capture is pending.');
     if (payment.status === 'REFUNDED')
       throw unprocessable('CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded.');
-    payment.status = 'REFUNDED';
     const refund: Refund = {
       id: saleId(),
+      status: 'PENDING',
       capture_id: captureId,
       subscription_id: subscription.id,
       request_id: requestId,
       value: payment.value,
       time: now(),
     };
+    this.settleRefund(refund);
     this.refunds.push(refund);
     if (requestId) this.refundsByRequest.set(requestId, refund);
     return { refund, repeated: false };
+  }
+
+  /** A pending refund as refundAnswers says now: COMPLETED refunds its payment. */
+  private settleRefund(refund: Refund): void {
+    refund.status =
+      this.refundAnswers.get(refund.capture_id) ??
+      this.refundAnswers.get(refund.subscription_id) ??
+      'COMPLETED';
+    if (refund.status === 'COMPLETED') this.payment(refund.capture_id).payment.status = 'REFUNDED';
   }
 
   /** Counts down an outage of `kind` for the subscription or any: true when this call answers 503. */

@@ -188,7 +188,11 @@ const refundCapture: Route = async (model, req, res, id) => {
   const { refund, repeated } = model.refund(id, typeof header === 'string' ? header : null);
   return sendJson(res, repeated ? 200 : 201, {
     id: refund.id,
-    status: 'COMPLETED',
+    // refunds saved before they had a status were all COMPLETED
+    status: refund.status ?? 'COMPLETED',
+    ...(refund.status === 'PENDING' || refund.status === 'FAILED'
+      ? { status_details: { reason: 'ECHECK' } }
+      : {}),
     links: [
       { href: `${model.api}/v2/payments/refunds/${refund.id}`, rel: 'self', method: 'GET' },
       { href: `${model.api}/v2/payments/captures/${refund.capture_id}`, rel: 'up', method: 'GET' },

@@ -1,5 +1,5 @@
-// The plan screens' data and calls: the history (RLS: the owner's rows), the usage numbers, and
-// the spec's calls as edge functions. Bodies are checked with the payment functions' schemas.
+// The plan screens' data and calls: the history (RLS: the owner's rows), the usage numbers, the
+// PayPal payments not given back, and the spec's calls as edge functions. Bodies are checked with the payment functions' schemas.
 import { readProfile } from '../../../lib/profile';
 import { supabase, invokeFunction } from '../../../lib/supabase';
 import {
@@ -50,6 +50,23 @@ function toPlanRows<R extends { price: unknown; next_price: unknown; paid_next_p
     next_price: r.next_price === null ? null : Number(r.next_price),
     paid_next_price: r.paid_next_price === null ? null : Number(r.paid_next_price),
   })) as unknown as PlanRow[];
+}
+
+/** A PayPal payment the refund job could not give back (public.paypal_refunds; RLS: the owner's). */
+export interface FailedRefund {
+  subscription_id: string;
+  created_at: string;
+}
+
+/** The owner's PayPal payments not given back, newest first (few: each is an operator's case). */
+export async function listFailedRefunds(): Promise<FailedRefund[]> {
+  const { data, error } = await supabase
+    .from('paypal_refunds')
+    .select('subscription_id, created_at')
+    .eq('status', 'failed')
+    .order('created_at', { ascending: false });
+  if (error) throw error;
+  return data ?? [];
 }
 
 export interface Usage {

@@ -1,17 +1,27 @@
-// The plan screens' reads as queries: the active rows with the usage (the top of /profile/plan),
-// the active rows alone (/purchase), and the history's pages.
+// The plan screens' reads as queries: the active rows with the usage and the PayPal payments not
+// given back (the top of /profile/plan), the active rows alone (/purchase), and the history's pages.
 import { useQuery } from '@tanstack/react-query';
 import { usePagedQuery } from '../../../lib/use-paged-query';
 import type { PlanRow } from '../model/plans';
 import { planKeys } from './keys';
-import { HISTORY_PAGE_SIZE, listActivePlans, listPlanHistory, loadUsage } from './plans';
+import {
+  HISTORY_PAGE_SIZE,
+  listActivePlans,
+  listFailedRefunds,
+  listPlanHistory,
+  loadUsage,
+} from './plans';
 
 export function usePlanOverview(ownerId: string | undefined) {
   return useQuery({
     queryKey: planKeys.overview(ownerId ?? ''),
     queryFn: async () => {
-      const [active, usage] = await Promise.all([listActivePlans(), loadUsage(ownerId!)]);
-      return { active, usage };
+      const [active, usage, failedRefunds] = await Promise.all([
+        listActivePlans(),
+        loadUsage(ownerId!),
+        listFailedRefunds(),
+      ]);
+      return { active, usage, failedRefunds };
     },
     enabled: !!ownerId,
   });

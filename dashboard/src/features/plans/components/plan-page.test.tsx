@@ -12,6 +12,7 @@ vi.mock(import('../api/plans'), (original) =>
     'listActivePlans',
     'listPlanHistory',
     'loadUsage',
+    'listFailedRefunds',
     'cancelPayment',
     'changePayment',
     'useCoupon',
@@ -75,6 +76,7 @@ beforeEach(() => {
     response_monthly_limit: 2100,
   });
   api.listPlanHistory.mockResolvedValue([]);
+  api.listFailedRefunds.mockResolvedValue([]);
 });
 
 describe('plan page', () => {
@@ -84,6 +86,35 @@ describe('plan page', () => {
     expect(await screen.findByText('Starter')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Upgrade' }).getAttribute('href')).toBe('/purchase');
     expect(await screen.findByText('No plans yet.')).toBeTruthy();
+  });
+
+  it('says which PayPal payment could not be given back and whom to write to (en, ko); nothing when none', async () => {
+    // before: the owner kept reading "will be given back" after the refund job gave up
+    api.listActivePlans.mockResolvedValue([row()]);
+    render();
+    expect(await screen.findByText('Your plan')).toBeTruthy();
+    expect(
+      screen.queryByRole('heading', { name: 'A PayPal payment was not given back' }),
+    ).toBeNull();
+    cleanup();
+    api.listFailedRefunds.mockResolvedValue([
+      { subscription_id: 'I-REFUSED00001', created_at: '2026-11-20T08:00:00Z' },
+    ]);
+    render();
+    const heading = await screen.findByRole('heading', {
+      name: 'A PayPal payment was not given back',
+    });
+    const box = heading.closest('section')!;
+    expect(box.querySelector('p')!.textContent).toBe(
+      'We cancelled your PayPal subscription I-REFUSED00001 of 26.11.20 without a plan, and could not give its payment back automatically. Nothing is lost: write to us with this subscription id and we give it back by hand. Contact us through Help',
+    );
+    // no contact address set at build time (config/site.ts): the Help page
+    expect(
+      within(box).getByRole('link', { name: 'Contact us through Help' }).getAttribute('href'),
+    ).toBe('/help');
+    expect(await inKorean(box)).toBe(
+      '돌려드리지 못한 PayPal 결제가 있습니다26.11.20의 PayPal 구독 I-REFUSED00001을(를) 플랜 없이 취소했지만, 결제 금액을 자동으로 돌려드리지 못했습니다. 금액은 사라지지 않았습니다. 이 구독 ID와 함께 연락해 주시면 직접 환불해 드립니다. 도움말에서 문의하기',
+    );
   });
 
   it("says why the plan could not be read in the reader's language, not the server's words", async () => {

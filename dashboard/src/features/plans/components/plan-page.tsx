@@ -12,7 +12,13 @@ import { Spinner } from '../../../components/ui/spinner';
 import { useSession } from '../../../lib/session';
 import { failureReason } from '../../../lib/errors';
 import { useSubmit } from '../../../lib/use-submit';
-import { cancelPayment, changePayment, useCoupon as redeemCoupon } from '../api/plans';
+import {
+  cancelPayment,
+  changePayment,
+  useCoupon as redeemCoupon,
+  type FailedRefund,
+} from '../api/plans';
+import { site } from '../../../config/site';
 import {
   activeCoupons,
   activePlan,
@@ -205,6 +211,36 @@ function CouponDialog({ onClose, onApplied }: { onClose: () => void; onApplied: 
   );
 }
 
+/**
+ * The PayPal payments the refund job could not give back (a refund PayPal refused, or one it gave
+ * up on): what happened and whom to write to (the site's contact address, else Help).
+ */
+function FailedRefunds({ refunds }: { refunds: FailedRefund[] }) {
+  const { t } = useTranslation();
+  const { lang } = useLang();
+  const email = site.locales[lang].contactEmail;
+  return (
+    <section className="plan-refunds warning-note" aria-labelledby="plan-refunds-title">
+      <h2 id="plan-refunds-title">{t('plans.refundFailed.heading')}</h2>
+      {refunds.map((r) => (
+        <p key={r.subscription_id}>
+          {t('plans.refundFailed.text', {
+            id: r.subscription_id,
+            date: formatPlanDate(r.created_at.slice(0, 10)),
+          })}{' '}
+          {email ? (
+            <a href={`mailto:${email}?subject=${encodeURIComponent(r.subscription_id)}`}>
+              {t('plans.refundFailed.email', { email })}
+            </a>
+          ) : (
+            <Link to={paths.help}>{t('plans.refundFailed.help')}</Link>
+          )}
+        </p>
+      ))}
+    </section>
+  );
+}
+
 export function PlanPage() {
   const { t } = useTranslation();
   const s = (key: string, o?: Record<string, unknown>) => t(`plans.${key}`, o);
@@ -264,6 +300,9 @@ export function PlanPage() {
         {state.error ? s('loadFailed', { reason: failureReason(state.error) }) : null}
       </LoadFailed>
       {!state.data && !state.error ? <Spinner label={t('common.loading')} /> : null}
+      {state.data?.failedRefunds.length ? (
+        <FailedRefunds refunds={state.data.failedRefunds} />
+      ) : null}
 
       {state.data ? (
         <div className="plan-top">

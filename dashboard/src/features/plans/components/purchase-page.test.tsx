@@ -384,19 +384,15 @@ describe('payment', () => {
         'the payment was taken but your plan could not be recorded, so it was given back. No plan was added; start again.',
         '결제는 되었지만 플랜을 기록하지 못해 결제를 취소(환불)했습니다. 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
       ],
+      // a second purchase refused: read by its code (contracts' SECOND_PURCHASE_CODES), whatever
+      // the server's English says
       [
-        failure(
-          'refund_pending',
-          'You already have an active plan. The payment will be given back.',
-        ),
+        failure('second_plan_refused', 'The server may word this any way.'),
         'you already have an active plan, so this PayPal subscription was cancelled and its payment will be given back (PayPal may take a few days).',
         '이미 이용 중인 플랜이 있어 이 PayPal 구독을 취소했으며, 결제 금액은 환불될 예정입니다(PayPal 처리에 며칠 걸릴 수 있습니다).',
       ],
       [
-        failure(
-          'refund_pending',
-          'A payment is already in progress; try again in a few minutes. The payment will be given back.',
-        ),
+        failure('second_checkout_refused', 'The server may word this any way.'),
         'another payment of yours is being completed, so this PayPal subscription was cancelled and its payment will be given back (PayPal may take a few days). Your plan appears on the Plan page once the other payment is done.',
         '다른 결제가 처리되는 중이라 이 PayPal 구독을 취소했으며, 결제 금액은 환불될 예정입니다(PayPal 처리에 며칠 걸릴 수 있습니다). 다른 결제가 끝나면 플랜 페이지에 플랜이 표시됩니다.',
       ],
@@ -419,6 +415,19 @@ describe('payment', () => {
         failure('plan_mismatch', 'Failed to payment: The subscription is not on our plan'),
         'the PayPal subscription does not match the plan you chose, so it was cancelled and any payment made for it will be given back. No plan was added; start again.',
         'PayPal 구독이 선택한 플랜과 맞지 않아 구독을 취소했으며, 결제된 금액이 있으면 환불됩니다. 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
+      ],
+      [
+        failure('subscription_in_use', 'This subscription already pays for your plan.'),
+        'this PayPal subscription already pays for your plan, or its payment is still being completed. Nothing changed.',
+        '이 PayPal 구독은 이미 이용 중인 플랜의 결제이거나, 아직 결제가 처리되는 중입니다. 바뀐 것은 없습니다.',
+      ],
+      [
+        failure(
+          'checkout_cancelled',
+          'The subscription was cancelled before its first payment. No plan was added and nothing was charged.',
+        ),
+        'the PayPal subscription was cancelled before its first payment went through, so no plan was added and nothing was charged. If PayPal still takes that payment, it is given back.',
+        '첫 결제가 끝나기 전에 PayPal 구독이 취소되어 플랜은 추가되지 않았고, 결제된 금액도 없습니다. 그래도 PayPal이 그 결제를 가져가면 환불해 드립니다.',
       ],
       [
         failure('invalid_billing_key', 'Invalid billing key'),

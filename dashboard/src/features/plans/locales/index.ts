@@ -39,6 +39,13 @@ export const en = {
     couponNoEnd:
       'Coupon {{name}}: {{blocks}} blocks and {{emails}} emails a month, with no end date.',
   },
+  // public.paypal_refunds rows the refund job could not give back (status failed)
+  refundFailed: {
+    heading: 'A PayPal payment was not given back',
+    text: 'We cancelled your PayPal subscription {{id}} of {{date}} without a plan, and could not give its payment back automatically. Nothing is lost: write to us with this subscription id and we give it back by hand.',
+    email: 'Write to {{email}}',
+    help: 'Contact us through Help',
+  },
   notices: {
     purchased: 'Your plan is active. Thank you!',
     paypalCancelled: 'The PayPal payment was cancelled. Nothing was charged.',
@@ -188,7 +195,8 @@ export const en = {
     paypalLoading: 'Loading PayPal…',
     paypalFailed: 'PayPal could not be loaded: {{reason}}',
     failed: 'The payment did not go through: {{reason}}',
-    // check-paypal-payment's refusal of a second purchase (refund_pending): why, and the refund
+    // check-paypal-payment's refusals of a second purchase (contracts' SECOND_PURCHASE_CODES):
+    // why, and the refund
     second: {
       activePlan:
         'you already have an active plan, so this PayPal subscription was cancelled and its payment will be given back (PayPal may take a few days).',
@@ -210,6 +218,10 @@ export const en = {
         'the payment is not complete yet. Your plan appears on the Plan page as soon as it is; do not pay again.',
       plan_mismatch:
         'the PayPal subscription does not match the plan you chose, so it was cancelled and any payment made for it will be given back. No plan was added; start again.',
+      subscription_in_use:
+        'this PayPal subscription already pays for your plan, or its payment is still being completed. Nothing changed.',
+      checkout_cancelled:
+        'the PayPal subscription was cancelled before its first payment went through, so no plan was added and nothing was charged. If PayPal still takes that payment, it is given back.',
       invalid_billing_key:
         'the card or wallet you registered cannot be used (not found, deleted, or not the way to pay you chose). Nothing was charged; register it again.',
       invalid_subscription:
@@ -303,6 +315,12 @@ export const ko: typeof en = {
     method: { iamport: '카드 결제', paypal: 'PayPal 결제' },
     coupon: '쿠폰 {{name}}: {{date}}까지 블록 {{blocks}}개, 월 이메일 {{emails}}건.',
     couponNoEnd: '쿠폰 {{name}}: 블록 {{blocks}}개, 월 이메일 {{emails}}건(종료일 없음).',
+  },
+  refundFailed: {
+    heading: '돌려드리지 못한 PayPal 결제가 있습니다',
+    text: '{{date}}의 PayPal 구독 {{id}}을(를) 플랜 없이 취소했지만, 결제 금액을 자동으로 돌려드리지 못했습니다. 금액은 사라지지 않았습니다. 이 구독 ID와 함께 연락해 주시면 직접 환불해 드립니다.',
+    email: '{{email}}로 문의하기',
+    help: '도움말에서 문의하기',
   },
   notices: {
     purchased: '플랜이 시작되었습니다. 감사합니다!',
@@ -466,6 +484,10 @@ export const ko: typeof en = {
         '결제가 아직 끝나지 않았습니다. 결제가 끝나는 대로 플랜 페이지에 표시되니 다시 결제하지 마세요.',
       plan_mismatch:
         'PayPal 구독이 선택한 플랜과 맞지 않아 구독을 취소했으며, 결제된 금액이 있으면 환불됩니다. 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
+      subscription_in_use:
+        '이 PayPal 구독은 이미 이용 중인 플랜의 결제이거나, 아직 결제가 처리되는 중입니다. 바뀐 것은 없습니다.',
+      checkout_cancelled:
+        '첫 결제가 끝나기 전에 PayPal 구독이 취소되어 플랜은 추가되지 않았고, 결제된 금액도 없습니다. 그래도 PayPal이 그 결제를 가져가면 환불해 드립니다.',
       invalid_billing_key:
         '등록한 카드나 간편결제 수단을 사용할 수 없습니다(찾을 수 없거나, 삭제되었거나, 선택한 결제 방식과 다릅니다). 결제된 금액은 없으니 다시 등록해 주세요.',
       invalid_subscription:

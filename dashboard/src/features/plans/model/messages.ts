@@ -1,5 +1,6 @@
 // The plan functions answer with the shared English messages (PLAN_MESSAGES); the screens show
 // them in the reader's language (plans.messages.*).
+import { SECOND_PURCHASE_CODES } from '@reaction-blocks/contracts/plans';
 import { messageOf, failureReason, sharedMessageReason } from '../../../lib/errors';
 import { PLAN_MESSAGES } from './plans';
 
@@ -18,6 +19,8 @@ const PAYMENT_CODES = [
   'provider_unavailable',
   'payment_pending',
   'plan_mismatch',
+  'subscription_in_use',
+  'checkout_cancelled',
   'invalid_billing_key',
   'invalid_subscription',
   'forbidden',
@@ -25,10 +28,8 @@ const PAYMENT_CODES = [
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
-/** check-paypal-payment's refusals of a second purchase, by their plan messages. */
-const SECOND_PURCHASE = (['activePlan', 'paymentInProgress'] as const).map(
-  (key) => [key, PLAN_MESSAGES[key]] as const,
-);
+/** check-paypal-payment's refusals of a second purchase, by their codes (plans.payment.second). */
+const SECOND_PURCHASE = Object.entries(SECOND_PURCHASE_CODES);
 
 const codeOf = (cause: unknown) => (cause as { code?: unknown } | null)?.code;
 
@@ -56,10 +57,8 @@ function paymentReason(t: T, cause: unknown): string {
   const code = codeOf(cause);
   // a second purchase refused (a plan is active, or another checkout is in flight): its
   // subscription is given back, and "start again" would be wrong
-  if (code === 'refund_pending') {
-    const second = SECOND_PURCHASE.find(([, text]) => messageOf(cause).startsWith(`${text}.`));
-    if (second) return t(`plans.payment.second.${second[0]}`);
-  }
+  const second = SECOND_PURCHASE.find(([, secondCode]) => secondCode === code);
+  if (second) return t(`plans.payment.second.${second[0]}`);
   if ((PAYMENT_CODES as readonly unknown[]).includes(code))
     return t(`plans.payment.reasons.${String(code)}`);
   if (planMessages.has(messageOf(cause))) return planReason(t, cause);
