@@ -82,10 +82,13 @@ grant insert (id, user_id, creator_id, creator_name, creator_photo_url, color, e
 grant update (id, user_id, creator_id, creator_name, creator_photo_url, color, email, group_name, created_at, last_updated, deactivated, history, first_event, info, sent_count, delivered_count, opened_count, bounced_count, rejected_count, complaint_count) on public.audience_members to authenticated;
 create index audience_members_user_id_created_at_idx on public.audience_members (user_id, deactivated, created_at desc);
 create index audience_members_user_id_group_name_idx on public.audience_members (user_id, group_name);
--- the lookups of an owner's member by address, case aside: the insert trigger
--- audience_members_take_awaiting (once per inserted row: a CSV import), letters_allowed, a
--- confirmed address (confirm_mail), a trigger letter's member and a manual send's recipients
-create index audience_members_user_id_lower_email_idx on public.audience_members (user_id, lower(email));
+-- One member per address, case aside (Ann@Example.com and ann@example.com are one person's
+-- mailbox): the key the audience keeps. It also serves the lookups of an owner's member by address:
+-- the insert trigger audience_members_take_awaiting (once per inserted row: a CSV import),
+-- letters_allowed, a confirmed address (confirm_mail), a trigger letter's member and a manual
+-- send's recipients. unique (user_id, email) above stays as the arbiter of the dashboard's
+-- upserts by address: PostgREST's on_conflict names columns, never an expression.
+create unique index audience_members_user_id_lower_email_idx on public.audience_members (user_id, lower(email));
 
 create policy "Users can read their own audience" on public.audience_members
   for select to authenticated using (user_id = (select auth.uid()));
@@ -221,7 +224,8 @@ begin
   end if;
   if v_email is not null and (char_length(v_email) > 100 or not private.is_valid_email(v_email)
       or exists (select 1 from public.audience_members
-                 where user_id = p_block.owner_id and email = v_email and creator_id is distinct from p_uid)) then
+                 where user_id = p_block.owner_id and lower(email) = lower(v_email)
+                   and creator_id is distinct from p_uid)) then
     v_email := null;
   end if;
   if v_email is not null then
@@ -236,7 +240,7 @@ begin
     return;
   end if;
   -- two visitors naming the same address at once both passed the check above: the second
-  -- insert meets the (user_id, email) key, and that visitor joins without it (as the check would
+  -- insert meets the (user_id, lower(email)) key, and that visitor joins without it (as the check would
   -- have had it) instead of their write failing
   begin
     perform private.upsert_audience_member(p_block, p_uid, p_name, p_photo_url, p_color, v_email, v_awaiting, v_event);
