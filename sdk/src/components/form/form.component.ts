@@ -179,9 +179,8 @@ export default class ReactionForm extends BlockElement {
     Object.values(this.timers).forEach(clearTimeout);
     if (!this.validate()) {
       this._invalid = true;
-      await this.updateComplete;
-      (this.renderRoot.querySelector('[aria-invalid=true]') as HTMLElement | null)?.focus();
-      return;
+      // the first invalid question: a text field, or a choice group's first option
+      return this.focusOn('[aria-invalid=true]');
     }
     const answers: Answers = {};
     for (const [k, v] of Object.entries(this._answers))
@@ -211,6 +210,25 @@ export default class ReactionForm extends BlockElement {
     } finally {
       this._submitting = false;
     }
+    // the ending (role=status) replaced the form and the button that had focus
+    // (its title, or itself when it has none: the one with tabindex -1)
+    if (this._ending) await this.focusOn('[part^=ending][tabindex]');
+  }
+
+  /** Submit again: answering from the start, at the first field. */
+  private async again(): Promise<void> {
+    this.reset();
+    await this.focusOn('[part~=question] :is(input,textarea),[part=submit]');
+  }
+
+  /**
+   * Moves focus (after the render) to the first element `selector` matches, or to the first
+   * option in it when it is a choice group: where a keyboard or screen-reader user goes on.
+   */
+  private async focusOn(selector: string): Promise<void> {
+    await this.updateComplete;
+    const el = this.renderRoot.querySelector(selector);
+    ((el?.querySelector('input,textarea') || el) as HTMLElement | null)?.focus();
   }
 
   protected override startWriting(): void {
@@ -259,7 +277,13 @@ export default class ReactionForm extends BlockElement {
         aria-invalid=${err ? 'true' : 'false'}
         aria-required=${q.required && !multi ? 'true' : nothing}
       >
-        <legend>${title}</legend>
+        <legend>
+          ${title}
+          ${
+            // a checkbox group may not say aria-required (role=group): its legend says it
+            q.required && multi ? html`<span class="sr">${this.t('required')}</span>` : nothing
+          }
+        </legend>
         ${opts.map(
           (o) =>
             html`<label part="choice">
@@ -334,8 +358,8 @@ export default class ReactionForm extends BlockElement {
     // The default ending's text is "Thank you" already: the title falls back to it only when the
     // ending has no closing text, so it is never said twice.
     const title = e.title || (closing.replace(/<[^>]*>/g, '').trim() ? '' : this.t('thankYou'));
-    return html`<div part="ending" role="status">
-      ${title ? html`<h2 part="ending-title">${title}</h2>` : nothing}
+    return html`<div part="ending" role="status" tabindex=${title ? nothing : -1}>
+      ${title ? html`<h2 part="ending-title" tabindex="-1">${title}</h2>` : nothing}
       ${closing ? html`<div part="description">${text}</div>` : nothing}
       ${this._held ? html`<p part="held" class="muted">${this.t('responseHeld')}</p>` : nothing}
       ${
@@ -350,7 +374,7 @@ export default class ReactionForm extends BlockElement {
             >`
           : nothing
       }
-      ${e.block_submit_another ? nothing : html`<button part="resubmit" class="btn ghost" @click=${this.reset}>${e.resubmit_text || this.t('submitAgain')}</button>`}
+      ${e.block_submit_another ? nothing : html`<button part="resubmit" class="btn ghost" @click=${this.again}>${e.resubmit_text || this.t('submitAgain')}</button>`}
     </div>`;
   }
 

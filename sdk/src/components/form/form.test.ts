@@ -1,4 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import './form.js';
 import type ReactionForm from './form.component.js';
 import { pickEnding } from './endings.js';
@@ -39,6 +40,14 @@ const questions: Question[] = [
     image_src: location.origin + '/no-such-image.png',
   },
 ];
+/** A required checkbox group: the poll with several choices allowed. */
+const boxes: Question = {
+  ...questions[0]!,
+  id: 'boxes',
+  title: 'Toppings',
+  index: 1,
+  allow_multi_select: true,
+};
 const view = (over: Partial<BlockView> = {}): BlockView => ({
   block: block({ type: 'form', name: 'Survey', submit_button_text: 'Send it' }),
   questions,
@@ -191,6 +200,84 @@ describe('reaction-form', () => {
     await el.updateComplete;
     expect(el['_ending']).to.equal(null);
     expect($<HTMLInputElement>(el, 'input[type=radio]').checked).to.equal(false);
+  });
+
+  it('moves focus for a keyboard user: to the ending after a submit, to the first field after Submit again', async () => {
+    const el = await mount();
+    const focused = () => el.shadowRoot!.activeElement;
+    $$<HTMLInputElement>(el, 'input[type=radio]')[0]!.click();
+    $(el, '[part=submit]').focus();
+    await sendKeys({ press: 'Enter' });
+    await until(() => el['_ending'] && focused() !== $(el, '[part=submit]'));
+    // the ending's title (the form and its button are gone; not the page's <body>)
+    expect(focused(), 'after the submit').to.equal($(el, '[part=ending-title]'));
+    expect($(el, '[part=ending-title]').getAttribute('tabindex')).to.equal('-1');
+    $(el, '[part=resubmit]').focus();
+    await sendKeys({ press: 'Enter' });
+    await until(() => !el['_ending'] && focused());
+    expect(focused(), 'after Submit again').to.equal($$(el, 'input[type=radio]')[0]);
+    api.restore();
+    // an ending without a title: the ending itself (role=status) takes focus
+    const untitled = await mount(
+      undefined,
+      view({ endings: [{ id: 'd', is_default: true, index: 0, closing_text: '<p>Bye</p>' }] }),
+    );
+    pickAndSubmit(untitled);
+    await until(() => untitled.shadowRoot!.activeElement);
+    expect(untitled.shadowRoot!.activeElement).to.equal($(untitled, '[part=ending]'));
+  });
+
+  it('focuses the first invalid question whatever its kind: a choice group goes to its first option', async () => {
+    const short: Question = { id: 'short', type: 'short_text', title: 'Name', index: 0 };
+    const el = await mount(undefined, view({ questions: [short, boxes] }));
+    // only the required checkbox group is invalid
+    $(el, '[part=submit]').focus();
+    await sendKeys({ press: 'Enter' });
+    await until(() => el['_invalid']);
+    await until(() => el.shadowRoot!.activeElement !== $(el, '[part=submit]'));
+    expect(el.shadowRoot!.activeElement).to.equal($$(el, 'input[type=checkbox]')[0]);
+    api.restore();
+    // a text field that is invalid before the group: the text field
+    const mail: Question = { id: 'mail', type: 'mail', title: 'Mail', index: 0 };
+    const both = await mount(undefined, view({ questions: [mail, boxes] }));
+    type(input(both, 'mail'), 'nope');
+    $(both, '[part=submit]').click();
+    await until(() => both.shadowRoot!.activeElement);
+    expect(both.shadowRoot!.activeElement).to.equal(input(both, 'mail'));
+  });
+
+  it('says a required checkbox group is required in its legend (en, ko); text fields say aria-required', async () => {
+    const name: Question = {
+      id: 'name',
+      type: 'short_text',
+      title: 'Name',
+      index: 1,
+      required: true,
+    };
+    for (const [language, said] of [
+      ['en', 'Required'],
+      ['ko', '필수 항목입니다'],
+    ] as const) {
+      const v = view({ questions: [boxes, name] });
+      v.block.language = language;
+      const el = await mount(undefined, v);
+      await until(() => $(el, 'fieldset legend .sr')?.textContent === said);
+      const group = $(el, 'fieldset');
+      expect(group.getAttribute('role')).to.equal('group');
+      // role=group may not carry aria-required; the '*' is aria-hidden
+      expect(group.hasAttribute('aria-required')).to.equal(false);
+      expect($(el, 'fieldset legend .req').getAttribute('aria-hidden')).to.equal('true');
+      expect(input(el, 'name').getAttribute('aria-required')).to.equal('true');
+      // what a screen reader hears of the group's legend: its title, then the hidden word
+      const heard = $(el, 'fieldset legend').cloneNode(true) as HTMLElement;
+      heard.querySelectorAll('[aria-hidden=true]').forEach((n) => n.remove());
+      expect(heard.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Toppings ' + said);
+      await expect(el).to.be.accessible();
+      api.restore();
+    }
+    // an optional group says nothing of the kind
+    const el = await mount(undefined, view({ questions: [{ ...boxes, required: false }] }));
+    expect($(el, 'fieldset legend .sr')).to.equal(null);
   });
 
   it('says at the ending that a held response was received and waits for approval, in en and ko', async () => {
