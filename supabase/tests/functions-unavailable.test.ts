@@ -297,6 +297,12 @@ describe('a function whose database is out of reach', () => {
   const answer = async (res: Response) =>
     [res.status, ((await res.json()) as { error?: { code: string } }).error?.code] as const;
 
+  /** Fails the requests whose path starts with `prefix` (and that `also` picks) with `failure`. */
+  const failingOn =
+    (prefix: string, failure: Failure = 'reset', also: (req: Seen) => boolean = () => true) =>
+    (req: Seen) =>
+      req.path.startsWith(prefix) && also(req) ? failure : undefined;
+
   /** Runs `check` while the front fails what `when` picks; passes everything on after. */
   async function whileFailing(
     when: (req: Seen) => Failure | undefined,
@@ -317,23 +323,19 @@ describe('a function whose database is out of reach', () => {
     expect(await answer(await createBlock())).toEqual([403, 'block_limit_reached']);
     // create-block answered any other database error 400 (the caller's fault)
     for (const failure of ['reset', GATEWAY_502] as const) {
-      await whileFailing(
-        (req) => (req.path.startsWith('/rest/v1/rpc/') ? failure : undefined),
-        async () => expectUnavailable(await createBlock()),
+      await whileFailing(failingOn('/rest/v1/rpc/', failure), async () =>
+        expectUnavailable(await createBlock()),
       );
     }
   });
 
   it('answers 503, not 401, when auth does not answer, and 401 when auth fails in itself', async () => {
+    await whileFailing(failingOn('/auth/'), async () => expectUnavailable(await createBlock()));
     await whileFailing(
-      (req) => (req.path.startsWith('/auth/') ? 'reset' : undefined),
-      async () => expectUnavailable(await createBlock()),
-    );
-    await whileFailing(
-      (req) =>
-        req.path.startsWith('/auth/')
-          ? { status: 500, body: { code: 'unexpected_failure', message: 'Database error' } }
-          : undefined,
+      failingOn('/auth/', {
+        status: 500,
+        body: { code: 'unexpected_failure', message: 'Database error' },
+      }),
       async () => expect(await answer(await createBlock())).toEqual([401, 'unauthorized']),
     );
   });
@@ -415,17 +417,11 @@ describe('a function whose database is out of reach', () => {
     '%s answers 503 when its database call does not arrive, and 500 on a real error',
     async (_, send, first) => {
       for (const failure of ['reset', GATEWAY_502] as const) {
-        await whileFailing(
-          (req) => (req.path.startsWith(first) ? failure : undefined),
-          async () => expectUnavailable(await send()),
-        );
+        await whileFailing(failingOn(first, failure), async () => expectUnavailable(await send()));
       }
       // a real SQL error stays a 500: the provider retries it too, and it reads as a bug
       await whileFailing(
-        (req) =>
-          req.path.startsWith(first)
-            ? { status: 500, body: { code: 'XX000', message: 'internal error' } }
-            : undefined,
+        failingOn(first, { status: 500, body: { code: 'XX000', message: 'internal error' } }),
         async () => expect((await send()).status).toBe(500),
       );
     },
@@ -471,10 +467,7 @@ describe('a function whose database is out of reach', () => {
       hint: 'read the event row',
     };
     await whileFailing(
-      (req) =>
-        req.path.startsWith('/rest/v1/rpc/record_mail_event')
-          ? { status: 500, body: refusal }
-          : undefined,
+      failingOn('/rest/v1/rpc/record_mail_event', { status: 500, body: refusal }),
       async () => expect((await postSesEvent()).status).toBe(500),
     );
     await eventually(
@@ -489,15 +482,14 @@ describe('a function whose database is out of reach', () => {
 
   it("answers 503, not 500, when the owner check's profile read does not arrive", async () => {
     await whileFailing(
-      (req) => (req.path.startsWith('/rest/v1/profiles') && !req.service ? 'reset' : undefined),
+      failingOn('/rest/v1/profiles', 'reset', (req) => !req.service),
       async () => expectUnavailable(await createBlock()),
     );
   });
 
   it('answers 503, not 400, when the profile update does not arrive', async () => {
     await whileFailing(
-      (req) =>
-        req.path.startsWith('/rest/v1/profiles') && req.method === 'PATCH' ? 'reset' : undefined,
+      failingOn('/rest/v1/profiles', 'reset', (req) => req.method === 'PATCH'),
       async () =>
         expectUnavailable(await call('update-profile', { name: 'Kim' }, owner.accessToken)),
     );
@@ -505,10 +497,11 @@ describe('a function whose database is out of reach', () => {
 
   it("answers a gateway's refusal without a code as before (500), not 503", async () => {
     await whileFailing(
-      (req) =>
-        req.path.startsWith('/rest/v1/profiles') && req.method === 'PATCH'
-          ? { status: 401, body: { message: 'Invalid API key' } }
-          : undefined,
+      failingOn(
+        '/rest/v1/profiles',
+        { status: 401, body: { message: 'Invalid API key' } },
+        (req) => req.method === 'PATCH',
+      ),
       async () =>
         expect(
           await answer(await call('update-profile', { name: 'Kim' }, owner.accessToken)),
@@ -518,8 +511,7 @@ describe('a function whose database is out of reach', () => {
 
   it('a paid owner whose profile cannot be read gets 503, not 403 paid_plan_required', async () => {
     const paid = await paidOwner('unavailable-paid');
-    const profileRead = (req: Seen) =>
-      req.path.startsWith('/rest/v1/profiles') && req.service ? 'reset' : undefined;
+    const profileRead = failingOn('/rest/v1/profiles', 'reset', (req) => req.service);
     await whileFailing(profileRead, async () => {
       // requirePaid (webhooks, integrations)
       await expectUnavailable(
@@ -534,12 +526,10 @@ describe('a function whose database is out of reach', () => {
 
   it('search-notion-objects refuses a free owner for the plan even when the connection read does not arrive', async () => {
     // the paid check runs beside the connection read (requirePaid) and its refusal comes first
-    await whileFailing(
-      (req) => (req.path.startsWith('/rest/v1/rpc/notion_connection') ? 'reset' : undefined),
-      async () =>
-        expect(
-          await answer(await call('search-notion-objects', { target: 'page' }, owner.accessToken)),
-        ).toEqual([403, 'paid_plan_required']),
+    await whileFailing(failingOn('/rest/v1/rpc/notion_connection'), async () =>
+      expect(
+        await answer(await call('search-notion-objects', { target: 'page' }, owner.accessToken)),
+      ).toEqual([403, 'paid_plan_required']),
     );
   });
 
@@ -551,24 +541,21 @@ describe('a function whose database is out of reach', () => {
         { mallId: 'unavailablemall', redirectUrl: 'http://127.0.0.1:54323/oauth/cafe24' },
         paid.accessToken,
       );
-    await whileFailing(
-      (req) => (req.path.startsWith('/rest/v1/cafe24_shops') ? 'reset' : undefined),
-      async () => expectUnavailable(await authorize()),
+    await whileFailing(failingOn('/rest/v1/cafe24_shops'), async () =>
+      expectUnavailable(await authorize()),
     );
     await whileFailing(
-      (req) =>
-        req.path.startsWith('/rest/v1/cafe24_shops')
-          ? { status: 404, body: { message: 'no Route matched with those values' } }
-          : undefined,
+      failingOn('/rest/v1/cafe24_shops', {
+        status: 404,
+        body: { message: 'no Route matched with those values' },
+      }),
       async () => expect(await answer(await authorize())).toEqual([500, 'internal_error']),
     );
   });
 
   it('answers 503 from a plan call (httpErrorOf) and from verify-captcha after siteverify', async () => {
-    await whileFailing(
-      (req) => (req.path.startsWith('/rest/v1/rpc/redeem_coupon') ? 'reset' : undefined),
-      async () =>
-        expectUnavailable(await call('use-coupon', { couponId: 'NO-SUCH' }, owner.accessToken)),
+    await whileFailing(failingOn('/rest/v1/rpc/redeem_coupon'), async () =>
+      expectUnavailable(await call('use-coupon', { couponId: 'NO-SUCH' }, owner.accessToken)),
     );
     const { blocks } = await ownerWith('comment');
     const visitor = await newGuest();
@@ -576,12 +563,10 @@ describe('a function whose database is out of reach', () => {
       `${providersUrl()}/turnstile/v0/token?sitekey=${LOCAL_TURNSTILE.siteKey}&outcome=pass`,
     );
     const { token } = (await res.json()) as { token: string };
-    await whileFailing(
-      (req) => (req.path.startsWith('/rest/v1/rpc/grant_captcha_pass') ? 'reset' : undefined),
-      async () =>
-        expectUnavailable(
-          await call('verify-captcha', { blockId: blocks.comment, token }, visitor.accessToken),
-        ),
+    await whileFailing(failingOn('/rest/v1/rpc/grant_captcha_pass'), async () =>
+      expectUnavailable(
+        await call('verify-captcha', { blockId: blocks.comment, token }, visitor.accessToken),
+      ),
     );
   });
 
@@ -591,16 +576,13 @@ describe('a function whose database is out of reach', () => {
       JSON.stringify({ s: 'owner', e: 'reader@example.com', b: crypto.randomUUID() }),
     ).toString('base64url');
     const mac = createHmac('sha256', UNSUBSCRIBE_SECRET).update(claim).digest('base64url');
-    await whileFailing(
-      (req) => (req.path.startsWith('/rest/v1/rpc/record_mail_optout') ? 'reset' : undefined),
-      async () => expectUnavailable(await call('unsubscribe', { token: `${claim}.${mac}` })),
+    await whileFailing(failingOn('/rest/v1/rpc/record_mail_optout'), async () =>
+      expectUnavailable(await call('unsubscribe', { token: `${claim}.${mac}` })),
     );
-    await whileFailing(
-      (req) => (req.path.startsWith('/rest/v1/rpc/mail_consent_info') ? 'reset' : undefined),
-      async () =>
-        expectUnavailable(
-          await call('confirm-email?token=' + 'a'.repeat(43), undefined, undefined, 'GET'),
-        ),
+    await whileFailing(failingOn('/rest/v1/rpc/mail_consent_info'), async () =>
+      expectUnavailable(
+        await call('confirm-email?token=' + 'a'.repeat(43), undefined, undefined, 'GET'),
+      ),
     );
   });
 
@@ -620,7 +602,7 @@ describe('a function whose database is out of reach', () => {
       call('set-cafe24', { code: 'code', state, redirectUrl }, paid.accessToken);
     // the paid check after the state is spent does not arrive
     await whileFailing(
-      (req) => (req.path.startsWith('/rest/v1/profiles') && req.service ? 'reset' : undefined),
+      failingOn('/rest/v1/profiles', 'reset', (req) => req.service),
       async () => {
         const res = await connect();
         expect(res.status).toBe(503);
