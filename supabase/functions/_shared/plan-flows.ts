@@ -613,24 +613,4 @@ export async function revokeSchedules(
   }
 }
 
-/** What PortOne answers when a schedule has nothing left to revoke: revoked, run, or never made. */
-const SCHEDULE_GONE = new Set([
-  'PAYMENT_SCHEDULE_ALREADY_REVOKED',
-  'PAYMENT_SCHEDULE_ALREADY_PROCESSED',
-  'PAYMENT_SCHEDULE_NOT_FOUND',
-]);
-
-/**
- * Revokes one PortOne schedule by its id (a renewal scheduled after its plan's Stop or Change
- * revoked the billing key's schedules); one PortOne revoked already, ran or never made is done.
- */
-export async function revokeSchedule(scheduleId: string): Promise<void> {
-  try {
-    await portone().payment.paymentSchedule.revokePaymentSchedules({ scheduleIds: [scheduleId] });
-  } catch (err) {
-    const type = portoneErrorType(err);
-    if (!type || !SCHEDULE_GONE.has(type)) throw err;
-  }
-}
-
 export { approveLink };

@@ -19,7 +19,6 @@ import { mapLimit } from './map-limit.ts';
 import type { OutgoingMail } from './mail.ts';
 import {
   chargeById,
-  revokeSchedule,
   rpc,
   scheduleCardRenewal,
   settleCardRenewal,
@@ -30,6 +29,7 @@ import {
 } from './plan-flows.ts';
 import { renderPlanMail, type PlanMailTemplate } from './plan-mail.ts';
 import { PayPalError } from './paypal.ts';
+import { portone, portoneErrorType } from './portone.ts';
 import {
   finishPaypalRefund,
   PAYPAL_REFUND_JOB,
@@ -74,6 +74,26 @@ const reconcile: JobHandler = {
       }
     }),
 };
+
+/** What PortOne answers when a schedule has nothing left to revoke: revoked, run, or never made. */
+const SCHEDULE_GONE = new Set([
+  'PAYMENT_SCHEDULE_ALREADY_REVOKED',
+  'PAYMENT_SCHEDULE_ALREADY_PROCESSED',
+  'PAYMENT_SCHEDULE_NOT_FOUND',
+]);
+
+/**
+ * Revokes one PortOne schedule by its id (a renewal scheduled after its plan's Stop or Change
+ * revoked the billing key's schedules); one PortOne revoked already, ran or never made is done.
+ */
+async function revokeSchedule(scheduleId: string): Promise<void> {
+  try {
+    await portone().payment.paymentSchedule.revokePaymentSchedules({ scheduleIds: [scheduleId] });
+  } catch (err) {
+    const type = portoneErrorType(err);
+    if (!type || !SCHEDULE_GONE.has(type)) throw err;
+  }
+}
 
 /**
  * plan.schedule-renewal: schedules a renewal charge at PortOne, then marks it scheduled under the
