@@ -11,6 +11,9 @@
 --   site); another account naming the same address, or the same account on another owner's
 --   blocks, is asked afresh.
 -- * an owner's letters: per address and owner.
+-- * an owner's notification address (a block's mail_to, notifications.sql): per address and
+--   owner (for_notifications), unless it is the owner's own sign-in address or one of their
+--   verified sender addresses (notification_address_allowed). A yes to owner A is not one to B.
 -- The confirmation mail is a `confirm.mail` job, one per address, owner and commenter a day (its
 -- dedupe key). start_mail_consent sends at most one confirmation mail per address a day (a reply
 -- confirmation past it is dropped, a letters one waits a day), at most the owner's daily cap
@@ -42,10 +45,13 @@ create table private.mail_consents (
   locale public.language_code not null default 'en',
   -- the last time the owner's daily cap kept this confirmation mail back
   capped_at timestamptz,
-  unique nulls not distinct (email, owner_id, commenter_id)
+  -- the owner's notification mails (a block's mail_to), not their letters (commenter_id null)
+  for_notifications boolean not null default false,
+  check (not for_notifications or commenter_id is null),
+  unique nulls not distinct (email, owner_id, commenter_id, for_notifications)
 );
 comment on table private.mail_consents is
-  'Double opt-in of visitor-typed addresses: reply notifications (per owner and commenter) or an owner''s letters (commenter_id null), confirmed through a single-use token mailed to the address.';
+  'Double opt-in of visitor-typed addresses: reply notifications (per owner and commenter), an owner''s letters (commenter_id null) or an owner''s notification address (for_notifications), confirmed through a single-use token mailed to the address.';
 alter table private.mail_consents enable row level security;
 revoke all on private.mail_consents from public, anon, authenticated;
 create index mail_consents_owner_mailed_idx on private.mail_consents (owner_id, mailed_at);
@@ -72,15 +78,31 @@ create index confirmation_mails_email_idx on private.confirmation_mails (email, 
 create index confirmation_mails_owner_idx on private.confirmation_mails (owner_id, mailed_at);
 
 -- Whether an address confirmed reply notifications for a commenter on an owner's blocks, or (p_commenter_id
--- null) the owner's letters.
-create function private.mail_confirmed(p_email text, p_owner_id uuid, p_commenter_id uuid)
+-- null) the owner's letters, or (p_notifications) the owner's notification mails.
+create function private.mail_confirmed(p_email text, p_owner_id uuid, p_commenter_id uuid,
+                                       p_notifications boolean default false)
 returns boolean language sql stable set search_path = '' as $$
   select exists (select 1 from private.mail_consents c
                  where c.email = lower(btrim(p_email)) and c.owner_id = p_owner_id
                    and c.commenter_id is not distinct from p_commenter_id
+                   and c.for_notifications = coalesce(p_notifications, false)
                    and c.confirmed_at is not null);
 $$;
-revoke execute on function private.mail_confirmed(text, uuid, uuid) from public;
+revoke execute on function private.mail_confirmed(text, uuid, uuid, boolean) from public;
+
+-- Whether an owner's notification mails (a block's mail_to) may go to an address: the owner's own
+-- sign-in address, one of their verified sender addresses, or an address that confirmed this
+-- owner's notifications through the link mailed to it. Anything else gets no notification.
+create function private.notification_address_allowed(p_owner_id uuid, p_email text)
+returns boolean language sql stable security definer set search_path = '' as $$
+  select exists (select 1 from auth.users u
+                 where u.id = p_owner_id and lower(u.email) = lower(btrim(p_email)))
+    or exists (select 1 from public.sender_emails s
+               where s.user_id = p_owner_id and s.status = 'verified'
+                 and lower(s.email) = lower(btrim(p_email)))
+    or private.mail_confirmed(p_email, p_owner_id, null, true);
+$$;
+revoke execute on function private.notification_address_allowed(uuid, text) from public;
 
 -- The visitor's language for a mail they caused: the first of en/ko in the request's
 -- Accept-Language (the browser's, as PostgREST passes it), else p_fallback (the block's).
@@ -98,31 +120,35 @@ $$;
 revoke execute on function private.request_locale(public.language_code) from public;
 
 -- Asks an address to confirm reply notifications for p_commenter_id's comments on p_owner_id's
--- blocks, or (p_commenter_id null) p_owner_id's letters: one `confirm.mail` job per address,
--- owner and commenter a day. Answers 'confirmed', 'suppressed' (nothing is asked) or 'pending'
+-- blocks, or (p_commenter_id null) p_owner_id's letters, or (p_notifications) p_owner_id's
+-- notification mails: one `confirm.mail` job per address, owner and commenter (or scope) a day. Answers 'confirmed', 'suppressed' (nothing is asked) or 'pending'
 -- (a confirmation mail is asked for; start_mail_consent decides whether it goes).
 create function private.ask_mail_consent(p_email text, p_owner_id uuid, p_commenter_id uuid,
-                                         p_block_id uuid, p_locale public.language_code)
+                                         p_block_id uuid, p_locale public.language_code,
+                                         p_notifications boolean default false)
 returns text language plpgsql set search_path = '' as $$
 declare
   v_email text := lower(btrim(p_email));
+  v_notify boolean := coalesce(p_notifications, false) and p_commenter_id is null;
 begin
   if exists (select 1 from private.mail_suppressions where email = v_email) then
     return 'suppressed';
   end if;
-  if private.mail_confirmed(v_email, p_owner_id, p_commenter_id) then
+  if private.mail_confirmed(v_email, p_owner_id, p_commenter_id, v_notify) then
     return 'confirmed';
   end if;
   perform public.enqueue_job('confirm.mail',
     jsonb_build_object('email', v_email, 'owner_id', p_owner_id, 'commenter_id', p_commenter_id,
-                       'block_id', p_block_id, 'locale', coalesce(p_locale, 'en')),
-    'confirm.mail:' || p_owner_id || ':' || coalesce(p_commenter_id::text, 'letters') || ':' || v_email
+                       'block_id', p_block_id, 'locale', coalesce(p_locale, 'en'))
+      || case when v_notify then jsonb_build_object('scope', 'notify') else '{}'::jsonb end,
+    'confirm.mail:' || p_owner_id || ':'
+      || coalesce(p_commenter_id::text, case when v_notify then 'notify' else 'letters' end) || ':' || v_email
       || ':' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD'),
     null, null, 'mail');
   return 'pending';
 end;
 $$;
-revoke execute on function private.ask_mail_consent(text, uuid, uuid, uuid, public.language_code) from public;
+revoke execute on function private.ask_mail_consent(text, uuid, uuid, uuid, public.language_code, boolean) from public;
 
 -- Whether an owner's letter may go to an address a visitor typed: the address confirmed the
 -- owner's letters, or the owner has it as an active member they added themselves (by hand, by
@@ -184,8 +210,9 @@ revoke execute on function private.purge_mail_consents() from public;
 
 -- The worker starts one `confirm.mail` job (running) with the hash of the token it is about to
 -- mail. Answers {skip: reason}, {defer_until} (a letters confirmation when another went to the
--- address less than a day ago), or what the mail needs: {to, scope: reply|letters, language,
--- block: {name, url}, owner_name, sender}. The token replaces the row's older one; a job run
+-- address less than a day ago), or what the mail needs: {to, scope: reply|letters|notify, language,
+-- block: {name, url}, owner_name, sender, owner_email}. A notify confirmation carries no word the
+-- owner chose (no block name or site, no account name): only the owner's sign-in address. The token replaces the row's older one; a job run
 -- again (retried before the provider took it) replaces its own. In order: the address's day (one
 -- confirmation mail a day: a reply one past it is dropped, as many accounts may name one address;
 -- a letters one, one per owner, waits), then the owner's day (owner_confirmation_cap: past it the
@@ -203,6 +230,8 @@ declare
   v_owner_name text;
   v_sender text;
   v_locale public.language_code;
+  v_notify boolean;
+  v_owner_email text;
 begin
   if p_token_hash is null or p_token_hash !~ '^[0-9a-f]{64}$' then
     raise exception 'not a token hash' using errcode = 'P0001';
@@ -214,6 +243,7 @@ begin
   v_email := lower(btrim(v_job.payload ->> 'email'));
   v_owner := (v_job.payload ->> 'owner_id')::uuid;
   v_commenter := (v_job.payload ->> 'commenter_id')::uuid;
+  v_notify := coalesce(v_job.payload ->> 'scope', '') = 'notify' and v_commenter is null;
   v_locale := case when v_job.payload ->> 'locale' = 'ko' then 'ko' else 'en' end;
   if v_email is null or not private.is_valid_email(v_email) then
     return jsonb_build_object('skip', 'no address');
@@ -237,11 +267,12 @@ begin
   if v_commenter is not null and not exists (select 1 from auth.users where id = v_commenter) then
     return jsonb_build_object('skip', 'the commenter is gone');
   end if;
-  insert into private.mail_consents (email, owner_id, commenter_id, block_id, locale)
-    values (v_email, v_owner, v_commenter, v_block.id, v_locale)
-    on conflict (email, owner_id, commenter_id) do nothing;
+  insert into private.mail_consents (email, owner_id, commenter_id, block_id, locale, for_notifications)
+    values (v_email, v_owner, v_commenter, v_block.id, v_locale, v_notify)
+    on conflict (email, owner_id, commenter_id, for_notifications) do nothing;
   select * into v_row from private.mail_consents
     where email = v_email and owner_id = v_owner and commenter_id is not distinct from v_commenter
+      and for_notifications = v_notify
     for update;
   if v_row.confirmed_at is not null then
     return jsonb_build_object('skip', 'the address already confirmed');
@@ -272,17 +303,22 @@ begin
     where id = v_row.id;
   insert into private.confirmation_mails (job_id, email, owner_id) values (p_job_id, v_email, v_owner)
     on conflict (job_id) do update set mailed_at = now();
-  if v_commenter is null then
+  if v_notify then
+    select u.email into v_owner_email from auth.users u where u.id = v_owner;
+  elsif v_commenter is null then
     select coalesce(nullif(btrim(p.name), ''), '') into v_owner_name
       from public.profiles p where p.id = v_owner;
     select s.email into v_sender from public.sender_emails s
       where s.user_id = v_owner and s.status = 'verified' order by s.created_at limit 1;
   end if;
   return jsonb_build_object(
-    'to', v_email, 'scope', case when v_commenter is null then 'letters' else 'reply' end,
+    'to', v_email,
+    'scope', case when v_notify then 'notify' when v_commenter is null then 'letters' else 'reply' end,
     'language', v_locale,
-    'block', jsonb_build_object('id', v_block.id, 'name', v_block.name, 'url', v_block.embeded_url),
-    'owner_id', v_owner, 'owner_name', v_owner_name, 'sender', v_sender);
+    'block', jsonb_build_object('id', v_block.id,
+                                'name', case when not v_notify then v_block.name end,
+                                'url', case when not v_notify then v_block.embeded_url end),
+    'owner_id', v_owner, 'owner_name', v_owner_name, 'sender', v_sender, 'owner_email', v_owner_email);
 end;
 $$;
 comment on function public.start_mail_consent(bigint, text) is
@@ -290,14 +326,20 @@ comment on function public.start_mail_consent(bigint, text) is
 revoke all on function public.start_mail_consent(bigint, text) from public, anon, authenticated;
 grant execute on function public.start_mail_consent(bigint, text) to service_role;
 
--- What a live token asks, for the confirmation page: {scope, email, block_name, owner_name, locale},
--- or null when the token is unknown, spent or expired.
+-- What a live token asks, for the confirmation page: {scope, email, block_name, owner_name,
+-- owner_email, locale}, or null when the token is unknown, spent or expired. A notify token names
+-- the owner by their sign-in address only (no block name, no account name: owner-chosen words).
 create function public.mail_consent_info(p_token_hash text)
 returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object(
-           'scope', case when c.commenter_id is null then 'letters' else 'reply' end,
-           'email', c.email, 'block_name', b.name, 'locale', c.locale,
-           'owner_name', (select coalesce(nullif(btrim(p.name), ''), '') from public.profiles p where p.id = c.owner_id))
+           'scope', case when c.for_notifications then 'notify'
+                         when c.commenter_id is null then 'letters' else 'reply' end,
+           'email', c.email, 'block_name', case when not c.for_notifications then b.name end,
+           'locale', c.locale,
+           'owner_name', case when not c.for_notifications then
+             (select coalesce(nullif(btrim(p.name), ''), '') from public.profiles p where p.id = c.owner_id) end,
+           'owner_email', case when c.for_notifications then
+             (select u.email from auth.users u where u.id = c.owner_id) end)
   from private.mail_consents c left join public.blocks b on b.id = c.block_id
   where c.token_hash = p_token_hash and c.token_expires_at > now();
 $$;
@@ -325,7 +367,7 @@ begin
   if not p_confirm then
     insert into private.mail_suppressions (email, reason) values (v_row.email, 'not_me')
       on conflict (email) do nothing;
-  elsif v_row.commenter_id is null then
+  elsif v_row.commenter_id is null and not v_row.for_notifications then
     update public.audience_members set awaiting_confirmation = false
       where user_id = v_row.owner_id and lower(email) = v_row.email and awaiting_confirmation;
     -- the letters the owner's forms would have sent it (reserve_trigger_letter waited)
@@ -338,7 +380,9 @@ begin
       on conflict (dedupe_key) do nothing;
   end if;
   return jsonb_build_object('outcome', case when p_confirm then 'confirmed' else 'declined' end,
-    'scope', case when v_row.commenter_id is null then 'letters' else 'reply' end, 'email', v_row.email);
+    'scope', case when v_row.for_notifications then 'notify'
+                  when v_row.commenter_id is null then 'letters' else 'reply' end,
+    'email', v_row.email);
 end;
 $$;
 comment on function public.answer_mail_consent(text, boolean) is

@@ -3,6 +3,13 @@
 -- job per new message or response, grouped per block (owner) or per thread (commenter), so the
 -- worker sends the first at once and folds a burst into one digest per window (setting
 -- jobs.group_window_seconds, default 60). The worker prepares a whole batch in one call.
+--
+-- A block's mail_to is typed by its owner, so it gets the rule of the addresses a visitor types
+-- (docs/security.md "Notification addresses"): it is mailed only when it is the owner's sign-in
+-- address, one of their verified sender addresses, or an address that confirmed this owner's
+-- notifications through the link mailed to it (mail-consent.sql, for_notifications). Saving
+-- another address asks it once (ask_notification_consent); until it says yes its digests are
+-- skipped. An unsubscribe from one owner digest stops all of that owner's digests to the address.
 
 -- Enqueues the notifications of a new message: notify.owner for the block's owner (mailTo), and
 -- notify.reply for a commenter who asked for replies, which waits for a published reply (the owner is told of held messages: that is how they learn to approve).
@@ -88,6 +95,9 @@ begin
     if v_to is null then
       return jsonb_build_object('skip', 'notifications were turned off');
     end if;
+    if not private.notification_address_allowed(v_block.owner_id, v_to) then
+      return jsonb_build_object('skip', 'the address has not confirmed notifications');
+    end if;
   elsif p_kind = 'notify.reply' then
     v_scope := 'reply';
     if not v_block.allow_creator_email then
@@ -113,7 +123,12 @@ begin
     raise exception 'not a notification kind: %', p_kind using errcode = 'P0001';
   end if;
 
-  if exists (select 1 from private.mail_optouts where email = lower(v_to) and scope = v_scope and block_id = v_block_id) then
+  -- an owner digest's unsubscribe counts for all of that owner's blocks (one yes, one no)
+  if exists (select 1 from private.mail_optouts o
+             where o.email = lower(v_to) and o.scope = v_scope
+               and (o.block_id = v_block_id
+                    or (v_scope = 'owner' and o.block_id in
+                          (select b.id from public.blocks b where b.owner_id = v_block.owner_id)))) then
     return jsonb_build_object('skip', 'the address unsubscribed');
   end if;
   if exists (select 1 from private.mail_suppressions where email = lower(v_to)) then
@@ -187,3 +202,88 @@ create trigger responses_enqueue_notifications after insert on public.responses
 create trigger messages_enqueue_approved_reply after update of status on public.messages
   for each row when (old.status = 'held' and new.status = 'published' and new.parent_id is not null)
   execute function private.messages_enqueue_notifications();
+
+-- Saving a block's mail_to that may not be mailed yet asks it (once a day at most: the
+-- confirm.mail job's dedupe key) in the owner's language. security definer: save_block runs as
+-- the service role, the consent tables and the queue are the definer's.
+create function private.ask_notification_consent(p_block public.blocks, p_email text)
+returns text language plpgsql security definer set search_path = '' as $$
+begin
+  if p_email is null or private.notification_address_allowed(p_block.owner_id, p_email) then
+    return 'allowed';
+  end if;
+  return private.ask_mail_consent(p_email, p_block.owner_id, null, p_block.id,
+    (select p.language from public.profiles p where p.id = p_block.owner_id), true);
+end;
+$$;
+revoke execute on function private.ask_notification_consent(public.blocks, text) from public;
+grant execute on function private.ask_notification_consent(public.blocks, text) to service_role;
+
+-- The state of a block's notification address, for the workspace: {email, state, mailed_at}
+-- with state none (no address), allowed (own, verified sender or confirmed: nothing to show),
+-- waiting (a link was or will be mailed; notifications start once it is confirmed) or
+-- suppressed (the address refused or bounced: nothing will be mailed to it). Owner only.
+create function public.notification_address_status(p_block_id uuid)
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
+declare
+  v_owner uuid;
+  v_to text;
+begin
+  select b.owner_id, bp.mail_to into v_owner, v_to
+    from public.blocks b left join public.block_private bp on bp.block_id = b.id
+    where b.id = p_block_id and b.owner_id = (select auth.uid());
+  if v_owner is null then
+    raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+  if v_to is null then
+    return jsonb_build_object('email', null, 'state', 'none');
+  end if;
+  if private.notification_address_allowed(v_owner, v_to) then
+    return jsonb_build_object('email', v_to, 'state', 'allowed');
+  end if;
+  if exists (select 1 from private.mail_suppressions where email = lower(btrim(v_to))) then
+    return jsonb_build_object('email', v_to, 'state', 'suppressed');
+  end if;
+  return jsonb_build_object('email', v_to, 'state', 'waiting',
+    'mailed_at', (select c.mailed_at from private.mail_consents c
+                  where c.email = lower(btrim(v_to)) and c.owner_id = v_owner
+                    and c.commenter_id is null and c.for_notifications));
+end;
+$$;
+revoke all on function public.notification_address_status(uuid) from public, anon;
+grant execute on function public.notification_address_status(uuid) to authenticated;
+
+-- "Send the link again" in the workspace: asks the block's waiting address again. Limited like
+-- every confirmation mail (one per address and owner a day, one per address a day, the owner's
+-- daily cap): answers {sent: false} when a link went in the last 24 hours or was asked today,
+-- else {sent: true} (the queue sends it; the caps may still keep it back). Owner only.
+create function public.resend_notification_confirmation(p_block_id uuid)
+returns jsonb language plpgsql security definer set search_path = '' as $$
+declare
+  v_block public.blocks;
+  v_to text;
+  v_email text;
+begin
+  select b.* into v_block from public.blocks b
+    where b.id = p_block_id and b.owner_id = (select auth.uid());
+  if not found then
+    raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+  select mail_to into v_to from public.block_private where block_id = p_block_id;
+  v_email := lower(btrim(v_to));
+  if v_to is null or private.notification_address_allowed(v_block.owner_id, v_to) then
+    return jsonb_build_object('sent', false);
+  end if;
+  if exists (select 1 from private.mail_consents c
+             where c.email = v_email and c.owner_id = v_block.owner_id and c.commenter_id is null
+               and c.for_notifications and c.mailed_at > now() - interval '24 hours')
+     or exists (select 1 from private.jobs j
+                where j.dedupe_key = 'confirm.mail:' || v_block.owner_id || ':notify:' || v_email
+                                     || ':' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD')) then
+    return jsonb_build_object('sent', false);
+  end if;
+  return jsonb_build_object('sent', private.ask_notification_consent(v_block, v_to) = 'pending');
+end;
+$$;
+revoke all on function public.resend_notification_confirmation(uuid) from public, anon;
+grant execute on function public.resend_notification_confirmation(uuid) to authenticated;

@@ -206,6 +206,11 @@ begin
   if v_new.mail_to is not null and not private.is_valid_email(v_new.mail_to) then
     raise exception 'Invalid email address.' using errcode = 'P0001';
   end if;
+  -- a new address that is not the owner's own is asked first (notifications.sql): its digests
+  -- are skipped until it confirms
+  if v_new.mail_to is distinct from v_old.mail_to then
+    perform private.ask_notification_consent(p_block, v_new.mail_to);
+  end if;
 
   -- Notion integration
   if not p_paid then

@@ -254,6 +254,9 @@ describe('catalogue: what client roles are granted', () => {
       'is_unsubscribed',
       // issue 17: the caller's own confirmation mails of the day (counts only)
       'confirmation_mail_usage',
+      // the owner's notification address: its confirmation state, and the link sent again
+      'notification_address_status',
+      'resend_notification_confirmation',
     ];
     const callableBy = (role: 'anon' | 'authenticated') =>
       rows

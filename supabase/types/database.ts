@@ -2000,6 +2000,7 @@ export type Database = {
         Args: { p_name: string; p_per_hour: number; p_user_id: string };
         Returns: number;
       };
+      notification_address_status: { Args: { p_block_id: string }; Returns: Json };
       notification_context: { Args: { p_kind: string; p_payloads: Json }; Returns: Json };
       notion_connection: { Args: { p_user_id: string }; Returns: Json };
       payment_event_seen: { Args: { p_id: string }; Returns: boolean };
@@ -2080,6 +2081,7 @@ export type Database = {
         Args: { p_email: string; p_token_hash: string; p_user_id: string };
         Returns: string;
       };
+      resend_notification_confirmation: { Args: { p_block_id: string }; Returns: Json };
       reserve_letter: {
         Args: {
           p_block_id: string;

@@ -1,9 +1,11 @@
 // The mail that asks an address a visitor typed to confirm (double opt-in, issue 17;
 // schemas/mail-consent.sql): reply notifications of a comment block, or an owner's letters after
-// a form. In the language of the visitor who asked (en, ko: start_mail_consent), its link's page
+// a form, or an owner's notification address (a block's mail_to that is not the owner's own). In
+// the language of the visitor who asked (en, ko: start_mail_consent), its link's page
 // too (the link's `locale`), in the layout of the notification mails. It carries
 // no word a visitor wrote: the block's name and site and the owner's name and sender address are
-// the owner's. Two links, both to the /confirm-email page with a single-use token: confirm, or
+// the owner's; the notification one carries none of the owner's words either (no block name, no
+// account name), only the owner's sign-in address, so the recipient knows who asked. Two links, both to the /confirm-email page with a single-use token: confirm, or
 // "not me" (the address then gets nothing more from the platform).
 import type { ClaimedJob, Delivery, JobHandler, Outcome } from './jobs.ts';
 import { siteUrl } from './env.ts';
@@ -20,13 +22,15 @@ import { newConfirmationToken } from './sender-emails.ts';
 
 export interface ConfirmMailContext {
   to: string;
-  scope: 'reply' | 'letters';
+  scope: 'reply' | 'letters' | 'notify';
   language: string;
   block: { id: string; name: string | null; url: string | null };
   owner_id: string | null;
   owner_name: string | null;
   /** The owner's verified sender address, if any (letters go from it). */
   sender: string | null;
+  /** notify: the owner's sign-in address (who asked), the only word of theirs in the mail. */
+  owner_email?: string | null;
 }
 
 /** One line, at most 100 characters: owner-written names go into the subject (a header). */
@@ -58,6 +62,11 @@ const TEXTS = {
     lettersSender: (sender: string) => `Their letters come from ${sender}.`,
     lettersHow:
       'If it was you and you want them, confirm below. Until then no letter is sent to you.',
+    notifySubject: 'Confirm notification mails from Reaction Blocks',
+    notifyAsked: (owner: string) =>
+      `The Reaction Blocks account ${owner} asked to have the notifications of its blocks (new comments and responses) mailed to this address.`,
+    notifyHow:
+      'If you want them, confirm below. Until then none are sent; if you did not expect this, choose “Not me”.',
     confirm: 'Yes, confirm',
     notMe: 'Not me: send nothing more to this address',
     expires: 'The link works once, within 7 days. Without it nothing is sent.',
@@ -77,6 +86,11 @@ const TEXTS = {
     lettersSender: (sender: string) => `레터는 ${sender}에서 발송됩니다.`,
     lettersHow:
       '본인이고 받기를 원하시면 아래에서 확인해 주세요. 확인 전에는 레터를 보내지 않습니다.',
+    notifySubject: 'Reaction Blocks 알림 메일 수신을 확인해 주세요',
+    notifyAsked: (owner: string) =>
+      `Reaction Blocks 계정 ${owner}이(가) 자신의 블록 알림(새 댓글과 응답)을 이 주소로 받겠다고 요청했습니다.`,
+    notifyHow:
+      '받기를 원하시면 아래에서 확인해 주세요. 확인 전에는 보내지 않습니다. 요청한 적이 없다면 “본인이 아닙니다”를 눌러 주세요.',
     confirm: '네, 확인합니다',
     notMe: '본인이 아닙니다: 이 주소로 더 보내지 마세요',
     expires: '링크는 7일 안에 한 번만 쓸 수 있습니다. 링크를 열지 않으면 아무것도 보내지 않습니다.',
@@ -95,13 +109,20 @@ export function renderConfirmMail(
   const block = oneLine(c.block.name, 'Untitled');
   const site = siteOf(c.block.url);
   const owner = oneLine(c.owner_name, t.someone);
-  const subject = c.scope === 'reply' ? t.replySubject(block) : t.lettersSubject(owner);
+  const subject =
+    c.scope === 'notify'
+      ? t.notifySubject
+      : c.scope === 'reply'
+        ? t.replySubject(block)
+        : t.lettersSubject(owner);
   const body =
-    c.scope === 'reply'
-      ? p(t.replyAsked(block, site)) + p(t.replyHow)
-      : p(t.lettersAsked(owner, block, site)) +
-        (c.sender ? p(t.lettersSender(c.sender)) : '') +
-        p(t.lettersHow);
+    c.scope === 'notify'
+      ? p(t.notifyAsked(oneLine(c.owner_email, t.someone))) + p(t.notifyHow)
+      : c.scope === 'reply'
+        ? p(t.replyAsked(block, site)) + p(t.replyHow)
+        : p(t.lettersAsked(owner, block, site)) +
+          (c.sender ? p(t.lettersSender(c.sender)) : '') +
+          p(t.lettersHow);
   const notMe = `<p style="margin:16px 0 0;font-size:13px"><a href="${escapeHtml(links.notMe)}" style="color:#6b6b6b">${escapeHtml(t.notMe)}</a></p>`;
   return platformMail(
     lang,

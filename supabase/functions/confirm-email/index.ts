@@ -48,7 +48,8 @@ Deno.serve(async (req) => {
         scope: string;
         email: string;
         block_name: string | null;
-        owner_name: string;
+        owner_name: string | null;
+        owner_email: string | null;
       };
       return json(200, {
         data: {
@@ -56,6 +57,7 @@ Deno.serve(async (req) => {
           email: masked(info.email),
           blockName: info.block_name,
           ownerName: info.owner_name || null,
+          ownerEmail: info.owner_email || null,
         },
       });
     }

@@ -15,7 +15,7 @@ export const preconfirm = (email: string, ownerId: string, commenterId: string |
   sql(
     `insert into private.mail_consents (email, owner_id, commenter_id, confirmed_at)
      values (lower($1), $2, $3, now())
-     on conflict (email, owner_id, commenter_id) do update set confirmed_at = now()`,
+     on conflict (email, owner_id, commenter_id, for_notifications) do update set confirmed_at = now()`,
     [email, ownerId, commenterId],
   );
 

@@ -1,0 +1,221 @@
+// An owner's notification address (a block's mail_to) as an outside tester used it (2026-11-27):
+// a free owner saved any address, renamed the block 'WIN A FREE IPHONE at spam.example' and had
+// anonymous visitors post spam, and the address got the digest quoting it. Now the address is
+// mailed only when it is the owner's own sign-in address, one of their verified sender addresses,
+// or it confirmed this owner's notifications through the link mailed to it (double opt-in,
+// mail-consent.sql). docs/security.md "Notification addresses".
+import { describe, expect, it } from 'vitest';
+import { newGuest, newUser, sql, type TestUser } from './support/clients.ts';
+import { createBlock, save } from './support/drafts.ts';
+import { postMessage } from './support/hostile.ts';
+import { eventually, inbox, mailbox, type Mail } from './support/providers.ts';
+import { callWorker } from './support/worker.ts';
+import { answerLink, confirmationMail, tokenOf } from './support/consent.ts';
+
+const SPAM_NAME = 'WIN A FREE IPHONE at spam.example';
+const isConfirmation = (m: Mail) => Boolean(m.html?.includes('/confirm-email?token='));
+
+/** A free owner's comment block named `name`, its notification address saved as `mailTo`. */
+async function blockMailing(owner: TestUser, mailTo: string, name = SPAM_NAME) {
+  const blockId = await createBlock(owner, 'comment');
+  const res = await save(owner.client, {
+    blockId,
+    settings: { name },
+    privateSettings: { mail_to: mailTo },
+  });
+  expect(res.status, res.message).toBe(200);
+  return blockId;
+}
+
+/** What the worker would mail for a message on the block (notification_context), or its skip. */
+async function digestFor(blockId: string, messageId: string) {
+  const [row] = await sql<{ ctx: { skip?: string; to?: string } }>(
+    `select public.notification_context('notify.owner',
+       jsonb_build_array(jsonb_build_object('block_id', $1::uuid, 'message_id', $2::uuid))) as ctx`,
+    [blockId, messageId],
+  );
+  return row!.ctx;
+}
+
+async function spam(blockId: string): Promise<string> {
+  const { data, error } = await postMessage(
+    await newGuest(),
+    blockId,
+    'Cheap phones https://spam.example',
+  );
+  expect(error).toBeNull();
+  return (data as { id: string }).id;
+}
+
+/** The owner digests of the block once the worker ran them. */
+const settledDigests = (blockId: string) =>
+  eventually(async () => {
+    await callWorker();
+    const jobs = await sql<{ status: string; skipped: string | null }>(
+      `select status, result ->> 'skipped' as skipped from private.jobs
+       where kind = 'notify.owner' and payload ->> 'block_id' = $1 order by id`,
+      [blockId],
+    );
+    return jobs.length > 0 && jobs.every((j) => ['done', 'merged'].includes(j.status))
+      ? jobs
+      : undefined;
+  }, 30_000);
+
+const asks = (email: string, ownerId: string) =>
+  sql<{ status: string }>(
+    `select status from private.jobs where kind = 'confirm.mail'
+       and payload ->> 'email' = $1 and payload ->> 'owner_id' = $2`,
+    [email, ownerId],
+  );
+
+describe("an owner's notification address", () => {
+  it("gets no digest until it confirms: the tester's attack mails only a confirmation with none of the owner's words", async () => {
+    const owner = await newUser('spammer');
+    const victim = inbox('victim');
+    const first = await blockMailing(owner, victim);
+    const second = await blockMailing(owner, victim, 'Second block');
+    await spam(first);
+    await spam(second);
+
+    // the digests are skipped (done, not queued forever): nothing quoting the spam goes out
+    for (const blockId of [first, second]) {
+      expect(await settledDigests(blockId)).toEqual([
+        { status: 'done', skipped: 'the address has not confirmed notifications' },
+      ]);
+    }
+
+    // one confirmation (two blocks, one ask a day), naming the owner's sign-in address only
+    const mail = await confirmationMail(victim);
+    expect(mail.subject).toBe('Confirm notification mails from Reaction Blocks');
+    expect(mail.html).toContain(owner.email);
+    expect(mail.html).not.toMatch(/IPHONE|spam\.example|Second block/);
+    expect(await asks(victim, owner.id)).toHaveLength(1);
+    const received = await mailbox(victim);
+    expect(received.filter((m) => !isConfirmation(m))).toEqual([]);
+    expect(received).toHaveLength(1);
+
+    // the page names the owner's address, not the block
+    const info = await answerLink(tokenOf(mail));
+    expect(info.json.data).toMatchObject({
+      scope: 'notify',
+      blockName: null,
+      ownerEmail: owner.email,
+    });
+
+    // once it says yes, the owner's digests reach it, on all their blocks
+    expect((await answerLink(tokenOf(mail), 'confirm')).json.data).toMatchObject({
+      outcome: 'confirmed',
+      scope: 'notify',
+    });
+    expect(await digestFor(first, await spam(first))).toMatchObject({ to: victim });
+    expect(await digestFor(second, await spam(second))).toMatchObject({ to: victim });
+  });
+
+  it("that confirmed for owner A does not serve owner B; B's save asks it afresh", async () => {
+    const a = await newUser('owner-a');
+    const b = await newUser('owner-b');
+    const shared = inbox('shared');
+    const blockA = await blockMailing(a, shared, 'A');
+    const mail = await confirmationMail(shared);
+    expect((await answerLink(tokenOf(mail), 'confirm')).json.data).toMatchObject({
+      outcome: 'confirmed',
+    });
+    expect(await digestFor(blockA, await spam(blockA))).toMatchObject({ to: shared });
+
+    const blockB = await blockMailing(b, shared);
+    expect(await digestFor(blockB, await spam(blockB))).toEqual({
+      skip: 'the address has not confirmed notifications',
+    });
+    expect(await asks(shared, b.id)).toHaveLength(1);
+    // a letters consent for B is not a notifications one either
+    await sql(
+      `insert into private.mail_consents (email, owner_id, confirmed_at) values ($1, $2, now())`,
+      [shared, b.id],
+    );
+    expect(await digestFor(blockB, await spam(blockB))).toMatchObject({
+      skip: 'the address has not confirmed notifications',
+    });
+  });
+
+  it("is the owner's own sign-in address (any case) or verified sender: mailed at once, nothing asked", async () => {
+    const owner = await newUser('self');
+    const own = await blockMailing(owner, owner.email.toUpperCase(), 'Mine');
+    await spam(own);
+    expect(await settledDigests(own)).toEqual([{ status: 'done', skipped: null }]);
+    expect(await asks(owner.email, owner.id)).toEqual([]);
+
+    const sender = inbox('sender');
+    await sql(
+      `insert into public.sender_emails (user_id, email, status, confirmed_at) values ($1, $2, 'verified', now())`,
+      [owner.id, sender],
+    );
+    const viaSender = await blockMailing(owner, sender, 'Sender');
+    expect(await digestFor(viaSender, await spam(viaSender))).toMatchObject({ to: sender });
+    expect(await asks(sender, owner.id)).toEqual([]);
+  });
+
+  it("unsubscribed from one block's digest, gets none of that owner's notification mail", async () => {
+    const owner = await newUser('unsub');
+    const blockOne = await blockMailing(owner, owner.email, 'One');
+    const blockTwo = await blockMailing(owner, owner.email, 'Two');
+    const other = await newUser('other');
+    await sql(`select public.record_mail_optout($1, 'owner', $2)`, [owner.email, blockOne]);
+    expect(await digestFor(blockOne, await spam(blockOne))).toEqual({
+      skip: 'the address unsubscribed',
+    });
+    expect(await digestFor(blockTwo, await spam(blockTwo))).toEqual({
+      skip: 'the address unsubscribed',
+    });
+    // another owner's blocks are not touched by it
+    const otherBlock = await blockMailing(other, other.email, 'Other');
+    expect(await digestFor(otherBlock, await spam(otherBlock))).toMatchObject({ to: other.email });
+  });
+});
+
+describe('the workspace calls', () => {
+  it('tell the owner the waiting state and send the link again at most once a day; other owners get nothing', async () => {
+    const owner = await newUser('waits');
+    const typed = inbox('typed');
+    const blockId = await blockMailing(owner, typed, 'Waiting');
+    const status = () => owner.client.rpc('notification_address_status', { p_block_id: blockId });
+    expect((await status()).data).toMatchObject({ email: typed, state: 'waiting' });
+    // asked today on save: the resend is refused until tomorrow
+    expect(
+      (await owner.client.rpc('resend_notification_confirmation', { p_block_id: blockId })).data,
+    ).toEqual({ sent: false });
+    expect(await asks(typed, owner.id)).toHaveLength(1);
+    // a day later (the ask and its mail moved back), it asks once more
+    await confirmationMail(typed);
+    await sql(
+      `update private.jobs set dedupe_key = dedupe_key || ':old' where kind = 'confirm.mail' and payload ->> 'email' = $1`,
+      [typed],
+    );
+    await sql(
+      `update private.mail_consents set mailed_at = now() - interval '25 hours' where email = $1`,
+      [typed],
+    );
+    expect(
+      (await owner.client.rpc('resend_notification_confirmation', { p_block_id: blockId })).data,
+    ).toEqual({ sent: true });
+    expect(await asks(typed, owner.id)).toHaveLength(2);
+
+    const stranger = await newUser('stranger');
+    for (const fn of ['notification_address_status', 'resend_notification_confirmation']) {
+      const { error } = await stranger.client.rpc(fn, { p_block_id: blockId });
+      expect(error?.message).toBe("block doesn't exists");
+    }
+    const guest = await newGuest();
+    expect(
+      (await guest.client.rpc('notification_address_status', { p_block_id: blockId })).error,
+    ).toBeTruthy();
+
+    // own address: nothing to show
+    const own = await blockMailing(owner, owner.email, 'Own');
+    expect(
+      (await owner.client.rpc('notification_address_status', { p_block_id: own })).data,
+    ).toEqual({
+      email: owner.email,
+      state: 'allowed',
+    });
+  });
+});
