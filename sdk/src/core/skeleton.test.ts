@@ -12,7 +12,7 @@ import '../components/form/form.js';
 import '../components/block/block.js';
 import { SKELETON_HEIGHTS } from './skeleton-heights.js';
 import type { BlockView, Message, Question } from './types.js';
-import { $, KEY, PROJECT, block, mockApi, reset, until } from '../test/mock-api.js';
+import { B1, $, KEY, PROJECT, block, mockApi, reset, until } from '../test/mock-api.js';
 import { catsOrDogs, message } from '../test/fixtures.js';
 
 type Kind = keyof typeof SKELETON_HEIGHTS;
@@ -62,7 +62,7 @@ describe('loading skeletons', () => {
   const mount = (tag: string, theme = '') =>
     fixture<HTMLElement>(
       staticHtml`<${unsafeStatic('reaction-' + tag)}
-        block-id="b1"
+        block-id=${B1}
         project-url=${PROJECT}
         anon-key=${KEY}
         theme=${theme}
@@ -103,7 +103,7 @@ describe('loading skeletons', () => {
       let answer!: (v: BlockView) => void;
       api = mockApi({ get_block_view: () => new Promise<BlockView>((r) => (answer = r)) });
       const el = await fixture<HTMLElement>(
-        staticHtml`<reaction-form block-id="b1" project-url=${PROJECT} anon-key=${KEY}
+        staticHtml`<reaction-form block-id=${B1} project-url=${PROJECT} anon-key=${KEY}
           style="width: 600px; --reaction-form-height: 552px"></reaction-form>`,
       );
       expect(height(el)).to.equal(552);

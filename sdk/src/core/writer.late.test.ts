@@ -10,7 +10,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../components/comment/comment.js';
 import type ReactionComment from '../components/comment/comment.component.js';
 import { message } from '../test/fixtures.js';
-import { $, KEY, PROJECT, block, mockApi, type, until } from '../test/mock-api.js';
+import { B1, $, KEY, PROJECT, block, mockApi, type, until } from '../test/mock-api.js';
 import {
   holdNext,
   modulePath,
@@ -66,7 +66,7 @@ describe("a like before the comment list's changes arrive", () => {
         const el = await fixture<ReactionComment>(
           html`<reaction-comment
             dummy
-            block-id="b1"
+            block-id=${B1}
             project-url=${PROJECT}
             anon-key=${KEY}
           ></reaction-comment>`,
@@ -128,7 +128,7 @@ describe("a comment sent before the comment's write paths arrive", () => {
     try {
       const el = await fixture<HTMLElement>(
         html`<reaction-comment
-          block-id="b1"
+          block-id=${B1}
           project-url=${PROJECT}
           anon-key=${KEY}
         ></reaction-comment>`,

@@ -2,9 +2,11 @@ import { expect } from '@open-wc/testing';
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Block, Count, Like } from './index.js';
-import { KEY, PROJECT, block, mockApi, reset, until } from '../test/mock-api.js';
+import { B1, KEY, PROJECT, block, idOf, mockApi, reset, until } from '../test/mock-api.js';
 import type ReactionBlock from '../components/block/block.component.js';
 import type ReactionLike from '../components/like/like.component.js';
+
+const B2 = idOf('b2');
 
 describe('react wrappers', () => {
   beforeEach(reset);
@@ -20,7 +22,7 @@ describe('react wrappers', () => {
     const root = createRoot(host);
     root.render(
       createElement(Like, {
-        blockId: 'b1',
+        blockId: B1,
         projectUrl: PROJECT,
         anonKey: KEY,
         onReactionLike: (e: CustomEvent<{ liked: boolean }>) => liked.push(e.detail.liked),
@@ -30,7 +32,7 @@ describe('react wrappers', () => {
       () => (host.querySelector('reaction-like') as ReactionLike | null)?.['_status'] === 'ready',
     );
     const el = host.querySelector('reaction-like') as ReactionLike;
-    expect(el.blockId).to.equal('b1');
+    expect(el.blockId).to.equal(B1);
     await el.updateComplete;
     el.shadowRoot!.querySelector('button')!.click();
     await until(() => liked.length === 1);
@@ -43,7 +45,7 @@ describe('react wrappers', () => {
   it('shows the new block when the blockId prop changes', async () => {
     const api = mockApi({
       get_block_view: (b) => ({
-        block: block({ id: String(b.p_block_id), like_count: b.p_block_id === 'b2' ? 2 : 1 }),
+        block: block({ id: String(b.p_block_id), like_count: b.p_block_id === B2 ? 2 : 1 }),
         me: { liked: false },
       }),
     });
@@ -52,12 +54,12 @@ describe('react wrappers', () => {
     const root = createRoot(host);
     const render = (blockId: string) =>
       root.render(createElement(Like, { blockId, projectUrl: PROJECT, anonKey: KEY }));
-    render('b1');
+    render(B1);
     const el = () => host.querySelector('reaction-like') as ReactionLike | null;
     await until(() => el()?.['_status'] === 'ready');
     const first = el();
-    render('b2');
-    await until(() => el()?.view?.block.id === 'b2' && el()?.['_status'] === 'ready');
+    render(B2);
+    await until(() => el()?.view?.block.id === B2 && el()?.['_status'] === 'ready');
     await el()!.updateComplete;
     expect(el(), 'same element, new block').to.equal(first);
     expect(el()!.shadowRoot!.querySelector('button')!.textContent!.trim()).to.equal('2 Likes');
@@ -80,7 +82,7 @@ describe('react wrappers', () => {
     document.body.append(host);
     const seen: string[] = [];
     const props = {
-      blockId: 'b1',
+      blockId: B1,
       projectUrl: PROJECT,
       anonKey: KEY,
       onReactionLoad: () => seen.push('load'),

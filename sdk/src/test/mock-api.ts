@@ -4,6 +4,17 @@ import { eventually } from '../../../scripts/poll.js';
 
 export const PROJECT = 'http://api.test';
 export const KEY = 'anon-key';
+/**
+ * A block id as an element's block-id takes it (a uuid): `idOf('b2')` for another block (up to 4
+ * characters, which make its first 8 digits: core/marks.ts tells blocks apart by the start). The
+ * fake server answers any id; a test's views keep their short ids ('b1').
+ */
+export const idOf = (name: string) =>
+  [...name.slice(0, 4)]
+    .map((c) => c.charCodeAt(0).toString(16))
+    .join('')
+    .padEnd(8, '0') + '-0000-4000-8000-000000000000';
+export const B1 = idOf('b1');
 
 export interface Call {
   name: string;

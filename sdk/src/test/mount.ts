@@ -1,19 +1,19 @@
 // Putting an element on the test page the way most element tests start: of block b1 on the test
 // project, once it has read its block and drawn it.
 import { fixture } from '@open-wc/testing';
-import { KEY, PROJECT, until } from './mock-api.js';
+import { B1, KEY, PROJECT, until } from './mock-api.js';
 
 const quoted = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
 /**
- * `<tag>` with `attrs` (block-id b1 unless they say otherwise) and the test project's URL and key,
+ * `<tag>` with `attrs` (block-id B1 unless they say otherwise) and the test project's URL and key,
  * once it is ready (its block read) and rendered.
  */
 export async function mountReady<T extends HTMLElement & { updateComplete: Promise<unknown> }>(
   tag: string,
   attrs: Record<string, string> = {},
 ): Promise<T> {
-  const all = { 'block-id': 'b1', ...attrs, 'project-url': PROJECT, 'anon-key': KEY };
+  const all = { 'block-id': B1, ...attrs, 'project-url': PROJECT, 'anon-key': KEY };
   const list = Object.entries(all).map(([name, value]) => `${name}="${quoted(value)}"`);
   const el = await fixture<T>(`<${tag} ${list.join(' ')}></${tag}>`);
   await until(() => (el as unknown as { _status: string })._status === 'ready');

@@ -4,7 +4,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import '../components/like/like.js';
 import type ReactionLike from '../components/like/like.component.js';
-import { $, KEY, PROJECT, block, mockApi, until, wait } from './mock-api.js';
+import { B1, $, KEY, PROJECT, block, mockApi, until, wait } from './mock-api.js';
 
 const page = Math.random().toString(36).slice(2);
 document.cookie = `rb-page=${page}; path=/`;
@@ -61,7 +61,7 @@ export async function mountLike() {
     toggle_block_like: (b) => ({ liked: b.p_liked, like_count: b.p_liked ? 8 : 7 }),
   });
   const el = await fixture<ReactionLike>(
-    html`<reaction-like block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
+    html`<reaction-like block-id=${B1} project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
   );
   await until(() => el['_status'] === 'ready', 10000);
   await el.updateComplete;

@@ -1,7 +1,16 @@
 import { expect } from '@open-wc/testing';
 import './ab.js';
 import type ReactionAb from './ab.component.js';
-import { $$, ApiError, block, mockApi, reset, until, withSession } from '../../test/mock-api.js';
+import {
+  $$,
+  ApiError,
+  block,
+  idOf,
+  mockApi,
+  reset,
+  until,
+  withSession,
+} from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
 import { whichOne } from '../../test/fixtures.js';
 
@@ -127,7 +136,7 @@ describe('reaction-ab', () => {
     const ko = view();
     ko.block.language = 'ko';
     api = mockApi({ get_block_view: () => ko, submit_response: held });
-    const kel = await mountReady<ReactionAb>('reaction-ab', { 'block-id': 'b2' });
+    const kel = await mountReady<ReactionAb>('reaction-ab', { 'block-id': idOf('b2') });
     $$(kel, '[part=option]')[0]!.click();
     await until(
       () =>

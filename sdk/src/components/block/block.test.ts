@@ -5,10 +5,12 @@ import type ReactionBlock from './block.component.js';
 import type ReactionComment from '../comment/comment.component.js';
 import type { Message } from '../../core/types.js';
 import {
+  B1,
   KEY,
   PROJECT,
   block,
   fakeJwt,
+  idOf,
   mockApi,
   reset,
   until,
@@ -34,7 +36,7 @@ describe('reaction-block', () => {
     });
     const el = await fixture<ReactionBlock>(
       html`<reaction-block
-        block-id="b1"
+        block-id=${B1}
         project-url=${PROJECT}
         anon-key=${KEY}
         theme="dark"
@@ -145,7 +147,7 @@ describe('reaction-block', () => {
       '<table width="600"><tr><td style="padding:0 32px"><h1 style="font-size:26px">Weekly letter</h1><p style="margin:0">Hello</p></td></tr></table>',
     );
     const el = await fixture<ReactionBlock>(
-      html`<reaction-block block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-block>`,
+      html`<reaction-block block-id=${B1} project-url=${PROJECT} anon-key=${KEY}></reaction-block>`,
     );
     await until(() => el.shadowRoot!.querySelector('iframe'));
     const frame = el.shadowRoot!.querySelector('iframe')!;
@@ -169,7 +171,7 @@ describe('reaction-block', () => {
       const el = await fixture<ReactionBlock>(
         html`<reaction-block
           style="width:${width}px"
-          block-id="b1"
+          block-id=${B1}
           project-url=${PROJECT}
           anon-key=${KEY}
         ></reaction-block>`,
@@ -191,25 +193,26 @@ describe('reaction-block', () => {
   it('says so when a letter has not been saved yet', async () => {
     api = letterApi('brunch_letter', 'Untitled', null);
     const el = await fixture<ReactionBlock>(
-      html`<reaction-block block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-block>`,
+      html`<reaction-block block-id=${B1} project-url=${PROJECT} anon-key=${KEY}></reaction-block>`,
     );
     await until(() => el.shadowRoot!.textContent!.includes('This block is not available.'));
   });
 
   it('takes the ids from the public URL when it has no block-id', async () => {
+    const FROM_URL = idOf('url');
     api = mockApi({
       get_block_view: () => ({ block: block({ type: 'like', owner_id: 'u1' }), me: {} }),
     });
     const before = location.href;
-    history.replaceState(null, '', location.pathname + '?id=u1&block_id=from-url');
+    history.replaceState(null, '', location.pathname + '?id=u1&block_id=' + FROM_URL);
     try {
       const el = await fixture<ReactionBlock>(
         html`<reaction-block project-url=${PROJECT} anon-key=${KEY}></reaction-block>`,
       );
       await until(() => el['_status'] === 'ready');
-      expect(el.blockId).to.equal('from-url');
+      expect(el.blockId).to.equal(FROM_URL);
       expect(el.ownerId).to.equal('u1');
-      expect(api.rpcCalls()[0]!.body).to.deep.equal({ p_block_id: 'from-url' });
+      expect(api.rpcCalls()[0]!.body).to.deep.equal({ p_block_id: FROM_URL });
     } finally {
       history.replaceState(null, '', before);
     }
@@ -217,7 +220,7 @@ describe('reaction-block', () => {
 
   it('never throws into the page when the project is not configured', async () => {
     api = mockApi({});
-    const el = await fixture<ReactionBlock>(html`<reaction-block block-id="b1"></reaction-block>`);
+    const el = await fixture<ReactionBlock>(html`<reaction-block block-id=${B1}></reaction-block>`);
     await until(() => el['_status'] === 'error');
     expect(el.shadowRoot!.textContent).to.contain('Failed to load');
   });

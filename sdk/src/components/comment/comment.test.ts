@@ -9,6 +9,7 @@ import {
   $,
   $$,
   ApiError,
+  B1,
   KEY,
   PROJECT,
   block,
@@ -22,7 +23,7 @@ import {
   withSession,
 } from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
-import { message } from '../../test/fixtures.js';
+import { captcha, message } from '../../test/fixtures.js';
 
 let clock = Date.parse('2024-05-06T10:00:00Z');
 const msg = (id: string, over: Partial<Message> = {}): Message =>
@@ -275,7 +276,7 @@ describe('reaction-comment', () => {
         }),
     });
     const el = await mountReady<ReactionComment>('reaction-comment', { 'page-key': page });
-    expect(api.calls[0]!.body).to.deep.equal({ p_block_id: 'b1', p_page_key: page });
+    expect(api.calls[0]!.body).to.deep.equal({ p_block_id: B1, p_page_key: page });
     await el.loadMore();
     expect(api.rpcCalls().find((c) => c.name === 'list_messages')!.body).to.include({
       p_block_id: 'b1',
@@ -1102,22 +1103,6 @@ describe('reaction-comment', () => {
     });
 
     describe('the captcha, only after a limit trips', () => {
-      // a stand-in widget as a data: script: two buttons like the local one, no network
-      const WIDGET = `data:text/javascript,${encodeURIComponent(`
-        window.turnstile = {
-          render(el, p) {
-            const ok = document.createElement('button');
-            ok.textContent = 'pass check';
-            ok.onclick = () => p.callback('token-' + Math.random());
-            el.append(ok);
-            window.__widgetParams = p;
-            return 'w1';
-          },
-          reset() {},
-          remove() {},
-        };`)}`;
-      const captcha = { provider: 'turnstile' as const, site_key: 'site', script_url: WIDGET };
-
       it('no widget for a normal visitor; after the 429 it shows, and a passed check sends the message', async () => {
         let tripped = false;
         let verified = 0;

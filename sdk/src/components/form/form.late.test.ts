@@ -8,7 +8,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import './form.js';
 import type ReactionForm from './form.component.js';
 import type { Question } from '../../core/types.js';
-import { $, KEY, PROJECT, block, mockApi, until } from '../../test/mock-api.js';
+import { B1, $, KEY, PROJECT, block, mockApi, until } from '../../test/mock-api.js';
 import { holdNext, modulePath, release, requested, itLate } from '../../test/request-control.js';
 
 const RICH = modulePath('./rich.js', import.meta.url);
@@ -33,7 +33,7 @@ async function mount(questions: Question[]) {
     get_block_view: () => ({ block: block({ type: 'form' }), questions, endings: [] }),
   });
   const el = await fixture<ReactionForm>(
-    html`<reaction-form block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-form>`,
+    html`<reaction-form block-id=${B1} project-url=${PROJECT} anon-key=${KEY}></reaction-form>`,
   );
   return { el, api };
 }

@@ -2,6 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import './like.js';
 import type ReactionLike from './like.component.js';
 import {
+  B1,
   ApiError,
   KEY,
   PROJECT,
@@ -23,7 +24,7 @@ async function mount(view: Parameters<typeof mockApi>[0]['get_block_view'], extr
     ...extra,
   });
   const el = await fixture<ReactionLike>(
-    html`<reaction-like block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
+    html`<reaction-like block-id=${B1} project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
   );
   await until(() => el['_status'] === 'ready' || el['_status'] === 'error');
   await el.updateComplete;
@@ -50,7 +51,7 @@ describe('reaction-like', () => {
     expect(btn.getAttribute('aria-pressed')).to.equal('false');
     expect(m.api.calls.map((c) => [c.method, c.name])).to.deep.equal([['GET', 'get_block_public']]);
     expect(m.api.calls[0]!.auth).to.equal('Bearer ' + KEY);
-    expect(m.api.calls[0]!.body).to.deep.equal({ p_block_id: 'b1' });
+    expect(m.api.calls[0]!.body).to.deep.equal({ p_block_id: B1 });
   });
 
   it("asks for the visitor's own like only when they have a session, with that session", async () => {
@@ -240,10 +241,7 @@ describe('reaction-like', () => {
     const el = await mountReady<ReactionLike>('reaction-like', { 'page-key': 'p:7' });
     const [pub, me] = api.rpcCalls();
     // one cache entry per page: the key is part of the GET's address
-    expect([pub!.method, pub!.body]).to.deep.equal([
-      'GET',
-      { p_block_id: 'b1', p_page_key: 'p:7' },
-    ]);
+    expect([pub!.method, pub!.body]).to.deep.equal(['GET', { p_block_id: B1, p_page_key: 'p:7' }]);
     expect(me!.body).to.deep.equal({ p_block_id: 'b1', p_page_key: 'p:7' });
     expect(me!.auth).to.equal('Bearer ' + token);
     el.shadowRoot!.querySelector('button')!.click();
