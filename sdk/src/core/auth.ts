@@ -99,39 +99,48 @@ const fresh = (s: Session | null): boolean => !!s && s.expires_at - 60 > Date.no
 const locked = <T>(name: string, fn: () => Promise<T>): Promise<T> =>
   navigator.locks ? (navigator.locks.request('lock:' + name, fn) as Promise<T>) : fn();
 
+/** What a write meets when the visitor's signed-in session was refused: nothing is sent. */
+export const SIGNED_OUT = 'signed_out';
+
 /**
  * The current session with a fresh access token, or null. With `create`, an anonymous user is
  * signed up first (what signInAnonymously does); that happens on the first write, never on view.
  * A refresh the server refuses (revoked, signed out elsewhere) forgets the session; one that
- * could not reach the server keeps it for the next try.
+ * could not reach the server keeps it for the next try. A signed-in visitor's session refused
+ * (here, or by another caller first) is never followed by a new anonymous one: the visitor is
+ * shown signed out, and a write (`create`) fails with SIGNED_OUT, sending nothing.
  */
 export async function ensureSession(p: Project, create: boolean): Promise<Session | null> {
   const s = await loadSession(p);
   if (fresh(s)) return s;
-  if (s)
-    return once(p, 'r', () =>
-      locked(key(p), async () => {
-        // another tab, element bundle or the dashboard may have refreshed it meanwhile
-        const now = await loadSession(p);
-        if (fresh(now)) return now;
-        if (!now) return create ? ensureSession(p, true) : null;
-        try {
-          const n = await authCall(p, 'token?grant_type=refresh_token', {
-            refresh_token: now.refresh_token,
-          });
-          saveSession(p, n);
-          await flush(key(p));
-          return n;
-        } catch (e) {
-          log('session refresh failed', e);
-          if ((e as ApiError).details !== 'refused') return null;
-          saveSession(p, null);
-          return create ? ensureSession(p, true) : null;
-        }
-      }),
-    );
+  if (s) {
+    // refreshed; or another caller's since, or kept (the server could not be reached): no sign-up
+    const now =
+      (await once(p, 'r', () => locked(key(p), () => refresh(p)))) ?? (await loadSession(p));
+    if (now) return fresh(now) ? now : null;
+    if (create && isSignedIn(s)) throw new ApiError('Signed out', SIGNED_OUT);
+  }
   if (!create) return null;
   return once(p, 's', () => signUp(p));
+}
+
+/** Refreshes the stored session: the new one, or null (refused: forgotten; or unreachable). */
+async function refresh(p: Project): Promise<Session | null> {
+  // another tab, element bundle or the dashboard may have refreshed (or forgotten) it meanwhile
+  const now = await loadSession(p);
+  if (!now || fresh(now)) return now;
+  try {
+    const n = await authCall(p, 'token?grant_type=refresh_token', {
+      refresh_token: now.refresh_token,
+    });
+    saveSession(p, n);
+    await flush(key(p));
+    return n;
+  } catch (e) {
+    log('session refresh failed', e);
+    if ((e as ApiError).details === 'refused') saveSession(p, null);
+    return null;
+  }
 }
 
 /**

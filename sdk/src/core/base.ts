@@ -1,4 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit/html.js';
+import { UUID_RE } from '@reaction-blocks/contracts/ids';
 import { ReactiveElement, type PropertyDeclaration, type PropertyValues } from './element.js';
 import { rpc } from './api.js';
 import { getSession, isAuthReturn, loadSession, onAuthChange, type Session } from './session.js';
@@ -7,7 +8,7 @@ import { isLoaded, loadLang, normalizeLang, translator, type Translate } from '.
 import type { Texts } from './locales/en.js';
 import { log } from './log.js';
 import { customStyle } from './theme.js';
-import type { ApiError } from './errors.js';
+import { ApiError } from './errors.js';
 import { loadChunk } from './chunk.js';
 import type { BlockView, Theme } from './types.js';
 import type { Mine, MinePart } from './view.js';
@@ -257,9 +258,11 @@ export class BlockElement extends ReactionElement {
     // A known non-English page starts its texts' chunk alongside the API call, not after it.
     void loadLang(normalizeLang(this.lang || document.documentElement.lang));
     try {
-      const view = await this.fetchView(this.blockId);
+      // a mistyped block-id (not a uuid, the contracts' id) is never asked for: the server would
+      // refuse it as a bad request, a failure to load. It is no such block, said once a load.
+      const view = UUID_RE.test(this.blockId) && (await this.fetchView(this.blockId));
       if (stale()) return;
-      if (!view || !view.block) throw new Error("block doesn't exists");
+      if (!view || !view.block) throw new ApiError('unknown block-id', 'PT404');
       if (this.ownerId && view.block.owner_id !== this.ownerId)
         log('owner-id does not match the block', this.blockId);
       await Promise.all([
@@ -281,11 +284,7 @@ export class BlockElement extends ReactionElement {
       this.fail(e);
       // A missing or deactivated block is the visitor RPCs' PT404 "block doesn't exists" (HTTP
       // 404); anything else (network, server, configuration) is a failure to load.
-      const code = (e as { code?: string }).code;
-      this._status =
-        code === 'PT404' || (!code && (e as Error).message === "block doesn't exists")
-          ? 'unavailable'
-          : 'error';
+      this._status = (e as ApiError).code === 'PT404' ? 'unavailable' : 'error';
     }
   }
 
@@ -365,11 +364,12 @@ export class BlockElement extends ReactionElement {
           <span class="sr">${this.t('loading')}</span>
           <div class="sk" aria-hidden="true">${this.renderSkeleton()}</div>
         </div>`;
-      // a failure to load says so and offers to try again (the block's id is known)
+      // a failure to load says so and offers to try again (a load fails only with a block id: one
+      // that is not is no such block)
       if (this._status === 'error')
         return html`<div part="base" class="err state">
           <span role="alert">${this.t('failed')}</span>
-          ${this.blockId ? html`<button class="btn ghost" @click=${() => void this.load()}>${this.t('retry')}</button>` : nothing}
+          <button class="btn ghost" @click=${() => void this.load()}>${this.t('retry')}</button>
         </div>`;
       const block = this.view?.block;
       if (this._status === 'unavailable' || block?.deactivated)

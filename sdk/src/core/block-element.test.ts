@@ -2,15 +2,19 @@
 // and when the page path puts it in dummy mode. Exercised through <reaction-like>, the smallest.
 import { expect, fixture, html } from '@open-wc/testing';
 import '../components/like/like.js';
+import '../components/ab/ab.js';
+import '../components/button/button.js';
 import type ReactionLike from '../components/like/like.component.js';
 import { isWorkPath } from './base.js';
 import { isLoaded } from './i18n.js';
 import type { BlockView } from './types.js';
 import {
+  B1,
   ApiError,
   KEY,
   PROJECT,
   block,
+  idOf,
   mockApi,
   newPage,
   reset,
@@ -19,6 +23,9 @@ import {
   withSession,
 } from '../test/mock-api.js';
 import { mountReady } from '../test/mount.js';
+import { captcha, whichOne } from '../test/fixtures.js';
+import { saveSession } from './auth.js';
+import { getSession } from './session.js';
 import '../components/block/block.js';
 
 /** A view per block id, so what the element shows tells which block it loaded. */
@@ -26,6 +33,7 @@ const viewOf = (id: string, likes = 0): BlockView => ({
   block: block({ id, like_count: likes, owner_id: 'owner-' + id }),
   me: { liked: false },
 });
+const [B2, SLOW, FAST] = [idOf('b2'), idOf('slow'), idOf('fast')];
 const text = (el: ReactionLike) => el.shadowRoot!.querySelector('button')?.textContent?.trim();
 
 describe('block elements: loading', () => {
@@ -33,24 +41,24 @@ describe('block elements: loading', () => {
   beforeEach(reset);
   afterEach(() => api.restore());
 
-  async function mount(blockId = 'b1') {
+  async function mount(blockId = B1) {
     return mountReady<ReactionLike>('reaction-like', { 'block-id': blockId });
   }
 
   it('loads the other block when block-id changes', async () => {
     api = mockApi({
-      get_block_view: (b) => viewOf(String(b.p_block_id), b.p_block_id === 'b2' ? 2 : 1),
+      get_block_view: (b) => viewOf(String(b.p_block_id), b.p_block_id === B2 ? 2 : 1),
     });
     const el = await mount();
     expect(text(el)).to.equal('1 Like');
     const loads: string[] = [];
     el.addEventListener('reaction-load', (e) => loads.push(e.detail.view.block.id));
-    el.setAttribute('block-id', 'b2');
-    await until(() => el.view?.block.id === 'b2' && el['_status'] === 'ready');
+    el.setAttribute('block-id', B2);
+    await until(() => el.view?.block.id === B2 && el['_status'] === 'ready');
     await el.updateComplete;
     expect(text(el)).to.equal('2 Likes');
-    expect(loads).to.deep.equal(['b2']);
-    expect(api.rpcCalls().map((c) => c.body.p_block_id)).to.deep.equal(['b1', 'b2']);
+    expect(loads).to.deep.equal([B2]);
+    expect(api.rpcCalls().map((c) => c.body.p_block_id)).to.deep.equal([B1, B2]);
   });
 
   it('loads again when owner-id changes', async () => {
@@ -59,7 +67,7 @@ describe('block elements: loading', () => {
     el.ownerId = 'owner-b1';
     await until(() => api.rpcCalls().length === 2);
     await until(() => el['_status'] === 'ready');
-    expect(api.rpcCalls()[1]!.body).to.deep.equal({ p_block_id: 'b1' });
+    expect(api.rpcCalls()[1]!.body).to.deep.equal({ p_block_id: B1 });
   });
 
   it('shows the newest block when an older answer arrives last', async () => {
@@ -68,20 +76,20 @@ describe('block elements: loading', () => {
     const b1 = new Promise<void>((r) => (releaseB1 = r));
     api = mockApi({
       get_block_view: async (b) => {
-        if (b.p_block_id === 'slow') await b1;
-        return viewOf(String(b.p_block_id), b.p_block_id === 'slow' ? 1 : 2);
+        if (b.p_block_id === SLOW) await b1;
+        return viewOf(String(b.p_block_id), b.p_block_id === SLOW ? 1 : 2);
       },
     });
     const el = await fixture<ReactionLike>(
-      html`<reaction-like block-id="slow" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
+      html`<reaction-like block-id=${SLOW} project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
     );
     await until(() => api.rpcCalls().length === 1);
-    el.blockId = 'fast';
-    await until(() => el.view?.block.id === 'fast');
+    el.blockId = FAST;
+    await until(() => el.view?.block.id === FAST);
     releaseB1();
     await wait(30);
     await el.updateComplete;
-    expect(el.view!.block.id).to.equal('fast');
+    expect(el.view!.block.id).to.equal(FAST);
     expect(el['_status']).to.equal('ready');
     expect(text(el)).to.equal('2 Likes');
   });
@@ -118,7 +126,7 @@ describe('block elements: loading', () => {
       },
     });
     const el = await fixture<ReactionLike>(
-      html`<reaction-like block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
+      html`<reaction-like block-id=${B1} project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
     );
     await until(() => api.rpcCalls().length === 1);
     el.view = viewOf('preview', 3);
@@ -189,23 +197,23 @@ describe('block elements: a block that is not there', () => {
   beforeEach(reset);
   afterEach(() => api.restore());
 
-  const shown = async (tag: 'reaction-like' | 'reaction-block', lang = '') => {
+  const shown = async (tag: 'reaction-like' | 'reaction-block', lang = '', id = B1) => {
     const el = await fixture<ReactionLike>(
       lang
         ? html`<reaction-like
-            block-id="b1"
+            block-id=${id}
             lang=${lang}
             project-url=${PROJECT}
             anon-key=${KEY}
           ></reaction-like>`
         : tag === 'reaction-like'
           ? html`<reaction-like
-              block-id="b1"
+              block-id=${id}
               project-url=${PROJECT}
               anon-key=${KEY}
             ></reaction-like>`
           : html`<reaction-block
-              block-id="b1"
+              block-id=${id}
               project-url=${PROJECT}
               anon-key=${KEY}
             ></reaction-block>`,
@@ -230,6 +238,28 @@ describe('block elements: a block that is not there', () => {
     expect(await shown('reaction-like', 'ko')).to.equal('사용할 수 없는 블록입니다.');
   });
 
+  // A mistyped block-id (not a uuid) would be a bad request, shown as a failure to load: it is
+  // never sent, said once (a load) in the console with the attribute's name, and shown as no such
+  // block.
+  it('a block-id that is not a block id asks nothing, says so once, and is not available, in en and ko', async () => {
+    api = mockApi({ get_block_view: () => ({ block: block({ type: 'like' }), me: {} }) });
+    const warned: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warned.push(args.join(' '));
+    try {
+      expect(await shown('reaction-like', '', 'b1')).to.equal('This block is not available.');
+      expect(await shown('reaction-block', '', 'b1')).to.equal('This block is not available.');
+      expect(await shown('reaction-like', 'ko', 'b1 ')).to.equal('사용할 수 없는 블록입니다.');
+    } finally {
+      console.warn = warn;
+    }
+    expect(api.calls, 'no request').to.have.length(0);
+    expect(
+      warned.filter((w) => w.includes('block-id')),
+      'once an element',
+    ).to.have.length(3);
+  });
+
   it('a block that failed to load offers to try again, and loads when asked', async () => {
     let fail = true;
     api = mockApi({
@@ -239,7 +269,7 @@ describe('block elements: a block that is not there', () => {
       },
     });
     const el = await fixture<HTMLElement & { updateComplete: Promise<unknown> }>(
-      html`<reaction-like block-id="b1" project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
+      html`<reaction-like block-id=${B1} project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
     );
     await until(() => el.shadowRoot!.querySelector('[role=alert]'));
     await expect(el).to.be.accessible();
@@ -286,13 +316,13 @@ describe("block elements: the visitor's own part only where it can differ from n
   async function view(blockId: string): Promise<string[]> {
     newPage();
     const from = api.rpcCalls().length;
-    const el = await mountReady<ReactionLike>('reaction-like', { 'block-id': blockId });
+    const el = await mountReady<ReactionLike>('reaction-like', { 'block-id': idOf(blockId) });
     el.remove();
     return api.rpcNames().slice(from);
   }
 
   async function like(blockId: string): Promise<void> {
-    const el = await mountReady<ReactionLike>('reaction-like', { 'block-id': blockId });
+    const el = await mountReady<ReactionLike>('reaction-like', { 'block-id': idOf(blockId) });
     const liked = new Promise((r) => el.addEventListener('reaction-like', r, { once: true }));
     el.shadowRoot!.querySelector('button')!.click();
     await liked;
@@ -328,4 +358,86 @@ describe("block elements: the visitor's own part only where it can differ from n
     withSession('someone-else'); // another anonymous user in this browser
     expect(await view('b2')).to.deep.equal(['get_block_public', 'get_block_me']);
   });
+});
+
+// A signed-in visitor whose session the auth server refuses when they write (revoked, or signed
+// out where this page did not hear it) is shown signed out (the session forgotten) and the write
+// says so: it is not sent as a new anonymous visitor's, in any element (as comment.writer.ts
+// posts nothing), nor after a captcha.
+describe("block elements: a signed-in visitor's session refused at a write", () => {
+  let api: ReturnType<typeof mockApi>;
+  beforeEach(reset);
+  afterEach(() => api.restore());
+
+  const p = { url: PROJECT, key: KEY } as never;
+  const refused = () => Response.json({ error: 'invalid_grant' }, { status: 400 });
+  const writes = {
+    like: ['toggle_block_like', 'button'],
+    ab: ['submit_response', '[part=option]'],
+    button: ['record_button_click', 'a[part=button]'],
+  } as const;
+
+  for (const [type, [rpc, control]] of Object.entries(writes))
+    for (const checked of type === 'like' ? [false, true] : [false])
+      it(`${type}: nothing is sent, no anonymous sign-up, the visitor signed out${checked ? ' (after a captcha)' : ''}`, async () => {
+        let tripped = !checked;
+        api = mockApi({
+          get_block_view: () => ({
+            block: block({ type, url_to_open: 'https://example.com/x', captcha }),
+            questions: [
+              whichOne(
+                'ab',
+                [
+                  ['Good', 1],
+                  ['Bad', 1],
+                ],
+                true,
+              ),
+            ],
+            me: {},
+          }),
+          [rpc]: () => {
+            if (tripped) return { liked: true, like_count: 1, response_count: 1 };
+            tripped = true;
+            throw new ApiError(429, 'too fast', 'PT429', 'captcha');
+          },
+          '/functions/v1/verify-captcha': () => ({ data: { passed: true } }),
+          '/auth/v1/token': refused,
+        });
+        withSession('owner-1', false, { user_metadata: { full_name: 'New Owner' } });
+        const el = await mountReady<ReactionLike>('reaction-' + type);
+        const errors: string[] = [];
+        el.addEventListener('reaction-error', (e) =>
+          errors.push(e.detail.code + ' ' + e.detail.message),
+        );
+        el.addEventListener('reaction-click', (e) => e.preventDefault()); // keep the test page
+        const stale = () => saveSession(p, { ...getSession(p)!, expires_at: 1 });
+        if (!checked) stale();
+        el.shadowRoot!.querySelector<HTMLElement>(control)!.click();
+        if (checked) {
+          await until(() => el.querySelector('[slot=captcha] button'));
+          stale();
+          el.querySelector<HTMLButtonElement>('[slot=captcha] button')!.click();
+        }
+        await until(() => errors.length);
+        expect(errors).to.deep.equal([
+          'signed_out You were signed out, so this was not sent. Sign in again to send it.',
+        ]);
+        const sent = api.calls.map((c) => c.name);
+        expect(sent, 'the refresh asked').to.include('/auth/v1/token');
+        expect(sent, 'no anonymous sign-up, no pass').to.not.include.any.members([
+          '/auth/v1/signup',
+          '/functions/v1/verify-captcha',
+        ]);
+        expect(
+          sent.filter((n) => n === rpc),
+          'the write',
+        ).to.have.length(checked ? 1 : 0);
+        expect(getSession(p), 'signed out').to.equal(null);
+        await el.updateComplete;
+        if (type !== 'button')
+          expect(el.shadowRoot!.querySelector('[part~=error]')!.textContent).to.equal(
+            'You were signed out, so this was not sent. Sign in again to send it.',
+          );
+      });
 });

@@ -3,7 +3,7 @@
 // block) is rendered into a light-DOM child the element slots into its captcha panel (third-party
 // widgets need the document, not a shadow root); the token goes to the verify-captcha function,
 // which gives the visitor a pass for the block; then the element sends the write again.
-import { ensureSession } from './auth.js';
+import { ensureSession, SIGNED_OUT } from './auth.js';
 import type { Project } from './config.js';
 import { ApiError } from './errors.js';
 import type { CaptchaConfig } from './types.js';
@@ -97,8 +97,10 @@ export async function solveCaptcha(
         callback: async (token: string) => {
           try {
             if (await use(token)) return resolve();
-          } catch {
-            /* shown as a failed check */
+          } catch (e) {
+            // a signed-in visitor's session refused: the write is not sent (core/auth.ts); any
+            // other failure is shown as a failed check
+            if ((e as ApiError).code === SIGNED_OUT) return reject(e);
           }
           host.setState('failed');
           turnstile.reset(widget);

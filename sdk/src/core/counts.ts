@@ -1,3 +1,4 @@
+import { UUID_RE } from '@reaction-blocks/contracts/ids';
 // Counts for many pages in one request (<reaction-count>): every count asked for in the same task
 // goes out in one cacheable GET of get_block_counts, up to 100 blocks a request.
 import { request } from './request.js';
@@ -15,7 +16,6 @@ export interface BlockCount {
 
 /** The server's limit per request. */
 export const COUNTS_MAX = 100;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * The request for the counts of up to 100 blocks (ids sorted, as the page sends them): a GET with
@@ -41,7 +41,7 @@ export function countOf(p: Project, blockId: string): Promise<BlockCount | null>
   }
   const id = blockId.trim().toLowerCase();
   // a malformed id would make the whole request a 400: it is never sent
-  if (!UUID.test(id)) return Promise.resolve(null);
+  if (!UUID_RE.test(id)) return Promise.resolve(null);
   const key = p.url + ' ' + id;
   let answer = known.get(key);
   if (!answer) known.set(key, (answer = new Promise((done) => ask(p, id, done))));

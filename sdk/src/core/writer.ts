@@ -8,7 +8,7 @@ import { html, nothing } from 'lit/html.js';
 import { rpc } from './api.js';
 import type { CaptchaHost } from './captcha.js';
 import type { Project } from './config.js';
-import type { ApiError } from './errors.js';
+import { ApiError } from './errors.js';
 import { refusals, translator } from './i18n.js';
 import { write as texts } from './locales/en.js';
 import { getSession, loadSession, type Session } from './session.js';
@@ -43,6 +43,8 @@ interface WriteHost extends Omit<CaptchaHost, 'block'> {
   blockId: string;
   /** The element has a part of its own (get_block_me): the write is noted in core/marks.ts. */
   mine: boolean;
+  /** The signed-in visitor the element showed writing (their user id), or '' (anonymous). */
+  as: string;
 }
 
 /** An element's captcha panel while one is open: 'open' or 'failed', and its Cancel. */
@@ -67,11 +69,13 @@ export async function writer(
 /**
  * Calls a write RPC (the caller skips it in dummy mode). When the block offers a captcha and the
  * visitor went too fast, the captcha is shown (loaded only then) and, once solved, the write is
- * sent again; never before a limit tripped.
+ * sent again; never before a limit tripped. A write the element started for a signed-in visitor
+ * goes with their session only (core/auth.ts SIGNED_OUT otherwise).
  */
 export async function write<T>(element: HTMLElement, name: string, body: object): Promise<T> {
   const el = element as BlockElement;
   const p: Project = el.project;
+  const u = el._session?.user;
   try {
     return await send<T>(
       {
@@ -80,6 +84,7 @@ export async function write<T>(element: HTMLElement, name: string, body: object)
         block: el.view?.block,
         blockId: el.blockId,
         mine: !!el.mine,
+        as: (u && !u.is_anonymous && u.id) || '',
         setState: (state) => {
           const panel = panels.get(el);
           if (state) panels.set(el, { ...panel, state });
@@ -105,9 +110,21 @@ async function send<T>(h: WriteHost, name: string, body: object): Promise<T> {
   // write is sent: the session is made or refreshed first, so the write that makes the user
   // starts its list
   const had = h.mine ? await loadSession(p) : null;
-  const { ensureSession } = await auth();
-  const s = h.mine && (await ensureSession(p, true).catch(() => null));
-  if (s)
+  const { ensureSession, SIGNED_OUT } = await auth();
+  // a failure is met again by the write's own (a sign-up's captcha), but a signed-in visitor's
+  // session refused is said now: the next try would find no session and sign up a new visitor
+  const s =
+    (h.mine || h.as) &&
+    (await ensureSession(p, true).catch((e: ApiError) => {
+      if (e.code === SIGNED_OUT) throw e;
+      return null;
+    }));
+  // the session is someone else's now (another caller met the refusal first and signed up an
+  // anonymous visitor, or another account signed in): the write, built for the signed-in
+  // visitor (their name, picture, website, email), is not sent (one that could not reach the
+  // server to refresh goes on, as before)
+  if (h.as && s && s.user.id !== h.as) throw new ApiError('Signed out', SIGNED_OUT);
+  if (s && h.mine)
     await (await marks()).markWrite(p, s, h.block?.id || h.blockId, had?.user.id !== s.user.id);
   const { keepProfile } = await identity();
   try {
@@ -157,7 +174,9 @@ export function said(e: ApiError | null, lang: string): string {
           ? 'blockedWriter'
           : details === 'quota'
             ? 'quotaReached'
-            : '';
+            : code === 'signed_out' // core/auth.ts SIGNED_OUT
+              ? 'signedOut'
+              : '';
   return key && translator(lang, texts)(key);
 }
 

@@ -10,7 +10,7 @@ import { holdWriting, releaseWriting } from './request-control.js';
 /**
  * 'New Owner' signed in types a website and email on the first interaction; `leave` (elsewhere,
  * until `left`) before the profile's code and the write paths are released: neither is kept in
- * the profile nor left in the composer. Resolves with the element, its fake server restored.
+ * the profile nor left in the composer, and the account's name leaves the name field at once. Resolves with the element, its fake server restored.
  */
 export async function typedThenLeft(
   leave: (el: ReactionComment) => void,
@@ -33,6 +33,11 @@ export async function typedThenLeft(
     await el.updateComplete;
     leave(el);
     await until(() => left(el), 10000);
+    await el.updateComplete;
+    // the account's name goes at once, not when the profile's code comes
+    expect($<HTMLInputElement>(el, '[part=name]').value, 'the name, code late').to.not.equal(
+      'New Owner',
+    );
     await releaseWriting(el);
     const { getIdentity } = await import('../core/identity.js');
     expect(getIdentity().homeUrl, "the profile's website").to.equal(undefined);

@@ -122,7 +122,7 @@ export function composer(c: ComposerView): TemplateResult {
  * visitor going on with what they write, as the draft does); an empty field takes the profile's.
  */
 export function takeProfile(c: ComposerView, out?: boolean): void {
-  takeName(c);
+  takeName(c, out);
   const id: Partial<Identity> = profile() || {};
   if (out || !c._home) {
     c._home = id.homeUrl || '';
@@ -138,12 +138,13 @@ export function takeProfile(c: ComposerView, out?: boolean): void {
  * The name field for who writes now (with the profile, and when the visitor signs in or out),
  * unless it is being typed in (the field shows other than its state): a signed-in visitor's
  * account name, else the profile's (an anonymous visitor's random animal name, or the name they
- * chose).
+ * chose). With `out` (who wrote left), the one who left's name goes even while the profile's code
+ * is on its way (empty until it comes).
  */
-export function takeName(c: ComposerView): void {
+export function takeName(c: ComposerView, out?: boolean): void {
   const name = writerName(c);
   const field = c.renderRoot?.querySelector<HTMLInputElement>('[part~=name]');
-  if (name && (field?.value ?? c._name) === c._name) c._name = name;
+  if ((name || out) && (field?.value ?? c._name) === c._name) c._name = name;
 }
 
 const writerName = (c: ComposerView): string =>

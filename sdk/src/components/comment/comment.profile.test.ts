@@ -9,6 +9,8 @@ import { takeProfile, type ComposerView } from './comment.composer.js';
 import { getIdentity, PROFILE_KEY } from '../../core/identity.js';
 import { loadIdentity } from '../../core/profile.js';
 import { saveSession } from '../../core/auth.js';
+import { getSession, sessionKey } from '../../core/session.js';
+import { subscribe } from '../../core/stored.js';
 import { flush } from '../../core/storage.js';
 import type { Block } from '../../core/types.js';
 import {
@@ -35,7 +37,12 @@ describe("reaction-comment's composer and the writer's profile", () => {
       get_block_view: () => commentView(),
     });
   });
-  afterEach(() => api.restore());
+  /** A test's listener to the page's store, taken off after it. */
+  let off = (): unknown => undefined;
+  afterEach(() => {
+    api.restore();
+    off();
+  });
 
   const mount = async () => {
     return mountReady<ReactionComment>('reaction-comment');
@@ -271,39 +278,55 @@ describe("reaction-comment's composer and the writer's profile", () => {
   // A signed-in writer's session whose refresh the auth server refuses at Send (revoked, or signed
   // out where this page did not hear it): the write would sign up a new anonymous visitor and post
   // under the writer's name, website and email. Nothing is sent; the composer shows them signed
-  // out, with the text kept, and says why.
+  // out, with the text kept, and says why. The same when another caller met the refusal first and
+  // a new anonymous visitor's session is there by the time Send looks: it is not the writer's.
   for (const tag of ['comment', 'qna'] as const)
-    it(`posts nothing when a signed-in writer's session is refused at Send (${tag})`, async () => {
-      const { el, home, email } = await typedSignedIn(tag);
-      saveSession({ url: PROJECT, key: KEY } as never, {
-        ...el['_session']!,
-        expires_at: 1,
+    for (const replaced of [false, true])
+      it(`posts nothing when a signed-in writer's session is refused at Send (${tag}${replaced ? ', an anonymous session made meanwhile' : ''})`, async () => {
+        const { el, home, email } = await typedSignedIn(tag);
+        const p = { url: PROJECT, key: KEY } as never;
+        // another caller signs up an anonymous visitor as soon as the refused session is forgotten
+        off = subscribe(
+          (k) =>
+            replaced &&
+            k === sessionKey(PROJECT) &&
+            !getSession(p) &&
+            saveSession(p, {
+              access_token: fakeJwt('anon-9'),
+              refresh_token: 'r9',
+              expires_at: Date.now() / 1000 + 3600,
+              user: { id: 'anon-9', is_anonymous: true },
+            }),
+        );
+        saveSession({ url: PROJECT, key: KEY } as never, {
+          ...el['_session']!,
+          expires_at: 1,
+        });
+        api.restore();
+        api = mockApi({
+          get_block_view: () => commentView({ type: tag, allow_creator_email: true }),
+          '/auth/v1/token': () => Response.json({ error: 'invalid_grant' }, { status: 400 }),
+        });
+        type(textarea(el), 'hello');
+        await el.updateComplete;
+        $<HTMLButtonElement>(el, '[part=composer] [part=submit]').click();
+        const said = () =>
+          [...el.shadowRoot!.querySelectorAll('[part~=error]')].map((e) => e.textContent).join();
+        await until(() => said().includes('You were signed out'));
+        const sent = api.calls.map((c) => c.name);
+        expect(sent, 'no post, no anonymous sign-up').to.not.include.any.members([
+          'post_message',
+          '/auth/v1/signup',
+        ]);
+        expect(sent).to.include('/auth/v1/token');
+        await until(() => !el['signedIn']);
+        await el.updateComplete;
+        expect(textarea(el).value, 'the text').to.equal('hello');
+        expect(said(), 'still said').to.include('You were signed out');
+        expect(name(el).value).to.equal(getIdentity().name);
+        expect(home().value, 'the website').to.equal('');
+        expect(email().value, 'the email').to.equal('');
       });
-      api.restore();
-      api = mockApi({
-        get_block_view: () => commentView({ type: tag, allow_creator_email: true }),
-        '/auth/v1/token': () => Response.json({ error: 'invalid_grant' }, { status: 400 }),
-      });
-      type(textarea(el), 'hello');
-      await el.updateComplete;
-      $<HTMLButtonElement>(el, '[part=composer] [part=submit]').click();
-      const said = () =>
-        [...el.shadowRoot!.querySelectorAll('[part~=error]')].map((e) => e.textContent).join();
-      await until(() => said().includes('You were signed out'));
-      const sent = api.calls.map((c) => c.name);
-      expect(sent, 'no post, no anonymous sign-up').to.not.include.any.members([
-        'post_message',
-        '/auth/v1/signup',
-      ]);
-      expect(sent).to.include('/auth/v1/token');
-      await until(() => !el['signedIn']);
-      await el.updateComplete;
-      expect(textarea(el).value, 'the text').to.equal('hello');
-      expect(said(), 'still said').to.include('You were signed out');
-      expect(name(el).value).to.equal(getIdentity().name);
-      expect(home().value, 'the website').to.equal('');
-      expect(email().value, 'the email').to.equal('');
-    });
 
   // Signing in is the same visitor going on with what they are writing: an email typed anonymously
   // and not sent yet stays in the composer (as the draft does) and goes with the signed-in post, in

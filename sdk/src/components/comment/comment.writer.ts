@@ -18,7 +18,7 @@ import { visitorAvatar } from '../../core/visitor-avatar.js';
 import type { Block, Message } from '../../core/types.js';
 import type { Project } from '../../core/config.js';
 import type { Translate } from '../../core/i18n.js';
-import { getSession, type Session } from '../../core/session.js';
+import type { Session } from '../../core/session.js';
 import type { Change } from '../../core/live.js';
 import { commentWrite, fields } from '../../core/locales/en.js';
 import { signInButtons } from './sign-in.js';
@@ -101,13 +101,8 @@ export async function post(
   c._notice = '';
   try {
     // a signed-in writer's session refused at Send (revoked, or signed out where this page did
-    // not hear it): the write would sign up a new anonymous visitor and post under their name,
-    // picture, website and email. Nothing is sent; the composer shows them signed out, the text
-    // kept, and says why (a refresh that could not reach the server keeps the session: sent)
-    if (c.signedIn && !c.isDummy) {
-      await (await loadAuth()).ensureSession(c.project, false);
-      if (!getSession(c.project)) return say(c.t('signedOut'));
-    }
+    // not hear it), or no longer theirs: nothing is sent (core/writer.ts write, SIGNED_OUT) and the
+    // composer shows them signed out, the text kept, and says why
     const id = getIdentity();
     // who sends it: a log out while the post is on its way must not keep a signed-in email
     const anonymous = !c.signedIn;

@@ -12,6 +12,7 @@
 
 import { blockDefaults } from '@reaction-blocks/contracts/block-defaults';
 import { escapeHtml } from '@reaction-blocks/contracts/escape-html';
+import { UUID_RE } from '@reaction-blocks/contracts/ids';
 
 export interface OgBlock {
   id: string;
@@ -42,8 +43,6 @@ export const OG_BLOCK_COLUMNS = 'id,owner_id,type,name,language,open_graph,title
 export const SITE_NAME = 'Reaction Blocks';
 export const DEFAULT_IMAGE_PATH = '/og-default.jpg';
 export const DEFAULT_IMAGE_SIZE = { width: 1200, height: 630 } as const;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const DESCRIPTIONS: Record<'en' | 'ko', Record<string, string>> = {
   en: {
@@ -84,7 +83,7 @@ export function httpUrl(value: unknown): string {
 export function blockIdsFrom(search: URLSearchParams): { ownerId: string; blockId: string } | null {
   const ownerId = search.get('id') ?? '';
   const blockId = search.get('block_id') ?? '';
-  return UUID.test(ownerId) && UUID.test(blockId) ? { ownerId, blockId } : null;
+  return UUID_RE.test(ownerId) && UUID_RE.test(blockId) ? { ownerId, blockId } : null;
 }
 
 /** The canonical link of a block's page (only the two ids; other query parameters dropped). */

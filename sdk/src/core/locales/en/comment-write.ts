@@ -9,7 +9,6 @@ export const commentWrite = {
   close: 'Close',
   confirmDelete: 'Delete this message?',
   wait: 'Please wait a moment before sending another message.',
-  signedOut: 'You were signed out, so this was not sent. Sign in again to send it.',
   emptyMessage: 'The message cannot be empty.',
   logout: 'Log out',
   toBlock: 'To Block setting',

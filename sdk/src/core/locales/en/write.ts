@@ -9,4 +9,5 @@ export const write = {
   automated: 'This was not sent: it looked automated.',
   blockedWriter: 'The owner of this block has blocked you from writing here.',
   quotaReached: 'No more responses are taken this month.',
+  signedOut: 'You were signed out, so this was not sent. Sign in again to send it.',
 };
