@@ -1,10 +1,10 @@
--- Baseline (tenth squash): every migration up to 20261127114320 squashed into one, made of the
+-- Baseline (eleventh squash): every migration up to 20261127205440 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the ninth baseline (20261127110420, itself the eighth baseline,
--- its schedules and the one migration of 2026-11-27 after them), its schedules and the two
--- migrations of 2026-11-27 that followed them (both generated); its version is the later one's,
--- the newest, so a project that applied them all already has it (docs/data-model.md,
--- "Migrations", says what such a project does). The schedules are in the next migration.
+-- file after file. It replaces the tenth baseline (20261127114320), its schedules and the thirteen
+-- migrations of 2026-11-27 that followed them (twelve generated; two data steps that have nothing
+-- to fix in a new database); its version is the newest one's, so a project that applied
+-- them all already has it (docs/data-model.md, "Migrations", says what such a project does). The
+-- schedules are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
 -- =============================================================================================
@@ -18,6 +18,14 @@
 -- Conventions: internal functions (triggers, helpers) live in schema `private`, which PostgREST
 -- does not expose and no client role may use. Counters and limits are kept by triggers so they
 -- hold whoever writes: a client through PostgREST, an RPC, or an edge function.
+--
+-- Every function revokes PostgreSQL's default EXECUTE for PUBLIC where it is defined and grants it
+-- by name to the roles whose statements run it. Schema private's lack of usage keeps clients from
+-- naming its functions, but not a policy, a check constraint or an invoker the service role calls
+-- from reaching one, as the caller. Written per function because default privileges cannot do it
+-- for one schema (a per-schema revoke does not take away the built-in PUBLIC grant) and a global
+-- one would reach the functions of every extension created later. Trigger functions are exempt
+-- (a trigger runs its function without the check). rls-rpc.test.ts lists what clients may run.
 
 -- Function bodies are checked when they first run, not when they are created (as pg_dump's output
 -- does): a file holds a table with the functions that serve it, and those may read tables of a
@@ -93,6 +101,7 @@ create function private.setting(p_key text, p_default jsonb)
 returns jsonb language sql stable set search_path = '' as $$
   select coalesce((select value from private.settings where key = p_key), p_default);
 $$;
+revoke execute on function private.setting(text, jsonb) from public;
 
 -- A table clients may read but never write (their writes go through RPCs, edge functions and
 -- triggers): RLS on, no insert, update or delete for anon and authenticated, and the policy by
@@ -192,13 +201,19 @@ returns text language sql immutable parallel safe set search_path = '' as $$
     '^[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+|[\u0009-\u000d\u0020\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+$',
     '', 'g');
 $$;
+revoke execute on function private.trim_whitespace(text) from public;
 comment on function private.trim_whitespace(text) is
   'p_text without leading and trailing whitespace, as JavaScript''s String.prototype.trim().';
 
+-- The address rule of the email columns' check constraints (audience_members, sender_emails) and
+-- of the RPCs. A check runs with the writer's rights: owners write their audience, the service
+-- role both tables and save_block (an invoker), so those two roles may execute it.
 create function private.is_valid_email(p_email text)
 returns boolean language sql immutable set search_path = '' as $$
   select p_email ~* '^[A-Z0-9._%+''-]+@[A-Z0-9.-]+\.[A-Z]{2,}$';
 $$;
+revoke execute on function private.is_valid_email(text) from public;
+grant execute on function private.is_valid_email(text) to authenticated, service_role;
 
 create function private.require_uid()
 returns uuid language plpgsql stable set search_path = '' as $$
@@ -211,11 +226,13 @@ begin
   return v_uid;
 end;
 $$;
+revoke execute on function private.require_uid() from public;
 
 create function private.is_anonymous_caller()
 returns boolean language sql stable set search_path = '' as $$
   select coalesce((auth.jwt() ->> 'is_anonymous')::boolean, false);
 $$;
+revoke execute on function private.is_anonymous_caller() from public;
 
 -- Whether the caller may read what is p_user_id's: that user, or the service role and internal
 -- callers (no API role). The computed fields that add private rows to a row (member_count,
@@ -271,12 +288,23 @@ grant execute on function private.payload_ids(jsonb, text) to service_role;
 -- says who is one) and the owner's tag list. Deleting an auth user also deletes what they wrote
 -- as a visitor on other owners' blocks; idle anonymous visitors are purged daily.
 
+-- A profile's photo or homepage URL: empty (cleared) or http(s) without spaces, the rule of the
+-- contracts' ZUpdateProfile (optionalUrl), so an owner writing the row through PostgREST stores no
+-- other scheme (javascript:) than update-profile would; create_block copies the photo to a block.
+-- The check constraints run it as the writer (update-profile runs as the owner).
+create function private.is_profile_url(p_url text)
+returns boolean language sql immutable set search_path = '' as $$
+  select p_url = '' or p_url ~* '^https?://[^[:space:]]+$';
+$$;
+revoke execute on function private.is_profile_url(text) from public;
+grant execute on function private.is_profile_url(text) to authenticated, service_role;
+
 create table public.profiles (
   id uuid primary key references auth.users (id) on delete cascade,
   name text not null default '' check (char_length(name) <= 100),
   email text check (char_length(email) <= 255),
-  photo_url text check (char_length(photo_url) <= 500),
-  home_url text check (char_length(home_url) <= 500),
+  photo_url text check (char_length(photo_url) <= 500 and private.is_profile_url(photo_url)),
+  home_url text check (char_length(home_url) <= 500 and private.is_profile_url(home_url)),
   language public.language_code not null default 'en',
   agree boolean not null default false,
   domain_list text[] not null default '{}' check (cardinality(domain_list) <= 100),
@@ -342,6 +370,8 @@ returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_meta jsonb := coalesce(new.raw_user_meta_data, '{}'::jsonb);
   v_language text := v_meta ->> 'language';
+  v_photo text := left(coalesce(nullif(v_meta ->> 'avatar_url', ''), nullif(v_meta ->> 'picture', '')),
+                       500);
 begin
   if not private.is_owner_account(new.raw_app_meta_data, new.is_anonymous) then
     return new;
@@ -352,7 +382,7 @@ begin
     left(coalesce(nullif(v_meta ->> 'full_name', ''), nullif(v_meta ->> 'name', ''),
                   split_part(coalesce(new.email, ''), '@', 1)), 100),
     new.email,
-    left(coalesce(nullif(v_meta ->> 'avatar_url', ''), nullif(v_meta ->> 'picture', '')), 500),
+    case when private.is_profile_url(v_photo) then v_photo end,
     (case when v_language in ('en', 'ko') then v_language else 'en' end)::public.language_code
   )
   on conflict (id) do nothing;
@@ -489,7 +519,8 @@ create trigger on_auth_user_deleted before delete on auth.users
 -- dashboard's rule (ZUpdateBlockTagsInput): at most 50 labels, each 1..50 characters with no
 -- leading or trailing whitespace (the characters JavaScript's trim() strips, as in
 -- private.trim_whitespace, inlined: the check runs as the client role, which may not use schema
--- private by name). Defined before the table, whose check constraint calls it.
+-- private by name). Defined before the table, whose check constraint calls it; a check runs with
+-- the writer's rights, so the roles that write blocks may execute it.
 create function private.block_tags_are_valid(p_tags text[])
 returns boolean language sql immutable parallel safe set search_path = '' as $$
   select coalesce(bool_and(
@@ -498,6 +529,8 @@ returns boolean language sql immutable parallel safe set search_path = '' as $$
          true)
   from unnest(p_tags) t;
 $$;
+revoke execute on function private.block_tags_are_valid(text[]) from public;
+grant execute on function private.block_tags_are_valid(text[]) to authenticated, service_role;
 comment on function private.block_tags_are_valid(text[]) is
   'Every tag is 1..50 characters without leading or trailing whitespace (blocks.tags check).';
 
@@ -667,6 +700,7 @@ returns jsonb language sql immutable parallel safe set search_path = '' as $$
            "abOptions": ["Good", "Bad"]}'::jsonb
   end;
 $$;
+revoke execute on function private.block_defaults(public.language_code) from public;
 
 -- Creates what every block needs: its private settings row and, for form and ab, the default
 -- ending; for ab also the ab question with its two options (texts in the block's language,
@@ -763,6 +797,7 @@ begin
   return v_block;
 end;
 $$;
+revoke execute on function private.visible_block(uuid, uuid, public.block_type[]) from public;
 
 -- A new block of the caller's with the defaults of its type, named and worded in the caller's
 -- language (private.block_defaults). security definer: clients hold no
@@ -895,18 +930,22 @@ create trigger blocks_after_insert after insert on public.blocks
 
 -- The access of each of the four tables (p_what: its rows in the policies' names): anyone reads
 -- the content of a published block, a signed-in user that and their own blocks' too; no client
--- writes it.
-create procedure private.block_content_read(p_table regclass, p_what text)
+-- writes it. A soft-deleted row (p_soft_deleted: the table has a deleted column) is its owner's
+-- only: a visitor reads none, whatever the block.
+create procedure private.block_content_read(p_table regclass, p_what text, p_soft_deleted boolean default false)
 language plpgsql set search_path = '' as $$
+declare
+  v_visible text := case when p_soft_deleted then 'not deleted and private.block_is_published(block_id)'
+                         else 'private.block_is_published(block_id)' end;
 begin
   call private.clients_read(p_table,
     format('Users can read %s of published or own blocks', p_what),
-    'private.block_is_published(block_id) or private.is_block_owner(block_id)',
+    format('(%s) or private.is_block_owner(block_id)', v_visible),
     format('Anyone can read %s of published blocks', p_what),
-    'private.block_is_published(block_id)');
+    v_visible);
 end;
 $$;
-revoke execute on procedure private.block_content_read(regclass, text) from public;
+revoke execute on procedure private.block_content_read(regclass, text, boolean) from public;
 
 create table public.questions (
   id uuid primary key default gen_random_uuid(),
@@ -927,7 +966,7 @@ create table public.questions (
 );
 comment on table public.questions is
   'Questions of a form or ab block, ordered by index; deleted marks a soft delete.';
-call private.block_content_read('public.questions', 'questions');
+call private.block_content_read('public.questions', 'questions', p_soft_deleted => true);
 create index questions_block_id_index_idx on public.questions (block_id, index);
 create index questions_trigger_letter_block_idx on public.questions (trigger_letter_block);
 
@@ -946,7 +985,7 @@ create table public.options (
 with (fillfactor = 80);
 comment on table public.options is
   'Choices of a poll or ab question with their response counts; deleted marks a soft delete.';
-call private.block_content_read('public.options', 'options');
+call private.block_content_read('public.options', 'options', p_soft_deleted => true);
 create index options_question_id_index_idx on public.options (question_id, index);
 create index options_block_id_idx on public.options (block_id);
 
@@ -1115,10 +1154,13 @@ grant insert (id, user_id, creator_id, creator_name, creator_photo_url, color, e
 grant update (id, user_id, creator_id, creator_name, creator_photo_url, color, email, group_name, created_at, last_updated, deactivated, history, first_event, info, sent_count, delivered_count, opened_count, bounced_count, rejected_count, complaint_count) on public.audience_members to authenticated;
 create index audience_members_user_id_created_at_idx on public.audience_members (user_id, deactivated, created_at desc);
 create index audience_members_user_id_group_name_idx on public.audience_members (user_id, group_name);
--- the lookups of an owner's member by address, case aside: the insert trigger
--- audience_members_take_awaiting (once per inserted row: a CSV import), letters_allowed, a
--- confirmed address (confirm_mail), a trigger letter's member and a manual send's recipients
-create index audience_members_user_id_lower_email_idx on public.audience_members (user_id, lower(email));
+-- One member per address, case aside (Ann@Example.com and ann@example.com are one person's
+-- mailbox): the key the audience keeps. It also serves the lookups of an owner's member by address:
+-- the insert trigger audience_members_take_awaiting (once per inserted row: a CSV import),
+-- letters_allowed, a confirmed address (confirm_mail), a trigger letter's member and a manual
+-- send's recipients. unique (user_id, email) above stays as the arbiter of the dashboard's
+-- upserts by address: PostgREST's on_conflict names columns, never an expression.
+create unique index audience_members_user_id_lower_email_idx on public.audience_members (user_id, lower(email));
 
 create policy "Users can read their own audience" on public.audience_members
   for select to authenticated using (user_id = (select auth.uid()));
@@ -1254,7 +1296,8 @@ begin
   end if;
   if v_email is not null and (char_length(v_email) > 100 or not private.is_valid_email(v_email)
       or exists (select 1 from public.audience_members
-                 where user_id = p_block.owner_id and email = v_email and creator_id is distinct from p_uid)) then
+                 where user_id = p_block.owner_id and lower(email) = lower(v_email)
+                   and creator_id is distinct from p_uid)) then
     v_email := null;
   end if;
   if v_email is not null then
@@ -1269,7 +1312,7 @@ begin
     return;
   end if;
   -- two visitors naming the same address at once both passed the check above: the second
-  -- insert meets the (user_id, email) key, and that visitor joins without it (as the check would
+  -- insert meets the (user_id, lower(email)) key, and that visitor joins without it (as the check would
   -- have had it) instead of their write failing
   begin
     perform private.upsert_audience_member(p_block, p_uid, p_name, p_photo_url, p_color, v_email, v_awaiting, v_event);
@@ -1278,6 +1321,7 @@ begin
   end;
 end;
 $$;
+revoke execute on function private.record_audience_event(public.blocks, uuid, text, text, text, text) from public;
 
 create trigger audience_members_after_change
   after insert or delete or update of deactivated, group_name on public.audience_members
@@ -1490,6 +1534,7 @@ begin
     on conflict (group_id, shard) do update set delta = d.delta + excluded.delta;
 end;
 $$;
+revoke execute on function private.bump_audience_group(uuid, text, integer) from public;
 
 -- A group's exact member count (computed field of audience_groups:
 -- `audience_groups?select=*,member_count`): the row's count plus the deltas not folded yet.
@@ -1636,6 +1681,7 @@ begin
   return v_address;
 end;
 $$;
+revoke execute on function private.parse_address(text) from public;
 
 -- The client's address as the API saw it (issue 17): the right-most X-Forwarded-For entry that is
 -- not a trusted proxy (`network.trusted_proxies`: addresses or CIDR ranges, none by default), the
@@ -1681,6 +1727,7 @@ begin
   return v_address;
 end;
 $$;
+revoke execute on function private.client_address(jsonb, text) from public;
 
 -- What an address's limits count under: an IPv4 address itself (an IPv4-mapped IPv6 one too),
 -- or an IPv6 address's /64 (one host gets a whole /64 to pick addresses from), written as
@@ -1693,6 +1740,7 @@ returns text language sql immutable set search_path = '' as $$
               else host(a) end
   from (select private.parse_address(host(p_address)) as a) x;
 $$;
+revoke execute on function private.address_group(inet, integer) from public;
 
 -- The key of what a site takes of a block's reserve (check_rate_limit): an IPv4 address's group,
 -- an IPv6 address's /48, the most one site is usually given (a home connection gets a /56: 256
@@ -1702,6 +1750,7 @@ create function private.reserve_key(p_address inet)
 returns uuid language sql immutable set search_path = '' as $$
   select md5('reserve:' || private.address_group(p_address, 48))::uuid;
 $$;
+revoke execute on function private.reserve_key(inet) from public;
 
 -- The key of an address's bucket: its group (above), hashed. Never a user id: not a version 4
 -- UUID.
@@ -1709,6 +1758,7 @@ create function private.address_key(p_address inet)
 returns uuid language sql immutable set search_path = '' as $$
   select case when p_address is not null then md5('address:' || private.address_group(p_address))::uuid end;
 $$;
+revoke execute on function private.address_key(inet) from public;
 
 -- =============================================================================================
 -- schemas/quota.sql
@@ -2168,6 +2218,7 @@ returns uuid[] language sql immutable set search_path = '' as $$
          jsonb_array_elements_text(case when jsonb_typeof(a.value -> 'option_ids') = 'array'
                                         then a.value -> 'option_ids' else '[]'::jsonb end) o;
 $$;
+revoke execute on function private.response_option_ids(jsonb) from public;
 
 create or replace function private.responses_after_delete()
 returns trigger language plpgsql security definer set search_path = '' as $$
@@ -2702,6 +2753,7 @@ begin
   return p_content;
 end;
 $$;
+revoke execute on function private.check_message_content(text) from public;
 
 create function private.check_visitor_fields(p_creator_name text, p_color text,
                                               p_photo_url text default null, p_home_url text default null,
@@ -2722,6 +2774,7 @@ begin
   end if;
 end;
 $$;
+revoke execute on function private.check_visitor_fields(text, text, text, text, text) from public;
 
 -- Loads a message for a change and checks its block is published.
 create function private.message_for_update(p_message_id uuid)
@@ -2739,6 +2792,7 @@ begin
   return v_message;
 end;
 $$;
+revoke execute on function private.message_for_update(uuid) from public;
 
 -- Posts a comment, question or reply. security definer: see the header.
 create function public.post_message(p_block_id uuid, p_parent_id uuid default null, p_content text default null,
@@ -3007,6 +3061,7 @@ returns jsonb language sql stable set search_path = '' as $$
          end
   from (select private.setting('captcha.site_key', 'null'::jsonb) #>> '{}' as site_key) k;
 $$;
+revoke execute on function private.captcha_config() from public;
 
 -- Whether a block asks for the captcha: it is active, and either the platform escalates every block
 -- to it when a shared budget is spent (limits.escalation, on by default) or a paid block asks for it
@@ -3158,6 +3213,7 @@ returns text language sql immutable set search_path = '' as $$
   from (select greatest(ceil(coalesce(p_seconds, 1)), 1) as s,
                greatest(ceil(coalesce(p_seconds, 1)), 1)::bigint as n_s) x;
 $$;
+revoke execute on function private.wait_text(double precision) from public;
 
 -- Refuses a write over a limit: HTTP 429 with Retry-After (whole seconds, at least 1) and a body
 -- that says what is refused and for how long, per action, in the shape of every PostgREST error:
@@ -3204,6 +3260,7 @@ begin
   raise sqlstate 'PGRST' using message = v_body, detail = v_status;
 end;
 $$;
+revoke execute on function private.refuse_limit(text, text, double precision, text, boolean) from public;
 
 -- The visitor's and the block's token for this action, or a 429. The owner is never limited on
 -- their own block. A visitor holding a captcha pass for the block goes through while it lasts.
@@ -3537,6 +3594,7 @@ begin
   return false;
 end;
 $$;
+revoke execute on function private.check_rate_limit(public.blocks, uuid, text) from public;
 
 -- Buckets full again are worth nothing (a missing row is a full bucket); passes and tokens
 -- expire; owner calls older than an hour no longer count. Every 10 minutes; a sequential scan of
@@ -3555,6 +3613,7 @@ returns void language sql set search_path = '' as $$
   delete from private.captcha_tokens where created_at < now() - interval '1 day';
   delete from private.owner_calls where called_at < now() - interval '1 hour';
 $$;
+revoke execute on function private.purge_trust() from public;
 
 -- =============================================================================================
 -- schemas/token-buckets.sql
@@ -3759,6 +3818,7 @@ returns boolean language sql stable set search_path = '' as $$
                    and r.created_at < now() - make_interval(hours => h.hours))
   from (select coalesce((private.setting('limits.track_record_hours', '24'::jsonb) #>> '{}')::integer, 24) as hours) h;
 $$;
+revoke execute on function private.has_track_record(uuid, uuid) from public;
 
 -- An address whose burst was held (private.hold_address_burst), and when: for
 -- `limits.burst_hold_minutes` after it, its fresh writers' messages are held as they come
@@ -3820,6 +3880,7 @@ returns void language sql set search_path = '' as $$
   insert into private.address_holds as h (block_id, address, held_at) values (p_block.id, p_address, p_now)
     on conflict (block_id, address) do update set held_at = greatest(h.held_at, excluded.held_at);
 $$;
+revoke execute on function private.hold_address_burst(public.blocks, uuid, timestamp with time zone) from public;
 
 -- A message of the address about to be published (private.check_rate_limit): true when it is
 -- held instead, because the address's burst was held in the last `limits.burst_hold_minutes` and
@@ -3856,6 +3917,7 @@ begin
   end if;
 end;
 $$;
+revoke execute on function private.check_writer(public.blocks, uuid) from public;
 
 -- The honeypot: the elements always send the hidden field's value, which people leave empty.
 -- A block with the honeypot on refuses a filled one, and a missing one (a script calling the
@@ -3868,6 +3930,7 @@ begin
   end if;
 end;
 $$;
+revoke execute on function private.check_honeypot(public.blocks, text) from public;
 
 -- An avatar comes only from a signed-in visitor's provider profile (https, the providers' image
 -- hosts of setting avatars.hosts, or the project's storage under avatars.storage_prefix);
@@ -3901,6 +3964,7 @@ begin
   end if;
 end;
 $$;
+revoke execute on function private.check_visitor_urls(text, text) from public;
 
 -- A link in a message: a URL with a scheme, www., or a host with a common top-level domain.
 create function private.has_link(p_content text)
@@ -3908,6 +3972,7 @@ returns boolean language sql immutable set search_path = '' as $$
   select p_content ~* '(https?://|www\.)[^[:space:]]'
       or p_content ~* '[a-z0-9-]\.(com|net|org|io|co|kr|xyz|info|biz|ru|cn|top|site|online|shop|app|dev|me|ly|gl|link|click|live|store|vip|club)([/:?#[:space:]]|$)';
 $$;
+revoke execute on function private.has_link(text) from public;
 
 -- The state of a new or edited message under the block's hold setting (the owner's are always
 -- published).
@@ -3924,6 +3989,7 @@ returns text language sql stable set search_path = '' as $$
     else 'held'
   end;
 $$;
+revoke execute on function private.hold_status(public.blocks, uuid, text) from public;
 
 -- Whether a visitor's name reads like the owner. Names are compared after NFKC (full-width
 -- letters), lower case, without spaces, punctuation and invisible characters: the same as, or
@@ -3967,6 +4033,7 @@ begin
   return v_other <> '' and (v_other = v_key or (char_length(v_other) >= 4 and position(v_other in v_key) > 0));
 end;
 $$;
+revoke execute on function private.imitates_owner(public.blocks, text) from public;
 
 -- =============================================================================================
 -- schemas/moderation.sql
@@ -4285,6 +4352,7 @@ begin
   return v_granted;
 end;
 $$;
+revoke execute on function private.take_tokens(text, integer) from public;
 
 -- Adds a job. A dedupe key already used returns null and adds nothing. For the SQL code that
 -- causes jobs and for edge functions (service role only; definer because private is not theirs).
@@ -4312,6 +4380,7 @@ returns interval language sql volatile set search_path = '' as $$
   select make_interval(secs => least(3600, 5 * power(2, greatest(p_attempts - 1, 0)))
                                * (0.8 + random() * 0.4));
 $$;
+revoke execute on function private.job_backoff(integer) from public;
 
 -- Claims up to p_limit due jobs for p_lock_seconds. Leases that ran out are settled first:
 -- `running` goes back to the queue (or fails after its last attempt), `sending` becomes
@@ -4543,6 +4612,7 @@ returns boolean language sql stable set search_path = '' as $$
   select exists (select 1 from private.jobs where status = 'queued' and run_at <= now())
       or exists (select 1 from private.jobs where status in ('running', 'sending') and locked_until < now());
 $$;
+revoke execute on function private.jobs_are_due() from public;
 
 -- Finished jobs are kept for a while to read what happened, then purged.
 create function private.purge_jobs()
@@ -4566,6 +4636,7 @@ begin
   return v_done + v_other;
 end;
 $$;
+revoke execute on function private.purge_jobs() from public;
 
 -- =============================================================================================
 -- schemas/letters.sql
@@ -5066,6 +5137,7 @@ begin
   return jsonb_build_object('done', v_done, 'requeued', v_requeued, 'failed', v_failed);
 end;
 $$;
+revoke execute on function private.settle_letter_jobs() from public;
 
 -- The letter of a published letter block as its public page shows it: the title and the HTML
 -- that save-letter rendered and sanitised (never an address, a sender or a send). anon too.
@@ -5319,6 +5391,31 @@ call private.clients_read('public.sender_emails', 'Users can read their own send
 -- delete-mail-verified counts the other owners' claims of an address
 create index sender_emails_email_idx on public.sender_emails (email);
 
+-- An account that goes takes its claims with it (the profile's cascade): the provider's identity
+-- of each confirmed one is released by the jobs worker (`sender.release`,
+-- _shared/sender-emails.ts), enqueued in the deleting transaction with the queue's most attempts
+-- (100: with the backoff capped at an hour, about 90 hours of SES outage, give or take the 20%
+-- jitter); SES refusing the call for good (a 4xx but a throttle or its 404) fails it at once.
+-- An outage longer than that, or such a refusal, leaves the identity at SES unowned: the job is
+-- then `failed` with SES's last answer (kept 30 days) and the identity is deleted by hand. A claim
+-- deleted by itself (delete-mail-verified) releases the identity before its row goes: only a
+-- claim whose profile went in this transaction enqueues. A claim never confirmed never enqueues:
+-- it never made the identity (the handler relies on this and does not check it again).
+create function private.sender_emails_after_delete()
+returns trigger language plpgsql security definer set search_path = '' as $$
+begin
+  if old.confirmed_at is not null
+     and not exists (select 1 from public.profiles p where p.id = old.user_id) then
+    perform public.enqueue_job('sender.release',
+      jsonb_build_object('user_id', old.user_id, 'email', old.email),
+      'sender.release:' || old.user_id || ':' || old.email, p_max_attempts => 100);
+  end if;
+  return old;
+end;
+$$;
+create trigger sender_emails_after_delete after delete on public.sender_emails
+  for each row execute function private.sender_emails_after_delete();
+
 create table private.sender_email_tokens (
   sender_email_id uuid primary key references public.sender_emails (id) on delete cascade,
   token_hash text not null unique check (token_hash ~ '^[0-9a-f]{64}$'),
@@ -5397,14 +5494,20 @@ comment on table public.unsubscribes is
 call private.clients_read('public.unsubscribes', 'Owners can read their unsubscribes',
   'user_id = (select auth.uid())');
 create index unsubscribes_block_id_idx on public.unsubscribes (block_id);
+-- Every read asks by the address in lower case (is_unsubscribed per member of the audience list
+-- and of a CSV import's answer, letter_send_groups, reserve_letter, prepare_letter_jobs, a form's
+-- letter); the unique key above is on the address as written.
+create index unsubscribes_user_id_lower_email_idx on public.unsubscribes (user_id, lower(email));
 
 -- Whether the member's address unsubscribed from the owner's letters (computed field of
 -- audience_members: `audience_members?select=*,is_unsubscribed`), so the audience list says
 -- Unsubscribed instead of Active and a CSV import can say which new members letters will skip.
--- security invoker: RLS on unsubscribes gives the caller only their own.
+-- security definer, and the caller's own rows by auth.uid(): under RLS the index on
+-- (user_id, lower(email)) could not serve the read (lower() is not leakproof, so Postgres applies
+-- the policy first and then filters every unsubscribe of the owner's, for each member).
 create function public.is_unsubscribed(p_member public.audience_members)
-returns boolean language sql stable set search_path = '' as $$
-  select p_member.email is not null and exists (
+returns boolean language sql stable security definer set search_path = '' as $$
+  select p_member.email is not null and p_member.user_id = (select auth.uid()) and exists (
     select 1 from public.unsubscribes u
     where u.user_id = p_member.user_id and lower(u.email) = lower(p_member.email));
 $$;
@@ -5501,6 +5604,7 @@ begin
   end if;
 end;
 $$;
+revoke execute on function private.record_outbound_mail(bigint, jsonb, text) from public;
 
 -- Order of delivery states: a late Delivery never overwrites a Bounce or Complaint.
 create function private.mail_state_rank(p_status text)
@@ -5508,6 +5612,7 @@ returns integer language sql immutable set search_path = '' as $$
   select case p_status when 'sent' then 1 when 'unknown' then 1 when 'delivered' then 2
                        when 'rejected' then 3 when 'bounced' then 3 when 'complaint' then 4 else 0 end;
 $$;
+revoke execute on function private.mail_state_rank(text) from public;
 
 -- Applies a provider event (SES through SNS) once per SNS MessageId to the mail it is about: the
 -- mail's state, a letter's delivery row and counts, suppression of the address after a permanent
@@ -5680,6 +5785,9 @@ create trigger sender_emails_set_updated_at before update on public.sender_email
 --   site); another account naming the same address, or the same account on another owner's
 --   blocks, is asked afresh.
 -- * an owner's letters: per address and owner.
+-- * an owner's notification address (a block's mail_to, notifications.sql): per address and
+--   owner (for_notifications), unless it is the owner's own sign-in address or one of their
+--   verified sender addresses (notification_address_allowed). A yes to owner A is not one to B.
 -- The confirmation mail is a `confirm.mail` job, one per address, owner and commenter a day (its
 -- dedupe key). start_mail_consent sends at most one confirmation mail per address a day (a reply
 -- confirmation past it is dropped, a letters one waits a day), at most the owner's daily cap
@@ -5711,10 +5819,13 @@ create table private.mail_consents (
   locale public.language_code not null default 'en',
   -- the last time the owner's daily cap kept this confirmation mail back
   capped_at timestamptz,
-  unique nulls not distinct (email, owner_id, commenter_id)
+  -- the owner's notification mails (a block's mail_to), not their letters (commenter_id null)
+  for_notifications boolean not null default false,
+  check (not for_notifications or commenter_id is null),
+  unique nulls not distinct (email, owner_id, commenter_id, for_notifications)
 );
 comment on table private.mail_consents is
-  'Double opt-in of visitor-typed addresses: reply notifications (per owner and commenter) or an owner''s letters (commenter_id null), confirmed through a single-use token mailed to the address.';
+  'Double opt-in of visitor-typed addresses: reply notifications (per owner and commenter), an owner''s letters (commenter_id null) or an owner''s notification address (for_notifications), confirmed through a single-use token mailed to the address.';
 alter table private.mail_consents enable row level security;
 revoke all on private.mail_consents from public, anon, authenticated;
 create index mail_consents_owner_mailed_idx on private.mail_consents (owner_id, mailed_at);
@@ -5741,15 +5852,31 @@ create index confirmation_mails_email_idx on private.confirmation_mails (email, 
 create index confirmation_mails_owner_idx on private.confirmation_mails (owner_id, mailed_at);
 
 -- Whether an address confirmed reply notifications for a commenter on an owner's blocks, or (p_commenter_id
--- null) the owner's letters.
-create function private.mail_confirmed(p_email text, p_owner_id uuid, p_commenter_id uuid)
+-- null) the owner's letters, or (p_notifications) the owner's notification mails.
+create function private.mail_confirmed(p_email text, p_owner_id uuid, p_commenter_id uuid,
+                                       p_notifications boolean default false)
 returns boolean language sql stable set search_path = '' as $$
   select exists (select 1 from private.mail_consents c
                  where c.email = lower(btrim(p_email)) and c.owner_id = p_owner_id
                    and c.commenter_id is not distinct from p_commenter_id
+                   and c.for_notifications = coalesce(p_notifications, false)
                    and c.confirmed_at is not null);
 $$;
-revoke execute on function private.mail_confirmed(text, uuid, uuid) from public;
+revoke execute on function private.mail_confirmed(text, uuid, uuid, boolean) from public;
+
+-- Whether an owner's notification mails (a block's mail_to) may go to an address: the owner's own
+-- sign-in address, one of their verified sender addresses, or an address that confirmed this
+-- owner's notifications through the link mailed to it. Anything else gets no notification.
+create function private.notification_address_allowed(p_owner_id uuid, p_email text)
+returns boolean language sql stable security definer set search_path = '' as $$
+  select exists (select 1 from auth.users u
+                 where u.id = p_owner_id and lower(u.email) = lower(btrim(p_email)))
+    or exists (select 1 from public.sender_emails s
+               where s.user_id = p_owner_id and s.status = 'verified'
+                 and lower(s.email) = lower(btrim(p_email)))
+    or private.mail_confirmed(p_email, p_owner_id, null, true);
+$$;
+revoke execute on function private.notification_address_allowed(uuid, text) from public;
 
 -- The visitor's language for a mail they caused: the first of en/ko in the request's
 -- Accept-Language (the browser's, as PostgREST passes it), else p_fallback (the block's).
@@ -5767,31 +5894,35 @@ $$;
 revoke execute on function private.request_locale(public.language_code) from public;
 
 -- Asks an address to confirm reply notifications for p_commenter_id's comments on p_owner_id's
--- blocks, or (p_commenter_id null) p_owner_id's letters: one `confirm.mail` job per address,
--- owner and commenter a day. Answers 'confirmed', 'suppressed' (nothing is asked) or 'pending'
+-- blocks, or (p_commenter_id null) p_owner_id's letters, or (p_notifications) p_owner_id's
+-- notification mails: one `confirm.mail` job per address, owner and commenter (or scope) a day. Answers 'confirmed', 'suppressed' (nothing is asked) or 'pending'
 -- (a confirmation mail is asked for; start_mail_consent decides whether it goes).
 create function private.ask_mail_consent(p_email text, p_owner_id uuid, p_commenter_id uuid,
-                                         p_block_id uuid, p_locale public.language_code)
+                                         p_block_id uuid, p_locale public.language_code,
+                                         p_notifications boolean default false)
 returns text language plpgsql set search_path = '' as $$
 declare
   v_email text := lower(btrim(p_email));
+  v_notify boolean := coalesce(p_notifications, false) and p_commenter_id is null;
 begin
   if exists (select 1 from private.mail_suppressions where email = v_email) then
     return 'suppressed';
   end if;
-  if private.mail_confirmed(v_email, p_owner_id, p_commenter_id) then
+  if private.mail_confirmed(v_email, p_owner_id, p_commenter_id, v_notify) then
     return 'confirmed';
   end if;
   perform public.enqueue_job('confirm.mail',
     jsonb_build_object('email', v_email, 'owner_id', p_owner_id, 'commenter_id', p_commenter_id,
-                       'block_id', p_block_id, 'locale', coalesce(p_locale, 'en')),
-    'confirm.mail:' || p_owner_id || ':' || coalesce(p_commenter_id::text, 'letters') || ':' || v_email
+                       'block_id', p_block_id, 'locale', coalesce(p_locale, 'en'))
+      || case when v_notify then jsonb_build_object('scope', 'notify') else '{}'::jsonb end,
+    'confirm.mail:' || p_owner_id || ':'
+      || coalesce(p_commenter_id::text, case when v_notify then 'notify' else 'letters' end) || ':' || v_email
       || ':' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD'),
     null, null, 'mail');
   return 'pending';
 end;
 $$;
-revoke execute on function private.ask_mail_consent(text, uuid, uuid, uuid, public.language_code) from public;
+revoke execute on function private.ask_mail_consent(text, uuid, uuid, uuid, public.language_code, boolean) from public;
 
 -- Whether an owner's letter may go to an address a visitor typed: the address confirmed the
 -- owner's letters, or the owner has it as an active member they added themselves (by hand, by
@@ -5853,8 +5984,9 @@ revoke execute on function private.purge_mail_consents() from public;
 
 -- The worker starts one `confirm.mail` job (running) with the hash of the token it is about to
 -- mail. Answers {skip: reason}, {defer_until} (a letters confirmation when another went to the
--- address less than a day ago), or what the mail needs: {to, scope: reply|letters, language,
--- block: {name, url}, owner_name, sender}. The token replaces the row's older one; a job run
+-- address less than a day ago), or what the mail needs: {to, scope: reply|letters|notify, language,
+-- block: {name, url}, owner_name, sender, owner_email}. A notify confirmation carries no word the
+-- owner chose (no block name or site, no account name): only the owner's sign-in address. The token replaces the row's older one; a job run
 -- again (retried before the provider took it) replaces its own. In order: the address's day (one
 -- confirmation mail a day: a reply one past it is dropped, as many accounts may name one address;
 -- a letters one, one per owner, waits), then the owner's day (owner_confirmation_cap: past it the
@@ -5872,6 +6004,8 @@ declare
   v_owner_name text;
   v_sender text;
   v_locale public.language_code;
+  v_notify boolean;
+  v_owner_email text;
 begin
   if p_token_hash is null or p_token_hash !~ '^[0-9a-f]{64}$' then
     raise exception 'not a token hash' using errcode = 'P0001';
@@ -5883,6 +6017,7 @@ begin
   v_email := lower(btrim(v_job.payload ->> 'email'));
   v_owner := (v_job.payload ->> 'owner_id')::uuid;
   v_commenter := (v_job.payload ->> 'commenter_id')::uuid;
+  v_notify := coalesce(v_job.payload ->> 'scope', '') = 'notify' and v_commenter is null;
   v_locale := case when v_job.payload ->> 'locale' = 'ko' then 'ko' else 'en' end;
   if v_email is null or not private.is_valid_email(v_email) then
     return jsonb_build_object('skip', 'no address');
@@ -5906,11 +6041,12 @@ begin
   if v_commenter is not null and not exists (select 1 from auth.users where id = v_commenter) then
     return jsonb_build_object('skip', 'the commenter is gone');
   end if;
-  insert into private.mail_consents (email, owner_id, commenter_id, block_id, locale)
-    values (v_email, v_owner, v_commenter, v_block.id, v_locale)
-    on conflict (email, owner_id, commenter_id) do nothing;
+  insert into private.mail_consents (email, owner_id, commenter_id, block_id, locale, for_notifications)
+    values (v_email, v_owner, v_commenter, v_block.id, v_locale, v_notify)
+    on conflict (email, owner_id, commenter_id, for_notifications) do nothing;
   select * into v_row from private.mail_consents
     where email = v_email and owner_id = v_owner and commenter_id is not distinct from v_commenter
+      and for_notifications = v_notify
     for update;
   if v_row.confirmed_at is not null then
     return jsonb_build_object('skip', 'the address already confirmed');
@@ -5941,17 +6077,22 @@ begin
     where id = v_row.id;
   insert into private.confirmation_mails (job_id, email, owner_id) values (p_job_id, v_email, v_owner)
     on conflict (job_id) do update set mailed_at = now();
-  if v_commenter is null then
+  if v_notify then
+    select u.email into v_owner_email from auth.users u where u.id = v_owner;
+  elsif v_commenter is null then
     select coalesce(nullif(btrim(p.name), ''), '') into v_owner_name
       from public.profiles p where p.id = v_owner;
     select s.email into v_sender from public.sender_emails s
       where s.user_id = v_owner and s.status = 'verified' order by s.created_at limit 1;
   end if;
   return jsonb_build_object(
-    'to', v_email, 'scope', case when v_commenter is null then 'letters' else 'reply' end,
+    'to', v_email,
+    'scope', case when v_notify then 'notify' when v_commenter is null then 'letters' else 'reply' end,
     'language', v_locale,
-    'block', jsonb_build_object('id', v_block.id, 'name', v_block.name, 'url', v_block.embeded_url),
-    'owner_id', v_owner, 'owner_name', v_owner_name, 'sender', v_sender);
+    'block', jsonb_build_object('id', v_block.id,
+                                'name', case when not v_notify then v_block.name end,
+                                'url', case when not v_notify then v_block.embeded_url end),
+    'owner_id', v_owner, 'owner_name', v_owner_name, 'sender', v_sender, 'owner_email', v_owner_email);
 end;
 $$;
 comment on function public.start_mail_consent(bigint, text) is
@@ -5959,14 +6100,20 @@ comment on function public.start_mail_consent(bigint, text) is
 revoke all on function public.start_mail_consent(bigint, text) from public, anon, authenticated;
 grant execute on function public.start_mail_consent(bigint, text) to service_role;
 
--- What a live token asks, for the confirmation page: {scope, email, block_name, owner_name, locale},
--- or null when the token is unknown, spent or expired.
+-- What a live token asks, for the confirmation page: {scope, email, block_name, owner_name,
+-- owner_email, locale}, or null when the token is unknown, spent or expired. A notify token names
+-- the owner by their sign-in address only (no block name, no account name: owner-chosen words).
 create function public.mail_consent_info(p_token_hash text)
 returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object(
-           'scope', case when c.commenter_id is null then 'letters' else 'reply' end,
-           'email', c.email, 'block_name', b.name, 'locale', c.locale,
-           'owner_name', (select coalesce(nullif(btrim(p.name), ''), '') from public.profiles p where p.id = c.owner_id))
+           'scope', case when c.for_notifications then 'notify'
+                         when c.commenter_id is null then 'letters' else 'reply' end,
+           'email', c.email, 'block_name', case when not c.for_notifications then b.name end,
+           'locale', c.locale,
+           'owner_name', case when not c.for_notifications then
+             (select coalesce(nullif(btrim(p.name), ''), '') from public.profiles p where p.id = c.owner_id) end,
+           'owner_email', case when c.for_notifications then
+             (select u.email from auth.users u where u.id = c.owner_id) end)
   from private.mail_consents c left join public.blocks b on b.id = c.block_id
   where c.token_hash = p_token_hash and c.token_expires_at > now();
 $$;
@@ -5994,7 +6141,7 @@ begin
   if not p_confirm then
     insert into private.mail_suppressions (email, reason) values (v_row.email, 'not_me')
       on conflict (email) do nothing;
-  elsif v_row.commenter_id is null then
+  elsif v_row.commenter_id is null and not v_row.for_notifications then
     update public.audience_members set awaiting_confirmation = false
       where user_id = v_row.owner_id and lower(email) = v_row.email and awaiting_confirmation;
     -- the letters the owner's forms would have sent it (reserve_trigger_letter waited)
@@ -6007,7 +6154,9 @@ begin
       on conflict (dedupe_key) do nothing;
   end if;
   return jsonb_build_object('outcome', case when p_confirm then 'confirmed' else 'declined' end,
-    'scope', case when v_row.commenter_id is null then 'letters' else 'reply' end, 'email', v_row.email);
+    'scope', case when v_row.for_notifications then 'notify'
+                  when v_row.commenter_id is null then 'letters' else 'reply' end,
+    'email', v_row.email);
 end;
 $$;
 comment on function public.answer_mail_consent(text, boolean) is
@@ -6024,6 +6173,13 @@ grant execute on function public.answer_mail_consent(text, boolean) to service_r
 -- job per new message or response, grouped per block (owner) or per thread (commenter), so the
 -- worker sends the first at once and folds a burst into one digest per window (setting
 -- jobs.group_window_seconds, default 60). The worker prepares a whole batch in one call.
+--
+-- A block's mail_to is typed by its owner, so it gets the rule of the addresses a visitor types
+-- (docs/security.md "Notification addresses"): it is mailed only when it is the owner's sign-in
+-- address, one of their verified sender addresses, or an address that confirmed this owner's
+-- notifications through the link mailed to it (mail-consent.sql, for_notifications). Saving
+-- another address asks it once (ask_notification_consent); until it says yes its digests are
+-- skipped. An unsubscribe from one owner digest stops all of that owner's digests to the address.
 
 -- Enqueues the notifications of a new message: notify.owner for the block's owner (mailTo), and
 -- notify.reply for a commenter who asked for replies, which waits for a published reply (the owner is told of held messages: that is how they learn to approve).
@@ -6109,6 +6265,9 @@ begin
     if v_to is null then
       return jsonb_build_object('skip', 'notifications were turned off');
     end if;
+    if not private.notification_address_allowed(v_block.owner_id, v_to) then
+      return jsonb_build_object('skip', 'the address has not confirmed notifications');
+    end if;
   elsif p_kind = 'notify.reply' then
     v_scope := 'reply';
     if not v_block.allow_creator_email then
@@ -6134,7 +6293,12 @@ begin
     raise exception 'not a notification kind: %', p_kind using errcode = 'P0001';
   end if;
 
-  if exists (select 1 from private.mail_optouts where email = lower(v_to) and scope = v_scope and block_id = v_block_id) then
+  -- an owner digest's unsubscribe counts for all of that owner's blocks (one yes, one no)
+  if exists (select 1 from private.mail_optouts o
+             where o.email = lower(v_to) and o.scope = v_scope
+               and (o.block_id = v_block_id
+                    or (v_scope = 'owner' and o.block_id in
+                          (select b.id from public.blocks b where b.owner_id = v_block.owner_id)))) then
     return jsonb_build_object('skip', 'the address unsubscribed');
   end if;
   if exists (select 1 from private.mail_suppressions where email = lower(v_to)) then
@@ -6209,6 +6373,91 @@ create trigger messages_enqueue_approved_reply after update of status on public.
   for each row when (old.status = 'held' and new.status = 'published' and new.parent_id is not null)
   execute function private.messages_enqueue_notifications();
 
+-- Saving a block's mail_to that may not be mailed yet asks it (once a day at most: the
+-- confirm.mail job's dedupe key) in the owner's language. security definer: save_block runs as
+-- the service role, the consent tables and the queue are the definer's.
+create function private.ask_notification_consent(p_block public.blocks, p_email text)
+returns text language plpgsql security definer set search_path = '' as $$
+begin
+  if p_email is null or private.notification_address_allowed(p_block.owner_id, p_email) then
+    return 'allowed';
+  end if;
+  return private.ask_mail_consent(p_email, p_block.owner_id, null, p_block.id,
+    (select p.language from public.profiles p where p.id = p_block.owner_id), true);
+end;
+$$;
+revoke execute on function private.ask_notification_consent(public.blocks, text) from public;
+grant execute on function private.ask_notification_consent(public.blocks, text) to service_role;
+
+-- The state of a block's notification address, for the workspace: {email, state, mailed_at}
+-- with state none (no address), allowed (own, verified sender or confirmed: nothing to show),
+-- waiting (a link was or will be mailed; notifications start once it is confirmed) or
+-- suppressed (the address refused or bounced: nothing will be mailed to it). Owner only.
+create function public.notification_address_status(p_block_id uuid)
+returns jsonb language plpgsql stable security definer set search_path = '' as $$
+declare
+  v_owner uuid;
+  v_to text;
+begin
+  select b.owner_id, bp.mail_to into v_owner, v_to
+    from public.blocks b left join public.block_private bp on bp.block_id = b.id
+    where b.id = p_block_id and b.owner_id = (select auth.uid());
+  if v_owner is null then
+    raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+  if v_to is null then
+    return jsonb_build_object('email', null, 'state', 'none');
+  end if;
+  if private.notification_address_allowed(v_owner, v_to) then
+    return jsonb_build_object('email', v_to, 'state', 'allowed');
+  end if;
+  if exists (select 1 from private.mail_suppressions where email = lower(btrim(v_to))) then
+    return jsonb_build_object('email', v_to, 'state', 'suppressed');
+  end if;
+  return jsonb_build_object('email', v_to, 'state', 'waiting',
+    'mailed_at', (select c.mailed_at from private.mail_consents c
+                  where c.email = lower(btrim(v_to)) and c.owner_id = v_owner
+                    and c.commenter_id is null and c.for_notifications));
+end;
+$$;
+revoke all on function public.notification_address_status(uuid) from public, anon;
+grant execute on function public.notification_address_status(uuid) to authenticated;
+
+-- "Send the link again" in the workspace: asks the block's waiting address again. Limited like
+-- every confirmation mail (one per address and owner a day, one per address a day, the owner's
+-- daily cap): answers {sent: false} when a link went in the last 24 hours or was asked today,
+-- else {sent: true} (the queue sends it; the caps may still keep it back). Owner only.
+create function public.resend_notification_confirmation(p_block_id uuid)
+returns jsonb language plpgsql security definer set search_path = '' as $$
+declare
+  v_block public.blocks;
+  v_to text;
+  v_email text;
+begin
+  select b.* into v_block from public.blocks b
+    where b.id = p_block_id and b.owner_id = (select auth.uid());
+  if not found then
+    raise exception 'block doesn''t exists' using errcode = 'PT404';
+  end if;
+  select mail_to into v_to from public.block_private where block_id = p_block_id;
+  v_email := lower(btrim(v_to));
+  if v_to is null or private.notification_address_allowed(v_block.owner_id, v_to) then
+    return jsonb_build_object('sent', false);
+  end if;
+  if exists (select 1 from private.mail_consents c
+             where c.email = v_email and c.owner_id = v_block.owner_id and c.commenter_id is null
+               and c.for_notifications and c.mailed_at > now() - interval '24 hours')
+     or exists (select 1 from private.jobs j
+                where j.dedupe_key = 'confirm.mail:' || v_block.owner_id || ':notify:' || v_email
+                                     || ':' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD')) then
+    return jsonb_build_object('sent', false);
+  end if;
+  return jsonb_build_object('sent', private.ask_notification_consent(v_block, v_to) = 'pending');
+end;
+$$;
+revoke all on function public.resend_notification_confirmation(uuid) from public, anon;
+grant execute on function public.resend_notification_confirmation(uuid) to authenticated;
+
 -- =============================================================================================
 -- schemas/plans.sql
 -- =============================================================================================
@@ -6249,15 +6498,25 @@ create table public.payments (
   next_content jsonb check (next_content is null or jsonb_typeof(next_content) = 'object'),
   next_price numeric(10, 2) check (next_price is null or next_price >= 0),
   updated_at timestamptz not null default now(),
-  check (end_date is null or end_date >= start_date)
+  -- a changed plan already paid for (a card renewal is charged 3 days before its period): it
+  -- becomes the row's plan on paid_next_from, its period's first day (private.start_paid_plans)
+  paid_next_content jsonb check (paid_next_content is null or jsonb_typeof(paid_next_content) = 'object'),
+  paid_next_from date,
+  paid_next_price numeric(10, 2) check (paid_next_price is null or paid_next_price >= 0),
+  check (end_date is null or end_date >= start_date),
+  constraint payments_paid_next_check check (
+    (paid_next_content is null) = (paid_next_from is null) and (paid_next_price is null) = (paid_next_from is null))
 );
 comment on table public.payments is
   'Plan history of a user (basic, custom, coupon, subscription). Owner reads; only the service role writes.';
 comment on column public.payments.auto_renew is 'The plan renews at the provider (card schedule or PayPal subscription) until stopped.';
 comment on column public.payments.stopped_at is 'When the owner stopped the renewals (the plan keeps running until end_date).';
 comment on column public.payments.renewal_failed_at is 'When the last renewal payment failed (the plan then ends at end_date).';
-comment on column public.payments.next_content is 'A changed plan {planName, blockLimit, responseMonthlyLimit} that starts with the next period.';
+comment on column public.payments.next_content is 'A changed plan {planName, blockLimit, responseMonthlyLimit} that starts with the first period not charged yet (end_date + 1).';
 comment on column public.payments.next_price is 'The price of next_content.';
+comment on column public.payments.paid_next_content is 'A changed plan {planName, blockLimit, responseMonthlyLimit} charged already for the period starting paid_next_from; the row''s plan from that day.';
+comment on column public.payments.paid_next_price is 'The price of paid_next_content.';
+comment on column public.payments.paid_next_from is 'The first day of the period paid_next_content was charged for (the old end_date + 1).';
 comment on column public.payments.end_date is 'Last day of the current period (inclusive): the plan ends the day after unless it renews.';
 call private.clients_read('public.payments', 'Users can read their own payments',
   'user_id = (select auth.uid())');
@@ -6265,6 +6524,8 @@ create index payments_user_id_created_at_idx on public.payments (user_id, create
 create unique index payments_one_active_plan_idx on public.payments (user_id)
   where is_active and type in ('basic', 'custom', 'subscription');
 create index payments_active_end_date_idx on public.payments (end_date) where is_active;
+create index payments_paid_next_from_idx on public.payments (paid_next_from)
+  where paid_next_from is not null;
 create index payments_provider_payment_id_idx on public.payments (method, provider_payment_id)
   where provider_payment_id is not null;
 
@@ -6359,7 +6620,6 @@ begin
 end;
 $$;
 revoke execute on function private.plan_price(jsonb) from public;
-grant execute on function private.plan_price(jsonb) to service_role;
 
 -- The content a plan row keeps: {planName, blockLimit, responseMonthlyLimit}.
 create function private.plan_content(p_plan jsonb)
@@ -6502,6 +6762,11 @@ declare
   v_payment public.payments;
   v_end date;
 begin
+  -- the owner first, then the charge (a charge's owner never changes: read it unlocked), as
+  -- start_plan_checkout and deleting an account take them
+  perform 1 from public.profiles
+    where id = (select user_id from private.payment_charges where id = p_charge_id and kind = 'first')
+    for update;
   select * into v_charge from private.payment_charges
     where id = p_charge_id and kind = 'first' for update;
   if not found then
@@ -6514,7 +6779,6 @@ begin
   if v_charge.status <> 'pending' then
     raise exception 'Failed to payment' using errcode = 'PT402';
   end if;
-  perform 1 from public.profiles where id = v_charge.user_id for update;
   if (private.active_plan(v_charge.user_id)).id is not null then
     -- start_plan_checkout lets one checkout through at a time, so this means a plan was made by
     -- hand meanwhile: the charge stays pending, for an operator to refund (docs/plans.md)
@@ -6589,6 +6853,61 @@ returns jsonb language sql stable security definer set search_path = '' as $$
 $$;
 revoke execute on function public.plan_payment(uuid) from public, anon, authenticated;
 
+-- PayPal subscriptions cancelled without a plan, whose payments the `plan.paypal-refund` job gives
+-- back (supabase/functions/_shared/paypal-refund.ts; docs/plans.md, "PayPal's refund"): one row a
+-- subscription, written with its job, kept after the job is purged, so the owner's Plan page can
+-- say which payment could not be given back automatically (`failed`) and what to do.
+create table public.paypal_refunds (
+  subscription_id text primary key check (char_length(subscription_id) between 1 and 200),
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  reason text not null check (char_length(reason) <= 500),
+  -- queued -> refunded | none (nothing was taken, or it is a plan) | failed (PayPal refused the
+  -- refund, or the job gave up): an operator who gives it back by hand sets `refunded`
+  status text not null default 'queued' check (status in ('queued', 'refunded', 'none', 'failed')),
+  error text check (char_length(error) <= 500),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+comment on table public.paypal_refunds is
+  'PayPal subscriptions cancelled without a plan and the refund of their payments. Owner reads; only the service role writes.';
+call private.clients_read('public.paypal_refunds', 'Users can read their own PayPal refunds',
+  'user_id = (select auth.uid())');
+create index paypal_refunds_user_id_idx on public.paypal_refunds (user_id, created_at desc);
+create trigger paypal_refunds_set_updated_at before update on public.paypal_refunds
+  for each row execute function private.set_updated_at();
+
+-- Queues the refund of a subscription: its row and its job (first run in 2 minutes, after the
+-- refund tried at once; up to 100 attempts with the queue's backoff) in one transaction; a second
+-- call adds nothing.
+create function public.queue_paypal_refund(p_subscription_id text, p_user_id uuid, p_reason text)
+returns void language plpgsql security definer set search_path = '' as $$
+begin
+  insert into public.paypal_refunds (subscription_id, user_id, reason)
+    values (p_subscription_id, p_user_id, left(p_reason, 500))
+    on conflict (subscription_id) do nothing;
+  perform public.enqueue_job('plan.paypal-refund',
+    jsonb_build_object('subscription_id', p_subscription_id, 'reason', p_reason),
+    'plan.paypal-refund:' || p_subscription_id, now() + interval '2 minutes', null, null, 100);
+end;
+$$;
+revoke execute on function public.queue_paypal_refund(text, uuid, text) from public, anon, authenticated;
+
+-- What the refund job found in the end. `failed` (PayPal refused the refund, or the job gives up)
+-- also queues `plan.refund-alert`, the operator's mail, in the same transaction.
+create function public.finish_paypal_refund(p_subscription_id text, p_status text, p_error text default null)
+returns void language plpgsql security definer set search_path = '' as $$
+begin
+  update public.paypal_refunds set status = p_status, error = left(p_error, 500)
+    where subscription_id = p_subscription_id and status is distinct from p_status;
+  if found and p_status = 'failed' then
+    perform public.enqueue_job('plan.refund-alert',
+      jsonb_build_object('subscription_id', p_subscription_id),
+      'plan.refund-alert:' || p_subscription_id);
+  end if;
+end;
+$$;
+revoke execute on function public.finish_paypal_refund(text, text, text) from public, anon, authenticated;
+
 -- Redeems a coupon for the owner: the coupon's row is locked, so parallel redemptions of a capped
 -- coupon (or one owner's double click) run one after the other; once per owner, before
 -- valid_until, within max_redemptions. A promote_coupon is for owners who never had a plan. The
@@ -6661,17 +6980,20 @@ returns jsonb language sql immutable set search_path = '' as $$
 $$;
 revoke execute on function private.content_plan(jsonb) from public;
 
--- The next period's charge of a card plan: scheduled when the provider already made its schedule
--- (p_schedule_id: a checkout's first payment came with it), else unscheduled with a job that
--- schedules it. p_id: the id the checkout gave the provider for it (next_charge_id), else a new
--- one; a charge of that id already written stays as it is.
+-- The next period's charge of a card plan, at the plan the owner asked for (next_content), else
+-- the one paid for already and not started (paid_next_content), else the current one: scheduled
+-- when the provider already made its schedule (p_schedule_id: a checkout's first payment came
+-- with it), else unscheduled with a job that schedules it. p_id: the id the checkout gave the
+-- provider for it (next_charge_id), else a new one; a charge of that id already written stays as
+-- it is.
 create function private.next_card_charge(p_payment public.payments, p_billing_key text,
   p_id uuid default null, p_schedule_id text default null)
 returns uuid language plpgsql set search_path = '' as $$
 declare
   v_id uuid := coalesce(p_id, gen_random_uuid());
-  v_plan jsonb := private.content_plan(coalesce(p_payment.next_content, p_payment.content));
-  v_price numeric := coalesce(p_payment.next_price, p_payment.price);
+  v_plan jsonb := private.content_plan(
+    coalesce(p_payment.next_content, p_payment.paid_next_content, p_payment.content));
+  v_price numeric := coalesce(p_payment.next_price, p_payment.paid_next_price, p_payment.price);
 begin
   insert into private.payment_charges (id, user_id, payment_id, kind, method, provider_ref, plan,
                                        price, amount, currency, status, period_start, period_end,
@@ -6691,48 +7013,139 @@ end;
 $$;
 revoke execute on function private.next_card_charge(public.payments, text, uuid, text) from public;
 
--- A scheduled renewal the provider created (the schedule job's answer).
+-- A scheduled renewal the provider created (the schedule job's answer): true when the charge is
+-- still the plan's next one to charge. Locks the plan row, then the charge, as Stop and Change do,
+-- so it waits for one running: a charge they revoked meanwhile (or one of a plan that stopped
+-- renewing) keeps the schedule id and answers false, and the job revokes that schedule at PortOne.
 create function public.mark_charge_scheduled(p_charge_id uuid, p_schedule_id text)
-returns void language sql security definer set search_path = '' as $$
-  update private.payment_charges set status = 'scheduled', schedule_id = left(p_schedule_id, 200)
-    where id = p_charge_id and kind = 'renewal' and status = 'unscheduled';
+returns boolean language plpgsql security definer set search_path = '' as $$
+declare
+  v_payment public.payments;
+  v_charge private.payment_charges;
+begin
+  select * into v_payment from public.payments
+    where id = (select payment_id from private.payment_charges
+                  where id = p_charge_id and kind = 'renewal')
+    for update;
+  select * into v_charge from private.payment_charges
+    where id = p_charge_id and kind = 'renewal' for update;
+  if not found then
+    return false;
+  end if;
+  if v_charge.status = 'unscheduled' and v_payment.is_active and v_payment.auto_renew then
+    update private.payment_charges set status = 'scheduled', schedule_id = left(p_schedule_id, 200)
+      where id = v_charge.id;
+    return true;
+  end if;
+  if v_charge.status = 'scheduled' then
+    return true;
+  end if;
+  update private.payment_charges
+    set status = case when status = 'unscheduled' then 'revoked' else status end,
+        schedule_id = coalesce(schedule_id, left(p_schedule_id, 200))
+    where id = v_charge.id;
+  return false;
+end;
 $$;
 revoke execute on function public.mark_charge_scheduled(uuid, text) from public, anon, authenticated;
 
--- A card renewal the provider charged: the plan runs one more period (a changed plan starts
--- now), and the following period's charge is written. Idempotent per charge.
+-- Revokes a card plan's renewal charges not charged yet (Stop, Change, a plan ending). One the
+-- schedule job marked scheduled may have been scheduled after the caller revoked the billing key's
+-- schedules at PortOne: plan.revoke-schedule revokes its schedule by id.
+create function private.revoke_renewal_charges(p_payment_id uuid)
+returns void language plpgsql set search_path = '' as $$
+declare
+  v_id uuid;
+begin
+  for v_id in
+    with revoked as (
+      update private.payment_charges set status = 'revoked'
+        where payment_id = p_payment_id and kind = 'renewal' and status in ('unscheduled', 'scheduled')
+        returning id, schedule_id
+    )
+    select id from revoked where schedule_id is not null
+  loop
+    perform public.enqueue_job('plan.revoke-schedule', jsonb_build_object('charge_id', v_id),
+                               'plan.revoke-schedule:' || v_id);
+  end loop;
+end;
+$$;
+revoke execute on function private.revoke_renewal_charges(uuid) from public;
+
+-- Paid next plans whose first day has come become their rows' plans (type, content, price), and
+-- the limits follow. p_payment_id: that row only (a renewal just recorded), else every row due
+-- (the daily expiry). Answers how many owners' plans started.
+create function private.start_paid_plans(p_payment_id uuid default null)
+returns integer language plpgsql set search_path = '' as $$
+declare
+  v_users uuid[];
+  v_user uuid;
+begin
+  with started as (
+    update public.payments
+      set type = (private.content_plan(paid_next_content) ->> 'type')::public.payment_type,
+          content = paid_next_content, price = paid_next_price,
+          paid_next_content = null, paid_next_price = null, paid_next_from = null
+      where paid_next_from <= current_date and is_active
+        and (p_payment_id is null or id = p_payment_id)
+      returning user_id
+  )
+  select array_agg(distinct user_id) into v_users from started;
+  foreach v_user in array coalesce(v_users, '{}'::uuid[]) loop
+    perform private.apply_plan_limits(v_user);
+  end loop;
+  return coalesce(cardinality(v_users), 0);
+end;
+$$;
+revoke execute on function private.start_paid_plans(uuid) from public;
+
+-- A card renewal the provider charged: the plan runs one more period, and the following period's
+-- charge is written. A changed plan is charged 3 days before its period, so it is kept beside the
+-- plan (paid_next_*) and starts on its period's first day (private.start_paid_plans: here when
+-- that day has come, else the daily expiry); the same plan simply runs on. Idempotent per charge.
+-- Locks the plan row, then the charge: every plan function locks a plan's payments row before its
+-- charges (a Change or Stop revokes the charges of the row it locked), so none waits for another.
 create function public.record_plan_renewal(p_charge_id uuid, p_provider_payment_id text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_charge private.payment_charges;
   v_payment public.payments;
+  v_content jsonb;
+  v_changed boolean;
 begin
-  select * into v_charge from private.payment_charges
-    where id = p_charge_id and kind = 'renewal' for update;
+  -- a renewal charge's plan row never changes: read it unlocked, lock the row, then the charge
+  select * into v_payment from public.payments
+    where id = (select payment_id from private.payment_charges
+                  where id = p_charge_id and kind = 'renewal')
+    for update;
   if not found then
     raise exception 'No such plan' using errcode = 'PT404';
   end if;
-  select * into v_payment from public.payments where id = v_charge.payment_id for update;
+  select * into v_charge from private.payment_charges where id = p_charge_id for update;
   if v_charge.status = 'recorded' then
     return to_jsonb(v_payment);
   end if;
   update private.payment_charges
     set status = 'recorded', provider_payment_id = left(p_provider_payment_id, 200), error = null
     where id = v_charge.id;
+  v_content := private.plan_content(v_charge.plan);
+  v_changed := (v_payment.content, v_payment.price) is distinct from (v_content, v_charge.price);
   -- the money came in: the period is the owner's even if they stopped meanwhile
   update public.payments
     set end_date = greatest(end_date, v_charge.period_end),
         is_active = true,
-        type = (v_charge.plan ->> 'type')::public.payment_type,
-        content = private.plan_content(v_charge.plan),
-        price = v_charge.price,
+        paid_next_content = case when v_changed then v_content end,
+        paid_next_price = case when v_changed then v_charge.price end,
+        paid_next_from = case when v_changed then v_charge.period_start end,
         next_content = null, next_price = null, renewal_failed_at = null
     where id = v_payment.id
     returning * into v_payment;
   if v_payment.auto_renew then
     perform private.next_card_charge(v_payment, v_charge.provider_ref);
   end if;
+  perform private.start_paid_plans(v_payment.id);
   perform private.apply_plan_limits(v_payment.user_id);
+  select * into v_payment from public.payments where id = v_payment.id;
   return to_jsonb(v_payment);
 end;
 $$;
@@ -6822,8 +7235,7 @@ begin
     where id = p_payment_id and is_active
     returning user_id into v_user;
   if v_user is not null then
-    update private.payment_charges set status = 'revoked'
-      where payment_id = p_payment_id and kind = 'renewal' and status in ('unscheduled', 'scheduled');
+    perform private.revoke_renewal_charges(p_payment_id);
     perform private.apply_plan_limits(v_user);
   end if;
 end;
@@ -6859,7 +7271,8 @@ $$;
 revoke execute on function public.plan_for_owner(uuid, uuid, public.payment_method) from public, anon, authenticated;
 
 -- The owner stopped the plan (the provider was told first): no more renewals, the plan runs to
--- its end date. Idempotent.
+-- its end date; a period paid already keeps its plan (paid_next_*, which starts on its day).
+-- Idempotent.
 create function public.record_plan_stop(p_user_id uuid, p_payment_id uuid)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
@@ -6872,14 +7285,14 @@ begin
   if not found then
     raise exception 'No such plan' using errcode = 'PT404';
   end if;
-  update private.payment_charges set status = 'revoked'
-    where payment_id = p_payment_id and kind = 'renewal' and status in ('unscheduled', 'scheduled');
+  perform private.revoke_renewal_charges(p_payment_id);
   return to_jsonb(v_payment);
 end;
 $$;
 revoke execute on function public.record_plan_stop(uuid, uuid) from public, anon, authenticated;
 
--- The owner changed the plan of the next periods (p_plan, priced p_price). For a card plan the
+-- The owner changed the plan of the next periods not paid yet (p_plan, priced p_price: from
+-- end_date + 1, so after a period charged already, whose paid_next_* stay). For a card plan the
 -- pending renewal charge is replaced (its schedule was revoked first) and a new one is scheduled
 -- by the queue; for PayPal the change waits for the owner's approval on PayPal.
 create function public.record_plan_change(p_user_id uuid, p_payment_id uuid, p_plan jsonb, p_price numeric)
@@ -6905,13 +7318,9 @@ begin
     where id = v_payment.id
     returning * into v_payment;
   if v_payment.method = 'iamport' then
-    update private.payment_charges set status = 'revoked'
-      where payment_id = v_payment.id and kind = 'renewal' and status in ('unscheduled', 'scheduled')
-      returning provider_ref into v_billing_key;
-    if v_billing_key is null then
-      select provider_ref into v_billing_key from private.payment_charges
-        where payment_id = v_payment.id and kind = 'first';
-    end if;
+    perform private.revoke_renewal_charges(v_payment.id);
+    select provider_ref into v_billing_key from private.payment_charges
+      where payment_id = v_payment.id and kind = 'first';
     perform private.next_card_charge(v_payment, v_billing_key);
   end if;
   return to_jsonb(v_payment);
@@ -6936,8 +7345,9 @@ end;
 $$;
 revoke execute on function public.record_payment_event(text) from public, anon, authenticated;
 
--- Once a day: plans that do not renew and are past their end date become inactive (limits fall
--- back, blocks beyond the limit are deactivated); plans that renew and are past their end are
+-- Once a day: paid next plans whose first day has come start (private.start_paid_plans); plans
+-- that do not renew and are past their end date become inactive (limits fall back, blocks
+-- beyond the limit are deactivated); plans that renew and are past their end are
 -- checked with the provider first (`plan.renewal-check`: a renewal may have been paid without
 -- its webhook reaching us), and ended after a week without an answer; owners of plans that end
 -- in PLAN_RULES.noticeDays (3) days without renewing are mailed. Answers what it did.
@@ -6947,10 +7357,13 @@ declare
   v_notices integer := 0;
   v_checks integer := 0;
   v_ended integer := 0;
+  v_started integer;
   v_row record;
   v_users uuid[];
   v_user uuid;
 begin
+  v_started := private.start_paid_plans();
+
   for v_row in
     select id, end_date from public.payments
     where is_active and not auto_renew and renewal_failed_at is null
@@ -6988,11 +7401,13 @@ begin
     v_ended := v_ended + 1;
   end loop;
 
-  return jsonb_build_object('notices', v_notices, 'checks', v_checks, 'owners_ended', v_ended);
+  return jsonb_build_object('started', v_started, 'notices', v_notices, 'checks', v_checks,
+                            'owners_ended', v_ended);
 end;
 $$;
+-- the cron job runs it as postgres; the service role runs public.expire_plans below (this one
+-- writes tables and calls helpers the service role is not granted)
 revoke execute on function private.expire_plans() from public;
-grant execute on function private.expire_plans() to service_role;
 
 -- The same for the service role (tests and operators run it through PostgREST).
 create function public.expire_plans()
@@ -8346,6 +8761,11 @@ begin
   if v_new.mail_to is not null and not private.is_valid_email(v_new.mail_to) then
     raise exception 'Invalid email address.' using errcode = 'P0001';
   end if;
+  -- a new address that is not the owner's own is asked first (notifications.sql): its digests
+  -- are skipped until it confirms
+  if v_new.mail_to is distinct from v_old.mail_to then
+    perform private.ask_notification_consent(p_block, v_new.mail_to);
+  end if;
 
   -- Notion integration
   if not p_paid then
@@ -8377,6 +8797,7 @@ declare
   v_row public.questions;
   v_old_option public.options;
   v_option_row public.options;
+  v_live_options bigint;
   v_letter_types constant public.block_type[] := array['notion_letter', 'typedream_letter', 'brunch_letter'];
 begin
   -- the block's type after the list is read (declare): a bad list answers with its own fault
@@ -8493,9 +8914,13 @@ begin
       end if;
     end loop;
 
-    if v_row.type = 'ab' and not v_row.deleted and (
-      select count(*) from public.options where question_id = v_row.id and not deleted) <> 2 then
-      raise exception 'An A/B question has exactly two options' using errcode = 'P0001';
+    if v_row.type in ('ab', 'poll') and not v_row.deleted then
+      select count(*) into v_live_options from public.options where question_id = v_row.id and not deleted;
+      if v_row.type = 'ab' and v_live_options <> 2 then
+        raise exception 'An A/B question has exactly two options' using errcode = 'P0001';
+      elsif v_row.type = 'poll' and v_live_options = 0 then
+        raise exception 'A poll question has at least one option' using errcode = 'P0001';
+      end if;
     end if;
   end loop;
 end;
@@ -8680,6 +9105,7 @@ returns jsonb language sql stable set search_path = '' as $$
     'liked', p_uid is not null and exists (
       select 1 from public.message_likes l where l.message_id = p_message.id and l.user_id = p_uid));
 $$;
+revoke execute on function private.message_json(public.messages, uuid) from public;
 
 -- A top-level message with its replies, oldest reply first.
 create function private.thread_json(p_message public.messages, p_uid uuid)
@@ -8688,6 +9114,7 @@ returns jsonb language sql stable set search_path = '' as $$
     select jsonb_agg(private.message_json(r, p_uid) order by r.created_at, r.id)
     from public.messages r where r.parent_id = p_message.id), '[]'::jsonb));
 $$;
+revoke execute on function private.thread_json(public.messages, uuid) from public;
 
 -- Top-level messages of a block created before p_before, newest first, with replies.
 create function private.threads_json(p_block_id uuid, p_before timestamptz, p_limit integer, p_uid uuid,
@@ -8702,6 +9129,7 @@ returns jsonb language sql stable set search_path = '' as $$
     limit greatest(1, least(coalesce(p_limit, 5), 50))
   ) m;
 $$;
+revoke execute on function private.threads_json(uuid, timestamp with time zone, integer, uuid, text) from public;
 
 -- A message the caller may see: published, their own held one, or anything for the owner. (The
 -- list queries write the same test out: a function with SET search_path is never inlined.)
@@ -8710,6 +9138,7 @@ returns boolean language sql immutable set search_path = '' as $$
   select p_owner or p_message.status = 'published'
       or (p_message.status = 'held' and p_message.creator_id = p_uid);
 $$;
+revoke execute on function private.message_visible(public.messages, uuid, boolean) from public;
 
 -- A message for a visitor's change (edit, like, reply, report): on a published block and
 -- visible to the caller, else 'message doesn''t exists'.
@@ -8732,6 +9161,7 @@ begin
   return v_message;
 end;
 $$;
+revoke execute on function private.visible_message(uuid, uuid, boolean) from public;
 
 -- A top-level message with the replies the caller may see, oldest reply first.
 create function private.visible_thread_json(p_message public.messages, p_uid uuid, p_owner boolean)
@@ -8742,6 +9172,7 @@ returns jsonb language sql stable set search_path = '' as $$
     where r.parent_id = p_message.id
       and (p_owner or r.status = 'published' or (r.status = 'held' and r.creator_id = p_uid))), '[]'::jsonb));
 $$;
+revoke execute on function private.visible_thread_json(public.messages, uuid, boolean) from public;
 
 -- Top-level messages of a block created before p_before, newest first, pinned ones excluded
 -- (get_block_view sends them first), each with its replies: those the caller may see.
@@ -8758,6 +9189,7 @@ returns jsonb language sql stable set search_path = '' as $$
     limit greatest(1, least(coalesce(p_limit, 5), 50))
   ) m;
 $$;
+revoke execute on function private.visible_threads_json(uuid, timestamp with time zone, integer, uuid, boolean, text) from public;
 
 -- Older top-level messages (before p_before, newest first, not pinned) with their replies: the
 -- ones the caller may see. security definer: as get_block_view.
@@ -8835,6 +9267,7 @@ returns jsonb language sql stable set search_path = '' as $$
                     then private.captcha_config() end)
   from private.with_live_counts(p_block) c;
 $$;
+revoke execute on function private.public_block_json(public.blocks) from public;
 
 -- The block view of an active block, or null when there is none: public settings, form content,
 -- the pinned (at most 10) and the five newest other top-level messages the caller may see with
