@@ -10,6 +10,7 @@ export {
   SENDER_EMAIL_LIMITS,
   SENDER_EMAIL_MAX,
   SENDER_MESSAGES,
+  ZMailConfirm,
   ZMailVerify,
 } from '@reaction-blocks/contracts/schemas';
 

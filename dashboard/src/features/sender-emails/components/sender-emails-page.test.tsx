@@ -31,6 +31,10 @@ const row = (email: string, fields: Partial<SenderEmail> = {}): SenderEmail => (
   ...fields,
 });
 
+/** A function's refusal as invokeFunction throws it: the server's words, its status and code. */
+const refusal = (message: string, status: number, code: string, fields: object = {}) =>
+  Object.assign(new Error(message), { status, code, ...fields });
+
 const render = (route = '/profile/email') =>
   renderWithProviders(<SenderEmailsPage />, { route, session: signedInSession() });
 const checked = (verified: boolean, confirmed = verified) => ({ verified, confirmed });
@@ -133,7 +137,9 @@ describe('sender emails page', () => {
     await i18next.changeLanguage('ko');
     try {
       api.listSenderEmails.mockResolvedValue([]);
-      api.confirmMailVerify.mockRejectedValueOnce(new Error(SENDER_MESSAGES.otherAccount));
+      api.confirmMailVerify.mockRejectedValueOnce(
+        refusal(SENDER_MESSAGES.otherAccount, 403, 'other_account'),
+      );
       render(`/profile/email?confirm=${'B'.repeat(43)}`);
       expect(
         await screen.findByText(
@@ -162,13 +168,12 @@ describe('sender emails page', () => {
     await i18next.changeLanguage('ko');
     try {
       api.listSenderEmails.mockResolvedValue([]);
-      api.requestMailVerify.mockRejectedValueOnce(new Error(SENDER_MESSAGES.tooMany));
+      api.requestMailVerify.mockRejectedValueOnce(
+        refusal(SENDER_MESSAGES.tooMany, 400, 'too_many'),
+      );
       // a 429 says how long to wait (invokeFunction puts the body's retryAfter on the error)
       api.requestMailVerify.mockRejectedValueOnce(
-        Object.assign(new Error(SENDER_MESSAGES.tooManyRequests), {
-          status: 429,
-          retryAfter: 2520,
-        }),
+        refusal(SENDER_MESSAGES.tooManyRequests, 429, 'too_many_requests', { retryAfter: 2520 }),
       );
       render();
       const input = await screen.findByLabelText('이메일 주소');
@@ -211,7 +216,7 @@ describe('sender emails page', () => {
     expect(await screen.findByRole('row', { name: /me@example.com/ })).toBeTruthy();
 
     api.requestMailVerify.mockRejectedValueOnce(
-      new Error('The mail service is not available; try again in a moment'),
+      refusal(SENDER_MESSAGES.unavailable, 503, 'provider_unavailable'),
     );
     fireEvent.change(screen.getByLabelText('Email address'), {
       target: { value: 'other@example.com' },
@@ -237,6 +242,62 @@ describe('sender emails page', () => {
     const line = screen.getByRole('row', { name: /me@strict.example/ });
     expect(within(line).getByText('Yes')).toBeTruthy();
     expect(within(line).getByText('No')).toBeTruthy();
+  });
+
+  it("never shows the server's or Amazon SES's English: each code in the reader's language", async () => {
+    api.listSenderEmails.mockResolvedValue([row('me@example.com')]);
+    api.checkMailVerified.mockResolvedValue(checked(true));
+    // SES's own words for an address it refuses, and a row deleted in another window
+    api.requestMailVerify.mockRejectedValueOnce(
+      refusal('Illegal address', 400, 'provider_rejected'),
+    );
+    api.deleteMailVerified.mockRejectedValueOnce(refusal('No such sender email', 404, 'not_found'));
+    render();
+    fireEvent.change(await screen.findByLabelText('Email address'), {
+      target: { value: 'new@example.com' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(
+      await screen.findByText(
+        'Amazon SES, which delivers our mail, refused this address. Check it, or try another one.',
+      ),
+    ).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete me@example.com' }));
+    const dialog = await screen.findByRole('alertdialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(
+      await within(dialog).findByText(
+        'Could not do that: This address is not in your list any more: reload the page.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText(/Illegal address|No such sender email/)).toBeNull();
+  });
+
+  it('in Korean: a spent link, and a link cut short without a request', async () => {
+    await i18next.changeLanguage('ko');
+    try {
+      api.listSenderEmails.mockResolvedValue([]);
+      api.confirmMailVerify.mockRejectedValueOnce(
+        refusal(SENDER_MESSAGES.invalidLink, 400, 'invalid_link'),
+      );
+      const spent = render(`/profile/email?confirm=${'C'.repeat(43)}`);
+      expect(
+        await screen.findByText(
+          '주소를 확인하지 못했습니다: 더 이상 쓸 수 없는 확인 링크입니다(24시간 안에 한 번만 쓸 수 있습니다). 링크를 다시 보내 주세요.',
+        ),
+      ).toBeTruthy();
+      spent.unmount();
+      render(`/profile/email?confirm=${'D'.repeat(20)}`);
+      expect(
+        await screen.findByText(
+          '주소를 확인하지 못했습니다: 더 이상 쓸 수 없는 확인 링크입니다(24시간 안에 한 번만 쓸 수 있습니다). 링크를 다시 보내 주세요.',
+        ),
+      ).toBeTruthy();
+      expect(api.confirmMailVerify).toHaveBeenCalledTimes(1);
+      expect(screen.queryByText(/origin|invalid_format|regex/)).toBeNull();
+    } finally {
+      await i18next.changeLanguage('en');
+    }
   });
 
   it('deletes after confirmation', async () => {

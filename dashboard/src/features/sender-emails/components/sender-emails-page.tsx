@@ -8,26 +8,23 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextField } from '../../../components/ui/fields';
 import { Spinner } from '../../../components/ui/spinner';
-import { messageOf, withWait } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { useQuery } from '../../../lib/use-query';
 import {
-  BLOCK_MESSAGES,
   checkMailVerified,
   checkSpfDkim,
   deleteMailVerified,
   listSenderEmails,
   MESSAGES,
   requestMailVerify,
-  SENDER_EMAIL_LIMITS,
   SENDER_EMAIL_MAX,
-  SENDER_MESSAGES,
   withResult,
   ZMailVerify,
   type SenderEmail,
 } from '../api/sender-emails';
 import { useConfirmLink, type ConfirmResult } from '../hooks/use-confirm-link';
 import { registerSenderEmailTranslations } from '../locales';
+import { addressFailure, confirmFailure } from '../model/failures';
 import { CardTable } from '../../../components/ui/card-table';
 import { ErrorText } from '../../../components/ui/error-text';
 import { LoadFailed } from '../../../components/ui/load-failed';
@@ -95,17 +92,6 @@ function RowAction({
 export function SenderEmailsPage() {
   const { t } = useTranslation();
   const s = (key: string, options?: Record<string, unknown>) => t(`senderEmails.${key}`, options);
-  /** The shared schema's and the sender functions' messages in the reader's language. */
-  const reason = (message: string) =>
-    ({
-      [SENDER_MESSAGES.tooMany]: s('tooMany', { count: SENDER_EMAIL_LIMITS.addresses }),
-      [SENDER_MESSAGES.tooManyRequests]: s('tooManyRequests'),
-      [SENDER_MESSAGES.unavailable]: s('unavailable'),
-      [SENDER_MESSAGES.invalidLink]: s('invalidLink'),
-      [SENDER_MESSAGES.otherAccount]: s('otherAccount'),
-      [BLOCK_MESSAGES.invalidEmail]: s('invalidEmail'),
-      [MESSAGES.tooLong]: t('common.tooLong'),
-    })[message] ?? message;
   const { user } = useSession();
   const list = useQuery(['sender-emails', user?.id ?? ''], listWithChecks);
   const link = useConfirmLink(() => void list.reload());
@@ -127,7 +113,7 @@ export function SenderEmailsPage() {
     try {
       await action();
     } catch (cause) {
-      setRowError(s('failed', { reason: withWait(t, cause, reason(messageOf(cause))) }));
+      setRowError(s('failed', { reason: addressFailure(cause) }));
     } finally {
       setBusy((b) => ({ ...b, [email]: false }));
     }
@@ -142,7 +128,7 @@ export function SenderEmailsPage() {
         : s('linkSent', { email });
   const linkText = (result: ConfirmResult) =>
     result.state === 'failed'
-      ? s('confirmFailed', { reason: reason(result.reason) })
+      ? s('confirmFailed', { reason: confirmFailure(result.cause) })
       : stateText(result.state, result.email);
 
   const sendAgain = (row: SenderEmail) =>
@@ -165,7 +151,12 @@ export function SenderEmailsPage() {
     event.preventDefault();
     const parsed = ZMailVerify.safeParse({ emailToVerify: address });
     if (!parsed.success) {
-      setAddError(reason(parsed.error.issues[0]?.message ?? BLOCK_MESSAGES.invalidEmail));
+      // the shared schema's first issue: too long, else not an address
+      setAddError(
+        parsed.error.issues[0]?.message === MESSAGES.tooLong
+          ? t('common.tooLong')
+          : s('invalidEmail'),
+      );
       return;
     }
     setAddError(null);
@@ -177,7 +168,7 @@ export function SenderEmailsPage() {
       setAnnouncement(stateText(answer.state, email));
       await list.reload();
     } catch (cause) {
-      setAddError(withWait(t, cause, reason(messageOf(cause))));
+      setAddError(addressFailure(cause));
     } finally {
       setAdding(false);
     }
@@ -328,7 +319,7 @@ export function SenderEmailsPage() {
         cancelLabel={t('common.cancel')}
         confirmLabel={s('delete')}
         onCancel={() => setToDelete(null)}
-        errorText={(cause) => s('failed', { reason: withWait(t, cause, reason(messageOf(cause))) })}
+        errorText={(cause) => s('failed', { reason: addressFailure(cause) })}
         onConfirm={async () => {
           if (!toDelete) return;
           await deleteMailVerified(toDelete.email);

@@ -1,13 +1,14 @@
 // The confirmation link mailed to a sender address leads to /profile/email?confirm=<token>
 // (signed in first if need be: the login comes back here). The token leaves the address bar at
-// once and is sent to confirm-mail-verify once, even when React mounts the page twice.
+// once and is sent to confirm-mail-verify once, even when React mounts the page twice; a token
+// that cannot be one (a link cut short by a mail program) is refused without a request.
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { messageOf } from '../../../lib/errors';
-import { confirmMailVerify } from '../api/sender-emails';
+import { confirmMailVerify, ZMailConfirm } from '../api/sender-emails';
 
+/** The link's outcome; a failure keeps its cause (confirmFailure says it in the reader's words). */
 export type ConfirmResult =
-  { state: 'verified' | 'awaiting_provider'; email: string } | { state: 'failed'; reason: string };
+  { state: 'verified' | 'awaiting_provider'; email: string } | { state: 'failed'; cause: unknown };
 
 /** Tokens already sent, so a second mount does not spend (and fail on) the same link. */
 const sent = new Map<string, Promise<ConfirmResult>>();
@@ -15,10 +16,12 @@ const sent = new Map<string, Promise<ConfirmResult>>();
 function confirmOnce(token: string): Promise<ConfirmResult> {
   let result = sent.get(token);
   if (!result) {
-    result = confirmMailVerify(token).then(
-      (data): ConfirmResult => ({ state: data.state, email: data.email }),
-      (cause: unknown): ConfirmResult => ({ state: 'failed', reason: messageOf(cause) }),
-    );
+    result = ZMailConfirm.safeParse({ token }).success
+      ? confirmMailVerify(token).then(
+          (data): ConfirmResult => ({ state: data.state, email: data.email }),
+          (cause: unknown): ConfirmResult => ({ state: 'failed', cause }),
+        )
+      : Promise.resolve({ state: 'failed', cause: { code: 'invalid_link' } });
     sent.set(token, result);
   }
   return result;

@@ -1,5 +1,8 @@
 // Texts of /profile/email, loaded with the profile route.
+import { SENDER_EMAIL_LIMITS } from '@reaction-blocks/contracts/schemas';
 import { textRegistration } from '../../../lib/i18n';
+
+const max = SENDER_EMAIL_LIMITS.addresses;
 
 export const en = {
   title: 'Sender emails',
@@ -51,10 +54,13 @@ export const en = {
   dmarcPlatform:
     '{{domain}} asks receivers to reject or quarantine mail it did not sign (DMARC p={{policy}}). Until DKIM is set up, letters go out from our address with replies going to {{email}}, so they still arrive.',
   failed: 'Could not do that: {{reason}}',
-  tooMany: 'You can add up to {{count}} sender emails.',
+  tooMany: `You can add up to ${max} sender emails.`,
   invalidEmail: 'Invalid email address.',
   unavailable: 'The mail service is not available: try again in a moment.',
   tooManyRequests: 'Too many verification requests.',
+  providerRejected:
+    'Amazon SES, which delivers our mail, refused this address. Check it, or try another one.',
+  notFound: 'This address is not in your list any more: reload the page.',
   loadFailed: 'Could not load your sender emails: {{reason}}',
 };
 
@@ -107,10 +113,13 @@ export const ko: typeof en = {
   dmarcPlatform:
     '{{domain}}은(는) 서명되지 않은 메일을 거부하거나 격리하도록 요청합니다(DMARC p={{policy}}). DKIM을 설정하기 전까지 레터는 저희 주소에서 발송되고, 답장은 {{email}}(으)로 갑니다.',
   failed: '처리하지 못했습니다: {{reason}}',
-  tooMany: '발신 이메일은 {{count}}개까지 추가할 수 있습니다.',
+  tooMany: `발신 이메일은 ${max}개까지 추가할 수 있습니다.`,
   invalidEmail: '올바르지 않은 이메일 주소입니다.',
   unavailable: '메일 서비스에 연결할 수 없습니다. 잠시 후 다시 시도해 주세요.',
   tooManyRequests: '인증 요청이 너무 많습니다.',
+  providerRejected:
+    '메일 발송을 맡은 Amazon SES가 이 주소를 거부했습니다. 주소를 확인하거나 다른 주소를 써 주세요.',
+  notFound: '이 주소는 더 이상 목록에 없습니다. 페이지를 새로 고쳐 주세요.',
   loadFailed: '발신 이메일을 불러오지 못했습니다: {{reason}}',
 };
 
