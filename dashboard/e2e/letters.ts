@@ -268,8 +268,8 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
     ),
   });
   await csv.getByText('2 row(s) ready to import.').waitFor();
-  await csv.getByText('line 3: no name').waitFor();
-  await csv.getByText('line 4: invalid email').waitFor();
+  await csv.getByText('Line 3 has no name.').waitFor();
+  await csv.getByText('Line 4 has an email that is not valid.').waitFor();
   await csv.getByRole('button', { name: 'Import' }).click();
   await csv.getByText('Imported 2 new member(s).').waitFor();
   await csv.getByRole('button', { name: 'Close' }).click();

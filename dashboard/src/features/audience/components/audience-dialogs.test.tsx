@@ -1,11 +1,12 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import i18next from 'i18next';
+import Papa from 'papaparse';
 import { describe, expect, it, vi } from 'vitest';
 import { AUDIENCE_MESSAGES } from '@reaction-blocks/contracts/letters';
 import { fakeExports, renderWithProviders } from '../../../test/utils';
 import * as audienceApi from '../api/audience';
 import { registerAudienceTranslations } from '../locales';
-import { AddAudienceDialog, audienceMessage } from './audience-dialogs';
+import { AddAudienceDialog, audienceMessage, CsvImportDialog } from './audience-dialogs';
 
 vi.mock(import('../api/audience'), (original) =>
   fakeExports(original, ['addMember', 'importBatch']),
@@ -74,5 +75,55 @@ describe('audienceMessage', () => {
     expect(audienceMessage(t, undefined)).toBeUndefined();
     await i18next.changeLanguage('ko');
     expect(audienceMessage(t, AUDIENCE_MESSAGES.groupExists)).toBe('이미 있는 그룹입니다');
+  });
+});
+
+describe('CSV import dialog', () => {
+  const choose = async (file: File) => {
+    renderWithProviders(
+      <CsvImportDialog userId="user-1" groups={[]} onDone={() => {}} onClose={() => {}} />,
+    );
+    const dialog = screen.getByRole('dialog');
+    const input = dialog.querySelector('input[type="file"]')!;
+    fireEvent.change(input, { target: { files: [file] } });
+    return dialog;
+  };
+
+  it("names each row papaparse misread in the reader's language, never papaparse's English", async () => {
+    await i18next.changeLanguage('ko');
+    try {
+      const text =
+        'name,email\nKim, Mina,kim@x.com\nAnn,ann@x.com\n"Open,open@x.com\nLast,l@x.com\n';
+      const dialog = await choose(new File([text], 'list.csv', { type: 'text/csv' }));
+      expect(
+        await within(dialog).findByText(
+          '2번째 줄의 칸이 머리글보다 많습니다. 쉼표가 들어간 이름이나 그룹은 큰따옴표로 감싸 주세요.',
+        ),
+      ).toBeTruthy();
+      expect(
+        within(dialog).getByText(
+          '4번째 줄에서 연 큰따옴표가 닫히지 않아, 파일의 나머지가 모두 그 칸으로 읽혔습니다.',
+        ),
+      ).toBeTruthy();
+      expect(within(dialog).getByText('1줄을 가져올 수 있습니다.')).toBeTruthy();
+      expect(within(dialog).queryByText(/Too many fields|Quoted field/)).toBeNull();
+    } finally {
+      await i18next.changeLanguage('en');
+    }
+  });
+
+  it("says a file the browser could not read in the reader's words, not the browser's", async () => {
+    vi.spyOn(Papa, 'parse').mockImplementationOnce(((_file: File, config: Papa.ParseConfig) => {
+      (config as { error: (cause: unknown) => void }).error(
+        new DOMException('The requested file could not be read', 'NotReadableError'),
+      );
+    }) as unknown as typeof Papa.parse);
+    const dialog = await choose(new File(['name,email\n'], 'list.csv'));
+    expect(
+      await within(dialog).findByText(
+        'Could not read the file. Choose it again, or save it again as CSV.',
+      ),
+    ).toBeTruthy();
+    expect(within(dialog).queryByText(/requested file/)).toBeNull();
   });
 });

@@ -186,10 +186,10 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
       return;
     }
     try {
-      const { records, fields } = await parseCsv(file);
-      setPlan(planImport(records, fields, groups));
-    } catch (cause) {
-      setError(t('audience.importDialog.parseError', { reason: messageOf(cause) }));
+      setPlan(planImport(await parseCsv(file), groups));
+    } catch {
+      // the browser could not read the file (moved, removed, not allowed): its words are English
+      setError(t('audience.importDialog.readFailed'));
     }
   };
 

@@ -78,7 +78,8 @@ export const en = {
       'A .csv file with a header row: name, email and optionally group. Rows need a name and a valid email; a group that does not exist is left out.',
     file: 'CSV file',
     onlyCsv: 'Choose a .csv file',
-    missingColumns: 'The header row needs name and email columns.',
+    missingColumns:
+      'The header row (line 1) needs a name and an email column, separated by commas.',
     ready: '{{count}} row(s) ready to import.',
     start: 'Import',
     progress: 'Importing… {{done}} of {{total}}',
@@ -89,15 +90,23 @@ export const en = {
     skipped: '{{count}} row(s) left out:',
     groupDropped: '{{count}} row(s) go in without a group (unknown group):',
     reasons: {
-      noName: 'line {{line}}: no name',
-      noEmail: 'line {{line}}: no email',
-      invalidEmail: 'line {{line}}: invalid email',
-      tooLong: 'line {{line}}: name or email too long',
-      duplicate: 'line {{line}}: the same email again',
+      noName: 'Line {{line}} has no name.',
+      noEmail: 'Line {{line}} has no email.',
+      invalidEmail: 'Line {{line}} has an email that is not valid.',
+      tooLong: 'Line {{line}} has a name or email that is too long.',
+      duplicate: 'Line {{line}} has an email that came before.',
+      tooManyFields:
+        'Line {{line}} has more fields than the header row: put a name or group with a comma in double quotes.',
+      tooFewFields:
+        'Line {{line}} has fewer fields than the header row: its name or email is missing.',
+      missingQuotes:
+        'Line {{line}} opens a double quote that never closes, so the rest of the file was read into it.',
+      invalidQuotes:
+        'Line {{line}} has a double quote in the middle of a field: write a quote inside a quoted field as two ("").',
     },
     group: 'line {{line}}: {{group}}',
     andMore: '… and {{count}} more',
-    parseError: 'Could not read the file: {{reason}}',
+    readFailed: 'Could not read the file. Choose it again, or save it again as CSV.',
   },
 };
 
@@ -186,7 +195,7 @@ export const ko: typeof en = {
       '첫 줄이 머리글인 .csv 파일: name, email, 그리고 선택으로 group. 이름과 올바른 이메일이 있는 줄만 가져오며, 없는 그룹은 빠집니다.',
     file: 'CSV 파일',
     onlyCsv: '.csv 파일을 선택하세요',
-    missingColumns: '머리글에 name과 email 열이 있어야 합니다.',
+    missingColumns: '머리글(1번째 줄)에 name과 email 열이 쉼표로 나뉘어 있어야 합니다.',
     ready: '{{count}}줄을 가져올 수 있습니다.',
     start: '가져오기',
     progress: '가져오는 중… {{total}}줄 중 {{done}}줄',
@@ -197,15 +206,22 @@ export const ko: typeof en = {
     skipped: '{{count}}줄을 제외했습니다:',
     groupDropped: '{{count}}줄은 그룹 없이 들어갑니다(없는 그룹):',
     reasons: {
-      noName: '{{line}}번째 줄: 이름 없음',
-      noEmail: '{{line}}번째 줄: 이메일 없음',
-      invalidEmail: '{{line}}번째 줄: 올바르지 않은 이메일',
-      tooLong: '{{line}}번째 줄: 이름이나 이메일이 너무 김',
-      duplicate: '{{line}}번째 줄: 같은 이메일이 다시 나옴',
+      noName: '{{line}}번째 줄에 이름이 없습니다.',
+      noEmail: '{{line}}번째 줄에 이메일이 없습니다.',
+      invalidEmail: '{{line}}번째 줄의 이메일이 올바르지 않습니다.',
+      tooLong: '{{line}}번째 줄의 이름이나 이메일이 너무 깁니다.',
+      duplicate: '{{line}}번째 줄의 이메일이 앞에 이미 나왔습니다.',
+      tooManyFields:
+        '{{line}}번째 줄의 칸이 머리글보다 많습니다. 쉼표가 들어간 이름이나 그룹은 큰따옴표로 감싸 주세요.',
+      tooFewFields: '{{line}}번째 줄의 칸이 머리글보다 적어 이름이나 이메일이 없습니다.',
+      missingQuotes:
+        '{{line}}번째 줄에서 연 큰따옴표가 닫히지 않아, 파일의 나머지가 모두 그 칸으로 읽혔습니다.',
+      invalidQuotes:
+        '{{line}}번째 줄의 칸 가운데에 큰따옴표가 있습니다. 따옴표로 감싼 칸 안의 따옴표는 두 번("") 써 주세요.',
     },
     group: '{{line}}번째 줄: {{group}}',
     andMore: '… 외 {{count}}개',
-    parseError: '파일을 읽지 못했습니다: {{reason}}',
+    readFailed: '파일을 읽지 못했습니다. 파일을 다시 고르거나 CSV로 다시 저장해 주세요.',
   },
 };
 

@@ -4,10 +4,12 @@ import { parseCsvText, planImport } from './csv';
 
 describe('CSV import', () => {
   it('keeps rows with a name and a valid email, drops unknown groups, reports the rest', () => {
-    const { records, fields } = parseCsvText(
-      'Name,Email,Group\nMina,mina@x.com,friends\n,no@x.com,\nBad,nope,\nMina again,MINA@x.com,\nAlex,alex@x.com,ghosts\n',
+    const plan = planImport(
+      parseCsvText(
+        'Name,Email,Group\nMina,mina@x.com,friends\n,no@x.com,\nBad,nope,\nMina again,MINA@x.com,\nAlex,alex@x.com,ghosts\n',
+      ),
+      ['friends'],
     );
-    const plan = planImport(records, fields, ['friends']);
     expect(plan.rows).toEqual([
       { line: 2, name: 'Mina', email: 'mina@x.com', group: 'friends' },
       { line: 6, name: 'Alex', email: 'alex@x.com', group: null },
@@ -21,18 +23,43 @@ describe('CSV import', () => {
   });
 
   it('needs name and email columns; takes Korean headers', () => {
+    expect(planImport(parseCsvText('a,b\n1,2\n'), []).missingColumns).toBe(true);
+    expect(planImport(parseCsvText('이름,이메일\n민아,mina@x.com\n'), []).rows).toHaveLength(1);
+    // a header and no row: nothing to import, not missing columns
+    const empty = planImport(parseCsvText('name,email\n'), []);
+    expect([empty.missingColumns, empty.rows]).toEqual([false, []]);
+  });
+
+  it("leaves out what papaparse misread, by its code: more fields, broken quotes, a short row's missing email", () => {
+    const plan = planImport(
+      parseCsvText(
+        [
+          'name,email,group',
+          'Kim, Mina,kim@x.com,friends', // a comma in a name without quotes
+          'Short,short@x.com', // no group: fine
+          'Shorter',
+          'Alex,alex@x.com,',
+          '"Open,open@x.com', // never closed: the rest of the file is in it
+          'Last,last@x.com',
+        ].join('\n'),
+      ),
+      ['friends'],
+    );
+    expect(plan.rows.map((r) => r.email)).toEqual(['short@x.com', 'alex@x.com']);
+    expect(plan.skipped).toEqual([
+      { line: 2, reason: 'tooManyFields' },
+      { line: 4, reason: 'tooFewFields' },
+      { line: 6, reason: 'missingQuotes' },
+    ]);
+    // a quote that closes before the field ends ("Bad"x), and a later quote to end it
     expect(
-      planImport(...(Object.values(parseCsvText('a,b\n1,2\n')) as [never, string[]]), [])
-        .missingColumns,
-    ).toBe(true);
-    const { records, fields } = parseCsvText('이름,이메일\n민아,mina@x.com\n');
-    expect(planImport(records, fields, []).rows).toHaveLength(1);
+      planImport(parseCsvText('name,email\n"Bad"x,bad@x.com\n"Good",good@x.com\n'), []).skipped,
+    ).toEqual([{ line: 2, reason: 'invalidQuotes' }]);
   });
 
   it('plans 10,000 rows', () => {
     const text = `name,email\n${Array.from({ length: 10_000 }, (_, i) => `P${i},p${i}@x.com`).join('\n')}`;
-    const { records, fields } = parseCsvText(text);
-    expect(planImport(records, fields, []).rows).toHaveLength(10_000);
+    expect(planImport(parseCsvText(text), []).rows).toHaveLength(10_000);
   });
 });
 

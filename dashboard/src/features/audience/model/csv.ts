@@ -1,6 +1,8 @@
 // CSV import of the audience (spec: only .csv files, a header row, rows need a name and a valid
 // email, a group is kept only when it exists). Parsed with papaparse, checked here, sent in
-// batches; every row that is left out is reported with why. Pure except for the parse.
+// batches; every row that is left out is reported with why, papaparse's own findings (a row with
+// more fields than the header, a broken quote) by their code, never in its English. Pure except
+// for the parse.
 import Papa from 'papaparse';
 import { isEmail, LETTER_LIMITS } from '@reaction-blocks/contracts/letters';
 
@@ -12,7 +14,36 @@ export interface ImportRow {
   group: string | null;
 }
 
-export type SkipReason = 'noName' | 'noEmail' | 'invalidEmail' | 'tooLong' | 'duplicate';
+export type SkipReason =
+  | 'noName'
+  | 'noEmail'
+  | 'invalidEmail'
+  | 'tooLong'
+  | 'duplicate'
+  | 'tooManyFields'
+  | 'tooFewFields'
+  | 'missingQuotes'
+  | 'invalidQuotes';
+
+/**
+ * papaparse's codes for a row it could not read as the header says, most telling first (an
+ * unclosed quote also makes the rest of the file one field: too few fields). UndetectableDelimiter
+ * is not a row's: the header is then one column, and the plan says the columns are missing.
+ */
+const PARSE_REASONS = [
+  ['MissingQuotes', 'missingQuotes'],
+  ['InvalidQuotes', 'invalidQuotes'],
+  ['TooManyFields', 'tooManyFields'],
+  ['TooFewFields', 'tooFewFields'],
+] as const satisfies ReadonlyArray<readonly [string, SkipReason]>;
+
+export interface ParsedCsv {
+  /** The rows after the header, keyed by its fields (a field a short row lacks is undefined). */
+  records: Array<Record<string, string | undefined>>;
+  fields: string[];
+  /** What papaparse found wrong in a record, by its index in `records`. */
+  problems: ReadonlyMap<number, SkipReason>;
+}
 
 export interface ImportPlan {
   rows: ImportRow[];
@@ -30,10 +61,13 @@ const GROUP_KEYS = ['group', 'groupname', '그룹'];
 const column = (fields: string[], keys: string[]) =>
   fields.find((f) => keys.includes(f.trim().toLowerCase().replace(/[\s_]/g, '')));
 
-/** Checks parsed rows (objects keyed by the header) against the rules. */
+/**
+ * Checks parsed rows (objects keyed by the header) against the rules. A row papaparse misread (a
+ * broken quote, more fields than the header) is left out with that reason; one with fewer fields
+ * only when it lacks the name or the email (the group is optional).
+ */
 export function planImport(
-  records: Array<Record<string, string | undefined>>,
-  fields: string[],
+  { records, fields, problems }: ParsedCsv,
   groups: readonly string[],
   existing: ReadonlySet<string> = new Set(),
 ): ImportPlan {
@@ -50,6 +84,10 @@ export function planImport(
   const seen = new Set(existing);
   records.forEach((record, i) => {
     const line = i + 2;
+    const problem = problems.get(i);
+    if (problem && problem !== 'tooFewFields') return plan.skipped.push({ line, reason: problem });
+    if (record[nameKey!] === undefined || record[emailKey!] === undefined)
+      return plan.skipped.push({ line, reason: 'tooFewFields' });
     const name = (record[nameKey!] ?? '').trim();
     const email = (record[emailKey!] ?? '').trim();
     const group = groupKey ? (record[groupKey] ?? '').trim() : '';
@@ -71,32 +109,50 @@ export function planImport(
   return plan;
 }
 
+/**
+ * papaparse's options that collect a ParsedCsv row by row (a step's errors are its row's; the
+ * header's fields also when no row follows).
+ */
+function collector() {
+  const parsed = { records: [], fields: [], problems: new Map() } as {
+    records: ParsedCsv['records'];
+    fields: string[];
+    problems: Map<number, SkipReason>;
+  };
+  const options = {
+    header: true,
+    skipEmptyLines: 'greedy',
+    transformHeader: (header: string) => {
+      parsed.fields.push(header);
+      return header;
+    },
+    step: (results: Papa.ParseStepResult<Record<string, string | undefined>>) => {
+      const codes = new Set(results.errors.map((error) => error.code as string));
+      const reason = PARSE_REASONS.find(([code]) => codes.has(code))?.[1];
+      if (reason) parsed.problems.set(parsed.records.length, reason);
+      parsed.records.push(results.data);
+      if (results.meta.fields) parsed.fields = results.meta.fields;
+    },
+  } as const;
+  return { parsed: parsed as ParsedCsv, options };
+}
+
 /** Parses a CSV file with its header row (papaparse reads it in the background, in chunks). */
-export function parseCsv(
-  file: File,
-): Promise<{ records: Array<Record<string, string>>; fields: string[] }> {
+export function parseCsv(file: File): Promise<ParsedCsv> {
   return new Promise((resolve, reject) => {
-    const records: Array<Record<string, string>> = [];
-    let fields: string[] = [];
-    Papa.parse<Record<string, string>>(file, {
-      header: true,
-      skipEmptyLines: 'greedy',
+    const { parsed, options } = collector();
+    Papa.parse<Record<string, string | undefined>>(file, {
+      ...options,
       chunkSize: 256 * 1024,
-      chunk: (results) => {
-        fields = results.meta.fields ?? fields;
-        records.push(...results.data);
-      },
-      complete: () => resolve({ records, fields }),
+      complete: () => resolve(parsed),
       error: (err) => reject(err),
     });
   });
 }
 
 /** Text parsing for tests and small inputs. */
-export function parseCsvText(text: string): {
-  records: Array<Record<string, string>>;
-  fields: string[];
-} {
-  const out = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: 'greedy' });
-  return { records: out.data, fields: out.meta.fields ?? [] };
+export function parseCsvText(text: string): ParsedCsv {
+  const { parsed, options } = collector();
+  Papa.parse<Record<string, string | undefined>>(text, options);
+  return parsed;
 }
