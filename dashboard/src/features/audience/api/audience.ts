@@ -20,18 +20,35 @@ export interface MemberQuery {
   limit: number;
 }
 
+/** What `filtered` needs of a read of the members (postgrest-js's filter builder). */
+interface MemberFilters<T> {
+  eq(column: 'deactivated' | 'has_email' | 'group_name', value: boolean | string): T;
+  contains(column: 'history', value: string): T;
+}
+
+/** A read of the members narrowed to a list's filter (state, email only, group, block). */
+function filtered<T extends MemberFilters<T>>(
+  query: T,
+  q: Omit<MemberQuery, 'after' | 'limit'>,
+): T {
+  let narrowed = query.eq('deactivated', q.deactivated);
+  if (q.emailOnly) narrowed = narrowed.eq('has_email', true);
+  if (q.group) narrowed = narrowed.eq('group_name', q.group);
+  if (q.blockId) narrowed = narrowed.contains('history', JSON.stringify([{ id: q.blockId }]));
+  return narrowed;
+}
+const membersTable = () => supabase.from('audience_members');
+
 export async function listMembers(q: MemberQuery): Promise<MemberRow[]> {
-  let query = supabase
-    .from('audience_members')
-    // is_unsubscribed: a computed field (the address left the owner's letters)
-    .select('*, is_unsubscribed')
-    .eq('deactivated', q.deactivated)
+  let query = filtered(
+    membersTable()
+      // is_unsubscribed: a computed field (the address left the owner's letters)
+      .select('*, is_unsubscribed'),
+    q,
+  )
     .order('created_at', { ascending: false })
     .order('id', { ascending: false })
     .limit(q.limit);
-  if (q.emailOnly) query = query.eq('has_email', true);
-  if (q.group) query = query.eq('group_name', q.group);
-  if (q.blockId) query = query.contains('history', JSON.stringify([{ id: q.blockId }]));
   // keyset on (created_at, id), the list's order: the members of one CSV import share created_at
   if (q.after)
     query = query.or(
@@ -40,6 +57,28 @@ export async function listMembers(q: MemberQuery): Promise<MemberRow[]> {
   const { data, error } = await query;
   if (error) throw error;
   return data;
+}
+
+/**
+ * The counts beside a block's list (/work/{id}/audience): of the members who reacted to the block
+ * in the state, all of them and each group's, as its list reads them. The groups' own counts are
+ * the whole audience's, which that list does not show.
+ */
+export async function blockMemberCounts(
+  blockId: string,
+  deactivated: boolean,
+  groups: readonly string[],
+): Promise<{ all: number; groups: Record<string, number> }> {
+  const countOf = async (group: string | null) => {
+    const { count, error } = await filtered(
+      membersTable().select('id', { count: 'exact', head: true }),
+      { deactivated, emailOnly: false, group, blockId },
+    );
+    if (error) throw error;
+    return count ?? 0;
+  };
+  const [all = 0, ...each] = await Promise.all([null, ...groups].map(countOf));
+  return { all, groups: Object.fromEntries(groups.map((name, i) => [name, each[i] ?? 0])) };
 }
 
 export async function listGroups(): Promise<GroupRow[]> {

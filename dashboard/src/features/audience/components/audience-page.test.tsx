@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeProfile, renderWithProviders, signedInSession } from '../../../test/utils';
-import type { MemberRow } from '../api/audience';
+import type { GroupRow, MemberRow } from '../api/audience';
 import * as api from '../api/audience';
 import { registerAudienceTranslations } from '../locales';
 import { AudiencePage } from './audience-page';
@@ -10,6 +10,7 @@ vi.mock('../api/audience', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../api/audience')>()),
   listMembers: vi.fn(),
   listGroups: vi.fn(),
+  blockMemberCounts: vi.fn(),
   deleteMember: vi.fn(),
   confirmationUsage: vi.fn(),
 }));
@@ -118,5 +119,48 @@ describe('audience members list', () => {
     );
     await waitFor(() => expect(screen.getAllByTestId('audience-row')).toHaveLength(1));
     expect(api.deleteMember).toHaveBeenCalledWith(members(0, 1)[0]!.id);
+  });
+
+  it("a block's page counts the members who reacted to it, as its list shows them, not the whole audience", async () => {
+    const group = (name: string, count: number) =>
+      ({
+        id: name,
+        user_id: 'user-1',
+        name,
+        count,
+        created_at: '',
+        member_count: count,
+      }) as GroupRow;
+    vi.mocked(api.listGroups).mockResolvedValue([
+      group('activated', 296),
+      group('deactivated', 4),
+      group('friends', 40),
+    ]);
+    vi.mocked(api.blockMemberCounts).mockImplementation(async (_block, deactivated) =>
+      deactivated ? { all: 1, groups: { friends: 1 } } : { all: 0, groups: { friends: 0 } },
+    );
+    vi.mocked(api.listMembers).mockImplementation(async (q) =>
+      q.deactivated ? members(0, 1) : [],
+    );
+    renderWithProviders(<AudiencePage blockId="block-1" blockName="Survey" />, {
+      session: signedInSession(),
+    });
+    await screen.findByText('No members here yet');
+    const all = screen.getByRole('button', { name: /All members/ });
+    await waitFor(() => expect(all.textContent).toBe('All members0'));
+    expect(screen.getByRole('button', { name: /^friends/ }).textContent).toBe('friends0');
+    expect(api.blockMemberCounts).toHaveBeenCalledWith('block-1', false, ['friends']);
+    fireEvent.click(screen.getByRole('button', { name: 'Deactivated' }));
+    await screen.findAllByTestId('audience-row');
+    await waitFor(() => expect(all.textContent).toBe('All members1'));
+    // the owner's own page keeps the groups' counts, with no count per block asked
+    vi.mocked(api.blockMemberCounts).mockClear();
+    renderWithProviders(<AudiencePage />, { session: signedInSession() });
+    await waitFor(() =>
+      expect(
+        screen.getAllByRole('button', { name: /All members/ }).map((b) => b.textContent),
+      ).toContain('All members296'),
+    );
+    expect(api.blockMemberCounts).not.toHaveBeenCalled();
   });
 });

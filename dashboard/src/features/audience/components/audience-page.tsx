@@ -19,6 +19,7 @@ import { useQuery } from '../../../lib/use-query';
 import { useScrollLoading } from '../../../lib/use-scroll-loading';
 import { LETTER_LIMITS } from '@reaction-blocks/contracts/letters';
 import {
+  blockMemberCounts,
   confirmationUsage,
   createGroup,
   deleteGroup,
@@ -104,6 +105,23 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
     () => groups.filter((g) => g.name !== 'activated' && g.name !== 'deactivated'),
     [groups],
   );
+  // a block's page lists the members who reacted to it: its counts are theirs, read beside the
+  // list, not the groups' own (the whole audience: "All members 296" beside an empty list)
+  const names = custom.map((g) => g.name);
+  const blockCounts = useQuery(
+    [...audienceKeys.all(owner), 'block-counts', blockId, deactivated, names],
+    () => blockMemberCounts(blockId!, deactivated, names),
+    { enabled: !!user && !!blockId && groupsQuery.data !== undefined },
+  );
+  /** The count beside "All members" (null) or a group, as the list below reads them. */
+  const countOf = (name: string | null): number | undefined =>
+    blockId
+      ? name === null
+        ? blockCounts.data?.all
+        : blockCounts.data?.groups[name]
+      : groups.find((g) => g.name === (name ?? (deactivated ? 'deactivated' : 'activated')))?.count;
+  const reloadCounts = () =>
+    Promise.all([groupsQuery.reload(), blockId ? blockCounts.reload() : undefined]);
   const limit = paid ? Infinity : LETTER_LIMITS.freeAudienceRows;
   const filter = { deactivated, emailOnly, group, blockId };
   const list = usePagedQuery<MemberRow, MemberQuery['after'] | null>({
@@ -183,10 +201,7 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
                 onClick={() => setGroup(null)}
               >
                 {t('audience.allMembers')}
-                <span className="group-count">
-                  {groups.find((g) => g.name === (deactivated ? 'deactivated' : 'activated'))
-                    ?.count ?? ''}
-                </span>
+                <span className="group-count">{countOf(null) ?? ''}</span>
               </button>
             </li>
             {custom.map((g) => (
@@ -200,9 +215,9 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
                   {g.name}
                   <span
                     className="group-count"
-                    title={t('audience.groupCount', { count: g.count })}
+                    title={t('audience.groupCount', { count: countOf(g.name) ?? 0 })}
                   >
-                    {g.count}
+                    {countOf(g.name) ?? ''}
                   </span>
                 </button>
                 <IconButton
@@ -305,7 +320,7 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
                             refetchType: 'none',
                           });
                         }
-                        void groupsQuery.reload();
+                        void reloadCounts();
                       }}
                     />
                   ))}
@@ -410,7 +425,7 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
           await deleteMember(dialog.member.id);
           list.remove(dialog.member.id);
           setDialog(null);
-          void groupsQuery.reload();
+          void reloadCounts();
         }}
       >
         <p>
