@@ -4,14 +4,15 @@ import { supabase } from './supabase';
 
 /**
  * The `columns` (PostgREST select syntax, typed from it) of `userId`'s profile row, or null when
- * the user has none (not an owner).
+ * the user has none (not an owner); with `signal`, not sent (an AbortError) once it is aborted.
  */
-export async function readProfile<Columns extends string>(userId: string, columns: Columns) {
-  const { data, error } = await supabase
-    .from('profiles')
-    .select(columns)
-    .eq('id', userId)
-    .maybeSingle();
+export async function readProfile<Columns extends string>(
+  userId: string,
+  columns: Columns,
+  signal?: AbortSignal,
+) {
+  const read = supabase.from('profiles').select(columns).eq('id', userId);
+  const { data, error } = await (signal ? read.abortSignal(signal) : read).maybeSingle();
   if (error) throw error;
   return data;
 }

@@ -44,9 +44,9 @@ export function isEligibleUser(user: User | null | undefined): user is User {
   return providers.includes('google') || providers.includes('apple') || meta.owner === true;
 }
 
-// With the client, after the first paint (loadClient).
-const fetchProfile = (userId: string): Promise<ProfileRow | null> =>
-  import('./profile').then((m) => m.readProfile(userId, '*'));
+// With the client, after the first paint (loadClient); not sent once `signal` is aborted.
+const fetchProfile = (userId: string, signal: AbortSignal): Promise<ProfileRow | null> =>
+  import('./profile').then((m) => m.readProfile(userId, '*', signal));
 
 const userChangeListeners = new Set<() => void>();
 
@@ -123,17 +123,29 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const userId = isEligibleUser(user) ? user.id : null;
 
   const lastUser = useRef(userId);
-  useEffect(() => {
-    if (lastUser.current === userId) return;
-    lastUser.current = userId;
+  /** The signed-in user's own reads (the profile's): aborted when the user changes. */
+  const reads = useRef(new AbortController());
+  /**
+   * What was read or is being read for the last user goes: the profile read under way is not
+   * sent, and the queries are cancelled and cleared (onUserChange, lib/query-client.ts).
+   */
+  const forgetUser = useCallback((next: string | null) => {
+    lastUser.current = next;
+    reads.current.abort();
+    reads.current = new AbortController();
     for (const listener of userChangeListeners) listener();
-  }, [userId]);
+  }, []);
+  useEffect(() => {
+    if (lastUser.current !== userId) forgetUser(userId);
+  }, [userId, forgetUser]);
 
   const refreshProfile = useCallback(async () => {
     if (!userId) return;
+    const { signal } = reads.current;
     setProfileLoading(true);
     try {
-      const row = await fetchProfile(userId);
+      const row = await fetchProfile(userId, signal);
+      if (signal.aborted) return;
       setProfile(row);
       // Before consent the account is brand new and its language is only the database's
       // default (en): keep the language the visitor signed up in (agreeing saves it).
@@ -155,19 +167,24 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     void refreshProfile();
   }, [userId, refreshProfile]);
 
-  const signOut = useCallback(async ({ deleted = false } = {}) => {
-    // Signed out here first: the owner's screens close and their queries stop (the cache is
-    // cleared for the next user); the client forgets the session once the requests under way
-    // have answered. The other way round, a read that started meanwhile sent itself without the
-    // session, as anon, and PostgREST refused the owner's tables with a 401 (a flake of the
-    // journeys' sign-out, under load).
-    setUser(null);
-    setProfile(null);
-    setStatus('signedOut');
-    const supabase = await loadClient();
-    const { error } = await supabase.signedOutWhenIdle(undefined, { deleted });
-    if (error) console.error('[reaction-dashboard] sign-out failed', error);
-  }, []);
+  const signOut = useCallback(
+    async ({ deleted = false } = {}) => {
+      // Signed out here first: the owner's screens close, the profile read under way is aborted
+      // and the queries are cancelled and cleared, all before the session goes; the client
+      // forgets it once the requests already sent have answered. The other way round, a read
+      // begun before (the profile's, loading its module on a busy machine) reached the client
+      // only after the session had gone, went as anon, and PostgREST refused the owner's table
+      // with a 401 (a flake of the journeys' last sign-out).
+      setUser(null);
+      setProfile(null);
+      setStatus('signedOut');
+      forgetUser(null);
+      const supabase = await loadClient();
+      const { error } = await supabase.signedOutWhenIdle(undefined, { deleted });
+      if (error) console.error('[reaction-dashboard] sign-out failed', error);
+    },
+    [forgetUser],
+  );
 
   const value = useMemo<SessionValue>(
     () => ({ status, user, profile, profileLoading, refreshProfile, signOut }),

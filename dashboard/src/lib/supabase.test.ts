@@ -85,6 +85,27 @@ describe('signedOutWhenIdle', () => {
   });
 });
 
+describe('a read given up before it went', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('is not sent, nor its token read, once its signal is aborted (the sign-out aborts it)', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response('[]', { status: 200 }))),
+    );
+    const getSession = vi.spyOn(supabase.auth, 'getSession');
+    const reads = new AbortController();
+    reads.abort();
+    const { error } = await supabase.from('profiles').select('*').abortSignal(reads.signal);
+    expect(error?.message).toMatch(/AbortError/);
+    expect(getSession).not.toHaveBeenCalled();
+    expect(fetch).not.toHaveBeenCalled();
+  });
+});
+
 describe('signedOutWhenIdle after the account was deleted', () => {
   afterEach(async () => {
     vi.unstubAllGlobals();

@@ -54,6 +54,8 @@ let signOuts = 0;
 const fetchWithAuth: typeof fetch = (input, init) => {
   const started = signOuts;
   const sent = (async () => {
+    // a read its caller gave up before it went (the sign-out's: lib/session.tsx) is not sent
+    init?.signal?.throwIfAborted();
     const headers = new Headers(init?.headers);
     if (!headers.has('apikey')) headers.set('apikey', apiKey);
     if (!headers.has('Authorization')) {

@@ -1,0 +1,80 @@
+// The order of a sign-out (lib/session.tsx): the profile read under way is aborted and the
+// queries cleared before the client lets the session go, so nothing read for the owner is sent
+// afterwards as anon (a 401 on /rest/v1/profiles once in two journey runs).
+import { act, render, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { storedSession } from '../test/utils';
+import { onUserChange, SessionProvider, useSession, type SessionValue } from './session';
+
+const order: string[] = [];
+const client = vi.hoisted(() => ({
+  signedOutWhenIdle: vi.fn(),
+  readProfile: vi.fn(),
+}));
+
+vi.mock('./auth-storage', async (original) => ({
+  ...(await original<typeof import('./auth-storage')>()),
+  mayHaveSession: () => true,
+}));
+vi.mock('./sealed-storage', () => ({ onSessionStored: () => () => {} }));
+vi.mock('./profile', () => ({ readProfile: client.readProfile }));
+vi.mock('./supabase', () => ({
+  supabase: {
+    auth: {
+      onAuthStateChange: () => ({ data: { subscription: { unsubscribe: () => {} } } }),
+      getSession: async () => ({ data: { session: storedSession } }),
+    },
+    signedOutWhenIdle: client.signedOutWhenIdle,
+  },
+}));
+
+afterEach(() => {
+  order.length = 0;
+  vi.clearAllMocks();
+});
+
+describe('sign-out', () => {
+  it('aborts the profile read and clears the queries before the session goes', async () => {
+    const off = onUserChange(() => void order.push('queries cleared'));
+    // the profile read is still on its way (its module loading, on a busy machine)
+    client.readProfile.mockImplementation(
+      (_user: string, _columns: string, signal?: AbortSignal) =>
+        new Promise((_answer, fail) =>
+          signal?.addEventListener('abort', () => {
+            order.push('profile read aborted');
+            fail(new DOMException('Signed out', 'AbortError'));
+          }),
+        ),
+    );
+    client.signedOutWhenIdle.mockImplementation(async () => {
+      order.push('session gone');
+      return { error: null };
+    });
+    const error = vi.spyOn(console, 'error');
+    let session!: SessionValue;
+    function Probe() {
+      session = useSession();
+      return null;
+    }
+    try {
+      render(
+        <SessionProvider>
+          <Probe />
+        </SessionProvider>,
+      );
+      await waitFor(() =>
+        expect(client.readProfile).toHaveBeenCalledWith('owner-1', '*', expect.any(AbortSignal)),
+      );
+      order.length = 0;
+      await act(() => session.signOut());
+      expect(order).toEqual(['profile read aborted', 'queries cleared', 'session gone']);
+      expect(session.status).toBe('signedOut');
+      expect(session.profile).toBeNull();
+      // the aborted read is no failure to report
+      expect(error).not.toHaveBeenCalled();
+    } finally {
+      off();
+      error.mockRestore();
+    }
+  });
+});
