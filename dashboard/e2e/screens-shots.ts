@@ -280,7 +280,8 @@ export const SHOTS: Shot[] = [
         name: 'audience.csv',
         mimeType: 'text/csv',
         buffer: Buffer.from(
-          'name,email,group\nMina Kim,mina@example.com,\n,noname@example.com,\nBad,not-an-email,\nAlex,alex@example.com,unknown-group\n',
+          // our own row checks, then papaparse's: an unquoted comma, a quote never closed
+          'name,email,group\nMina Kim,mina@example.com,\n,noname@example.com,\nBad,not-an-email,\nAlex,alex@example.com,unknown-group\nKim, Joon,joon@example.com,\n"Open,open@example.com\n',
         ),
       });
       await page.locator('.import-report').waitFor();
@@ -346,6 +347,12 @@ export const SHOTS: Shot[] = [
     path: '/profile/email',
     fullPage: true,
     prepare: shown(h1),
+  },
+  {
+    // a confirmation link cut short by a mail program: refused without a request, in our words
+    name: 'profile-email-link-cut',
+    path: '/profile/email?confirm=cut-short',
+    prepare: shown((page) => page.locator('[role="alert"]').first()),
   },
   // /purchase sends the demo owner (on a paid plan) to /profile/plan: the plans journey shoots it
   { name: 'profile-account', path: '/profile', fullPage: true, prepare: shown(h1) },
