@@ -93,7 +93,7 @@ describe('CSV import dialog', () => {
     await i18next.changeLanguage('ko');
     try {
       const text =
-        'name,email\nKim, Mina,kim@x.com\nAnn,ann@x.com\n"Open,open@x.com\nLast,l@x.com\n';
+        'name,email,group\nKim, Mina,kim@x.com,\nAnn,ann@x.com,ghosts\n"Open,open@x.com\nLast,l@x.com\n';
       const dialog = await choose(new File([text], 'list.csv', { type: 'text/csv' }));
       expect(
         await within(dialog).findByText(
@@ -106,6 +106,9 @@ describe('CSV import dialog', () => {
         ),
       ).toBeTruthy();
       expect(within(dialog).getByText('1줄을 가져올 수 있습니다.')).toBeTruthy();
+      expect(
+        within(dialog).getByText('3번째 줄의 그룹 “ghosts”은(는) 없는 그룹입니다.'),
+      ).toBeTruthy();
       expect(within(dialog).queryByText(/Too many fields|Quoted field/)).toBeNull();
     } finally {
       await i18next.changeLanguage('en');

@@ -104,7 +104,7 @@ export const en = {
       invalidQuotes:
         'Line {{line}} has a double quote in the middle of a field: write a quote inside a quoted field as two ("").',
     },
-    group: 'line {{line}}: {{group}}',
+    group: 'Line {{line}} names the group “{{group}}”, which does not exist.',
     andMore: '… and {{count}} more',
     readFailed: 'Could not read the file. Choose it again, or save it again as CSV.',
   },
@@ -219,7 +219,7 @@ export const ko: typeof en = {
       invalidQuotes:
         '{{line}}번째 줄의 칸 가운데에 큰따옴표가 있습니다. 따옴표로 감싼 칸 안의 따옴표는 두 번("") 써 주세요.',
     },
-    group: '{{line}}번째 줄: {{group}}',
+    group: '{{line}}번째 줄의 그룹 “{{group}}”은(는) 없는 그룹입니다.',
     andMore: '… 외 {{count}}개',
     readFailed: '파일을 읽지 못했습니다. 파일을 다시 고르거나 CSV로 다시 저장해 주세요.',
   },
