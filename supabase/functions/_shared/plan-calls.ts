@@ -6,7 +6,6 @@
 import { ownerHandler, HttpError } from './http.ts';
 import {
   DbError,
-  httpErrorOf,
   providerUnavailable,
   rpc,
   settleCardRenewal,
@@ -14,6 +13,7 @@ import {
   type Settled,
   type PaymentRow,
 } from './plan-flows.ts';
+import { httpErrorOf } from './plan-answers.ts';
 import type { TPaymentMethod } from '@reaction-blocks/contracts/enums';
 import {
   planPrice,

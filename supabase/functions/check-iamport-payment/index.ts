@@ -5,16 +5,18 @@
 // back, schedule the next period's charge, record the plan (docs/plans.md).
 import { ownerHandler, HttpError } from '../_shared/http.ts';
 import {
-  finishedCheckoutAnswer,
-  httpErrorOf,
   orderName,
   providerUnavailable,
   rpc,
   settleCardCheckout,
-  settledCheckoutAnswer,
   startCheckout,
   type ChargeRow,
 } from '../_shared/plan-flows.ts';
+import {
+  finishedCheckoutAnswer,
+  httpErrorOf,
+  settledCheckoutAnswer,
+} from '../_shared/plan-answers.ts';
 import { planPrice, ZCheckIamportPayment } from '@reaction-blocks/contracts/plans';
 import { portone, portoneErrorType } from '../_shared/portone.ts';
 

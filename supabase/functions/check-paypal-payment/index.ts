@@ -3,17 +3,19 @@
 // and with quantity equal to the price the server computes for the plan (docs/plans.md).
 import { ownerHandler, HttpError } from '../_shared/http.ts';
 import {
-  finishedCheckoutAnswer,
   DbError,
-  httpErrorOf,
   paypalMismatch,
   providerUnavailable,
   settleEndedPaypalCheckout,
   settlePaypalCheckout,
-  settledCheckoutAnswer,
   startCheckout,
   type ChargeRow,
 } from '../_shared/plan-flows.ts';
+import {
+  finishedCheckoutAnswer,
+  httpErrorOf,
+  settledCheckoutAnswer,
+} from '../_shared/plan-answers.ts';
 import { paypalClient } from '../_shared/paypal-env.ts';
 import { PayPalError, type PayPalSubscription } from '../_shared/paypal.ts';
 import { queuePaypalRefund, refundable } from '../_shared/paypal-refund.ts';

@@ -10,9 +10,9 @@ import {
   settleCharge,
   settleEndedPaypalCheckout,
   syncPaypalPlan,
-  webhookFailure,
   type ChargeRow,
 } from '../_shared/plan-flows.ts';
+import { webhookFailure } from '../_shared/plan-answers.ts';
 import { paypalClient } from '../_shared/paypal-env.ts';
 
 interface PayPalEvent {

@@ -7,7 +7,8 @@
 import { Webhook } from '@portone/server-sdk';
 import { env } from '../_shared/env.ts';
 import { json } from '../_shared/http.ts';
-import { chargeById, rpc, settleCharge, webhookFailure } from '../_shared/plan-flows.ts';
+import { chargeById, rpc, settleCharge } from '../_shared/plan-flows.ts';
+import { webhookFailure } from '../_shared/plan-answers.ts';
 
 Deno.serve(async (req) => {
   if (req.method !== 'POST')

@@ -5,7 +5,8 @@
 // then 429 until the oldest try is an hour old.
 import { ownerHandler } from '../_shared/http.ts';
 import { limitOwnerCalls } from '../_shared/owner-limits.ts';
-import { httpErrorOf, rpc, type PaymentRow } from '../_shared/plan-flows.ts';
+import { rpc, type PaymentRow } from '../_shared/plan-flows.ts';
+import { httpErrorOf } from '../_shared/plan-answers.ts';
 import { PLAN_MESSAGES, ZUseCoupon } from '@reaction-blocks/contracts/plans';
 
 Deno.serve(

@@ -335,7 +335,7 @@ describe('payment', () => {
 
   it('a checkout our own reading ended is not told as a decline (en, ko)', async () => {
     const renderPayment = paypalPage();
-    // the server's checkout_failed (plan-flows checkoutAnswer): here a cancelled subscription
+    // the server's checkout_failed (plan-answers checkoutAnswer): here a cancelled subscription
     api.checkPaypalPayment.mockRejectedValue(
       Object.assign(new Error('Failed to payment: The subscription is cancelled'), {
         status: 409,

@@ -10,7 +10,7 @@ export const planReason = sharedMessageReason(PLAN_MESSAGES, 'plans.messages');
 const planMessages = new Set<string>(Object.values(PLAN_MESSAGES));
 
 /**
- * The payment functions' own failure codes (supabase/functions check-*-payment, plan-flows
+ * The payment functions' own failure codes (supabase/functions check-*-payment, plan-answers
  * checkoutAnswer), each with its text under plans.payment.reasons.
  */
 const PAYMENT_CODES = [
