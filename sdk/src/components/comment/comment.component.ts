@@ -566,5 +566,6 @@ const hostCheck = (c: ReactionComment): ComposerView => ({
   submit: c['submit'],
   emailTimer: c['emailTimer'],
   renderRoot: c['renderRoot'],
+  updateComplete: c['updateComplete'],
 });
 void hostCheck;

@@ -56,6 +56,9 @@ export function message(c: CommentView, m: Message): TemplateResult {
   const name = m.creator_name || '?';
   // a mode opens once the write paths are here (CommentView.open), which draw it
   const w = mode && c.paths;
+  /** Edit, Delete or Report: opens that mode (its box or confirmation). */
+  const opens = (to: Mode) =>
+    html`<button class="btn link" @click=${() => c.open(m.id, to)}>${c.t(to)}</button>`;
   return html`<li part="message" id="m-${m.id}">
     <div part="message-header">
       ${
@@ -92,16 +95,13 @@ export function message(c: CommentView, m: Message): TemplateResult {
                 : nothing
             }
             ${c.canReply(m) ? html`<button class="btn link" aria-expanded=${replyMode ? 'true' : 'false'} @click=${() => (replyMode ? c.setMode(m.id) : c.open(m.id, 'reply'))}>${c.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
-            ${mine ? html`<button class="btn link" @click=${() => c.open(m.id, 'edit')}>${c.t('edit')}</button>` : nothing}
-            ${mine || c.isOwner ? html`<button class="btn link" @click=${() => c.open(m.id, 'delete')}>${c.t('delete')}</button>` : nothing}
+            ${mine ? opens('edit') : nothing} ${mine || c.isOwner ? opens('delete') : nothing}
             ${
               mine || c.isOwner || (m.status && m.status !== 'published')
                 ? nothing
                 : c.reported.has(m.id)
                   ? html`<span class="muted">${c.t('reported')}</span>`
-                  : html`<button class="btn link" @click=${() => c.open(m.id, 'report')}>
-                      ${c.t('report')}
-                    </button>`
+                  : opens('report')
             }
             ${
               c.qna && top && c.isOwner

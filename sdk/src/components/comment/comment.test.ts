@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import './comment.js';
 import '../qna/qna.js';
 import type ReactionComment from './comment.component.js';
@@ -1050,6 +1051,57 @@ describe('reaction-comment', () => {
         p_message_id: 'x1',
       });
       expect(has(item(el, 'x1'), 'Report')).to.equal(false);
+    });
+
+    it('keeps a keyboard user in place around a confirmation: Report and Delete, Cancel and confirm (comment en, Q&A ko)', async () => {
+      const cases = [
+        ['comment', 'en', 'Report', 'Cancel', 'Reported', 'You reported the message to the owner.'],
+        ['qna', 'ko', '신고', '취소', '신고됨', '메시지를 소유자에게 신고했습니다.'],
+      ] as const;
+      await eachOnItsOwn(cases, async ([tag, lang, report, cancel, reported, said]) => {
+        withSession('visitor-1');
+        const el = await mount(
+          {
+            block: block({ type: tag, language: lang }),
+            messages: [msg('x1'), msg('own', { creator_id: 'visitor-1' }), msg('x3')],
+          },
+          { report_message: (b) => ({ id: b.p_message_id, reported: true }) },
+          tag,
+        );
+        const focused = () => el.shadowRoot!.activeElement;
+        const press = async (b: HTMLButtonElement, then: () => unknown) => {
+          b.focus();
+          await sendKeys({ press: 'Enter' });
+          await until(then);
+        };
+        await until(() => has(item(el, 'x1'), report));
+        // Report opens the confirmation with its first button focused (not the page's <body>)
+        await press(button(item(el, 'x1'), report), () => item(el, 'x1').querySelector('.row'));
+        await until(() => focused() === button(item(el, 'x1'), report));
+        expect(focused()!.closest('[role=group]')).to.equal(item(el, 'x1').querySelector('.row'));
+        // Cancel: back to the row's Report
+        await press(button(item(el, 'x1'), cancel), () => !item(el, 'x1').querySelector('.row'));
+        await until(() => focused() === button(item(el, 'x1'), report));
+        // confirmed: Reported takes the button's place, said in the polite live region, and
+        // focus goes to the message's first action
+        await press(button(item(el, 'x1'), report), () => item(el, 'x1').querySelector('.row'));
+        await press(button(item(el, 'x1'), report), () =>
+          item(el, 'x1').textContent!.includes(reported),
+        );
+        await until(() => focused() === item(el, 'x1').querySelector('[part=actions] button'));
+        expect($(el, '[part=notice]').textContent).to.equal(said);
+        expect($(el, '[part=notice]').getAttribute('role')).to.equal('status');
+        // Delete (the same confirmation): Cancel returns to Delete; deleted, focus stays in the element
+        const del = lang === 'ko' ? '삭제' : 'Delete';
+        await press(button(item(el, 'own'), del), () => item(el, 'own').querySelector('.row'));
+        await until(() => focused()?.closest('.row') === item(el, 'own').querySelector('.row'));
+        await press(button(item(el, 'own'), cancel), () => !item(el, 'own').querySelector('.row'));
+        await until(() => focused() === button(item(el, 'own'), del));
+        await press(button(item(el, 'own'), del), () => item(el, 'own').querySelector('.row'));
+        await press(button(item(el, 'own'), del), () => !item(el, 'own'));
+        await until(() => focused());
+        expect(el.shadowRoot!.contains(focused())).to.equal(true);
+      });
     });
 
     it('never sends a photo the server would refuse; a signed-in Google picture is sent', async () => {

@@ -70,6 +70,9 @@ export interface CommentHost {
   setLiked(m: Message, on: boolean, count: number): void;
   post(content: string, parentId?: string | null): Promise<boolean>;
   signIn(provider: 'google' | 'apple'): Promise<void>;
+  readonly renderRoot: HTMLElement | DocumentFragment;
+  readonly updateComplete: Promise<boolean>;
+  readonly _modes: Record<string, Mode>;
 }
 
 const MESSAGE_MAX = COMMENT_LIMITS.message;
@@ -221,6 +224,8 @@ export async function report(c: CommentHost, m: Message) {
     if (!c.isDummy) await c.write('report_message', { p_message_id: m.id });
     c.reported.add(m.id);
     c.setMode(m.id);
+    // "Reported" takes the button's place: said in the element's polite live region
+    c._notice = c.t('reportSent');
     c.emit('reaction-message', { action: 'report', id: m.id });
   } catch (e) {
     c.say(c.fail(e), m.id);
@@ -323,15 +328,47 @@ export function editBox(c: CommentHost, m: Message): TemplateResult {
     </div>`;
 }
 
-/** Deleting or reporting a message, asked first: the question, the action and Cancel. */
+/** The confirmations drawn and focused (each once: a render again does not move focus). */
+const focused = new WeakSet<Element>();
+
+/**
+ * Deleting or reporting a message, asked first: the question, the action (focused when it opens)
+ * and Cancel. Closed (Cancel, or the action done), focus goes back to the message's action that
+ * opened it or, when it is gone (Reported in its place), to the message's first action, else (the
+ * message deleted) to the element's first field or button: never to the page's <body>.
+ */
 export function confirmRow(c: CommentHost, m: Message, mode: 'delete' | 'report'): TemplateResult {
   const question = c.t(mode === 'delete' ? 'confirmDelete' : 'reportConfirm');
+  const close = async (done?: Promise<unknown>) => {
+    if (done) await done;
+    else c.setMode(m.id);
+    // a failed action keeps the confirmation open, and focus in it
+    if (c._modes[m.id]) return;
+    await c.updateComplete;
+    const root = c.renderRoot;
+    const actions = [
+      ...root.querySelectorAll<HTMLElement>(`[id="m-${m.id}"] > [part=actions] button`),
+    ];
+    (
+      actions.find((a) => a.textContent!.trim() === c.t(mode)) ||
+      actions[0] ||
+      root.querySelector<HTMLElement>('textarea,button')
+    )?.focus();
+  };
+  // opened: its first button takes focus, once it is in the page
+  void c.updateComplete.then(() => {
+    const row = c.renderRoot.querySelector(`[id="m-${m.id}"] > [role=group]`);
+    if (row && !focused.has(row)) {
+      focused.add(row);
+      row.querySelector('button')!.focus();
+    }
+  });
   return html`<div class="row" role="group" aria-label=${question}>
     <span>${question}</span>
-    <button class="btn" @click=${() => (mode === 'delete' ? remove(c, m) : report(c, m))}>
+    <button class="btn" @click=${() => close(mode === 'delete' ? remove(c, m) : report(c, m))}>
       ${c.t(mode)}
     </button>
-    <button class="btn ghost" @click=${() => c.setMode(m.id)}>${c.t('cancel')}</button>
+    <button class="btn ghost" @click=${() => close()}>${c.t('cancel')}</button>
   </div>`;
 }
 

@@ -85,6 +85,7 @@ const ko: KoreanTexts = {
   captchaFailed: '확인에 실패했습니다. 다시 시도해 주세요.',
   report: '신고',
   reportConfirm: '이 메시지를 소유자에게 신고할까요?',
+  reportSent: '메시지를 소유자에게 신고했습니다.',
   reported: '신고됨',
   held: '승인 대기 중',
   signedOut: '로그아웃되어 보내지 않았습니다. 다시 로그인한 뒤 보내 주세요.',

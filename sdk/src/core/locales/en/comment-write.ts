@@ -13,6 +13,7 @@ export const commentWrite = {
   logout: 'Log out',
   toBlock: 'To Block setting',
   reportConfirm: 'Report this message to the owner?',
+  reportSent: 'You reported the message to the owner.',
   heldNotice: 'Others will see your message once the owner approves it.',
   confirmMailNotice:
     'Replies reach this address only once it has confirmed them. If we can, we mail it a link to confirm.',
