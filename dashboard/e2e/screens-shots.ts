@@ -188,6 +188,24 @@ export const SHOTS: Shot[] = [
     },
   },
   {
+    // a notification address that is not the owner's own waits for its confirmation
+    // (docs/security.md "Notification addresses"): the section says so and offers the link again
+    name: 'work-notify-waiting',
+    path: `/work/${block('01')}`,
+    prepare: async (page) => {
+      await workspace(page);
+      await page.getByRole('button', { name: /^(Notification|알림)$/ }).click();
+      await page.locator('.workspace-settings input[type=email]').fill('team@example.com');
+      const save = page.locator('.workspace-actions .button-primary').first();
+      // saved by an earlier width or locale: no Save to press
+      if ((await save.count()) > 0 && (await save.isEnabled())) await save.click();
+      const notice = page.locator('.workspace-settings .notice');
+      await notice.waitFor({ timeout: 15000 });
+      await notice.scrollIntoViewIfNeeded();
+      await settle(page);
+    },
+  },
+  {
     name: 'work-form-long',
     path: `/work/${block('06')}`,
     fullPage: true,

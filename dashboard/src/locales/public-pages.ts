@@ -31,7 +31,7 @@ const en = {
     title: 'Unsubscribe',
     question: 'Stop these mails to {{email}}?',
     what: {
-      owner: 'Notifications of new responses on “{{block}}”.',
+      owner: 'Notifications of new responses on “{{block}}” and on its owner’s other blocks.',
       reply: 'Mails about replies to your comment on “{{block}}”.',
       letter: 'Letters sent with “{{block}}” by its owner.',
     },
@@ -55,6 +55,7 @@ const en = {
     what: {
       reply: 'Mails about replies to your comments (asked with a comment on “{{block}}”).',
       letters: 'Letters from {{owner}} (asked in the form “{{block}}”).',
+      notify: 'Notifications of new comments and responses on the blocks of the account {{owner}}.',
     },
     someOwner: 'the site’s owner',
     confirm: 'Yes, confirm',
@@ -99,7 +100,7 @@ const ko: SameShape<typeof en> = {
     title: '수신 거부',
     question: '{{email}}(으)로 이 메일을 그만 받을까요?',
     what: {
-      owner: '“{{block}}”의 새 응답 알림입니다.',
+      owner: '“{{block}}” 및 같은 운영자의 다른 블록의 새 응답 알림입니다.',
       reply: '“{{block}}”에 남긴 댓글의 답글 알림입니다.',
       letter: '“{{block}}”으로 보내는 레터입니다.',
     },
@@ -123,6 +124,7 @@ const ko: SameShape<typeof en> = {
     what: {
       reply: '댓글에 달린 답글 알림 메일입니다(“{{block}}”에 댓글을 남기며 요청).',
       letters: '{{owner}}의 레터입니다(“{{block}}” 양식에서 요청).',
+      notify: '{{owner}} 계정의 블록에 달린 새 댓글과 응답 알림입니다.',
     },
     someOwner: '사이트 운영자',
     confirm: '네, 확인합니다',

@@ -4,12 +4,17 @@ import { ZMailConsent } from '@reaction-blocks/contracts/schemas';
 import { callLinkFunction, INVALID_LINK } from '../../../lib/link-function';
 
 export interface MailConsentInfo {
-  /** reply: reply notifications of comments; letters: an owner's letters. */
-  scope: 'reply' | 'letters';
+  /**
+   * reply: reply notifications of comments; letters: an owner's letters; notify: an owner's
+   * block notifications (a block's notification address).
+   */
+  scope: 'reply' | 'letters' | 'notify';
   /** masked: a***@example.com */
   email: string;
   blockName: string | null;
   ownerName: string | null;
+  /** notify: the sign-in address of the owner who asked (no block or account name). */
+  ownerEmail?: string | null;
 }
 
 export type ConsentAnswer = 'confirm' | 'not-me';

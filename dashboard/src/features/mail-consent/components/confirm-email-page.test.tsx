@@ -95,6 +95,30 @@ describe('confirm-email page', () => {
     ).toBeTruthy();
   });
 
+  it('a notification address is asked by the owner’s sign-in address, no block name, in en and ko', async () => {
+    api.readMailConsent.mockResolvedValue({
+      scope: 'notify',
+      email: 'v***@example.com',
+      blockName: null,
+      ownerName: null,
+      ownerEmail: 'owner@example.com',
+    });
+    const { unmount } = renderWithProviders(<ConfirmEmailPage />, {
+      route: `/confirm-email?token=${token}`,
+    });
+    expect(
+      await screen.findByText(
+        'Notifications of new comments and responses on the blocks of the account owner@example.com.',
+      ),
+    ).toBeTruthy();
+    unmount();
+    await i18next.changeLanguage('ko');
+    renderWithProviders(<ConfirmEmailPage />, { route: `/confirm-email?token=${token}` });
+    expect(
+      await screen.findByText('owner@example.com 계정의 블록에 달린 새 댓글과 응답 알림입니다.'),
+    ).toBeTruthy();
+  });
+
   it('a spent, expired or broken link says so, with no button to answer', async () => {
     api.readMailConsent.mockRejectedValue(new Error('Invalid link'));
     renderWithProviders(<ConfirmEmailPage />, { route: `/confirm-email?token=${token}` });

@@ -48,14 +48,16 @@ export function ConfirmEmailPage() {
   const state: PageState = done ?? (read === 'read' ? 'ask' : read);
   const answered = state === 'confirmed' || state === 'declined';
 
-  const what = data
-    ? data.scope === 'reply'
-      ? t('confirmEmail.what.reply', { block: data.blockName ?? t('common.untitled') })
-      : t('confirmEmail.what.letters', {
-          owner: data.ownerName || t('confirmEmail.someOwner'),
-          block: data.blockName ?? t('common.untitled'),
-        })
-    : '';
+  const what = !data
+    ? ''
+    : data.scope === 'notify'
+      ? t('confirmEmail.what.notify', { owner: data.ownerEmail || t('confirmEmail.someOwner') })
+      : data.scope === 'reply'
+        ? t('confirmEmail.what.reply', { block: data.blockName ?? t('common.untitled') })
+        : t('confirmEmail.what.letters', {
+            owner: data.ownerName || t('confirmEmail.someOwner'),
+            block: data.blockName ?? t('common.untitled'),
+          });
   const heading = t(
     state === 'confirmed'
       ? 'confirmEmail.titleConfirmed'

@@ -26,7 +26,11 @@ describe('unsubscribe page', () => {
     api.confirmUnsubscribe.mockResolvedValue({ status: true });
     renderWithProviders(<UnsubscribePage />, { route: `/unsubscribe?token=${token}` });
     expect(await screen.findByText('Stop these mails to o***@example.com?')).toBeTruthy();
-    expect(screen.getByText('Notifications of new responses on “Feedback”.')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Notifications of new responses on “Feedback” and on its owner’s other blocks.',
+      ),
+    ).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back' }).getAttribute('href')).toBe('/');
     fireEvent.click(screen.getByRole('button', { name: 'Unsubscribe' }));
     await waitFor(() => expect(api.confirmUnsubscribe).toHaveBeenCalledWith(token));

@@ -2,6 +2,7 @@
 // settings, form questions and endings), what changed, and Save. A failed save keeps the draft
 // as it is, so nothing the owner typed is lost.
 import { useCallback, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { blockDefaults } from '@reaction-blocks/contracts/block-defaults';
 import type { TSaveBlock } from '@reaction-blocks/contracts/schemas';
 import { isReactionType } from '../../../lib/db-types';
@@ -10,6 +11,7 @@ import { isSchemaMessage } from '../model/messages';
 import { useDraftQuery, type DraftStatus } from '../../../lib/use-draft-query';
 import type { WorkspaceApi, WorkspaceData } from '../api';
 import { saveBlockProblem } from '../api';
+import { notificationAddressKey } from '../components/settings/notification-address';
 import { formDraftFromView, formDraftIssues, formDraftToSave, type FormDraft } from '../editor';
 import {
   changedFields,
@@ -55,6 +57,7 @@ function draftOf(data: WorkspaceData): Draft {
 }
 
 export function useWorkspace(blockId: string, ownerId: string | undefined, api: WorkspaceApi) {
+  const queryClient = useQueryClient();
   const { status, saved, setSaved, base, setBase, draft, setDraft } = useDraftQuery({
     queryKey: workspaceKeys.block(ownerId ?? '', blockId),
     queryFn: () => api.load({ blockId, ownerId: ownerId! }),
@@ -152,6 +155,10 @@ export function useWorkspace(blockId: string, ownerId: string | undefined, api: 
       // Edits made while the save was on its way stay in the draft (and stay unsaved).
       setDraft((current) => (current === sent ? next : current));
       setSaveStatus('saved');
+      // a new notification address may now wait for its confirmation (the section says so)
+      if (body.privateSettings && 'mail_to' in body.privateSettings) {
+        void queryClient.invalidateQueries({ queryKey: notificationAddressKey(blockId) });
+      }
       return true;
     } catch (cause) {
       // a schema's message as it came (the top bar says it through translateMessage); anything
@@ -174,6 +181,7 @@ export function useWorkspace(blockId: string, ownerId: string | undefined, api: 
     draft,
     errors,
     formChanged,
+    queryClient,
     saveStatus,
     setBase,
     setDraft,

@@ -14,6 +14,7 @@ import { AccordionSection } from './accordion';
 import { TextField } from './fields';
 import { IntegrationSection, type IntegrationApi } from './integration-section';
 import { MainSettings, type MainSettingsProps } from './main-settings';
+import { NotificationAddress, type NotificationAddressApi } from './notification-address';
 import { TrustSettings } from './trust-settings';
 import { WebhooksSection, type WebhooksApi } from './webhooks-section';
 
@@ -49,6 +50,8 @@ export interface SettingsPanelProps extends MainSettingsProps {
   integrationApi?: IntegrationApi;
   /** The Webhooks section's calls (tests pass their own). */
   webhooksApi?: WebhooksApi;
+  /** The Notification section's address state calls (tests pass their own). */
+  notificationAddressApi?: NotificationAddressApi;
 }
 
 export function SettingsPanel(props: SettingsPanelProps) {
@@ -84,6 +87,13 @@ export function SettingsPanel(props: SettingsPanelProps) {
           hint={f('mailToHint')}
           error={mailError}
         />
+        {mailTo ? (
+          <NotificationAddress
+            blockId={blockId}
+            mailTo={mailTo}
+            api={props.notificationAddressApi}
+          />
+        ) : null}
       </AccordionSection>
       <AccordionSection title={t('moderation.settings.title')} badge={paidBadge}>
         <TrustSettings type={type} settings={settings} paid={paid} onChange={onChange} />
