@@ -175,6 +175,32 @@ export async function deleteMember(id: string) {
   if (error) throw error;
 }
 
+/** Rows of the owner's addresses read at once (PostgREST's max_rows). */
+const ADDRESS_PAGE = 1000;
+
+/**
+ * Every address of the owner's audience, lower-cased: what a CSV import leaves out as already
+ * there (one member per address, case aside). Read in pages, keyset on id.
+ */
+export async function memberAddresses(): Promise<Set<string>> {
+  const addresses = new Set<string>();
+  let after: string | null = null;
+  for (;;) {
+    let query = supabase
+      .from('audience_members')
+      .select('id, email')
+      .eq('has_email', true)
+      .order('id')
+      .limit(ADDRESS_PAGE);
+    if (after) query = query.gt('id', after);
+    const { data, error } = await query;
+    if (error) throw error;
+    for (const m of data) if (m.email) addresses.add(m.email.toLowerCase());
+    if (data.length < ADDRESS_PAGE) return addresses;
+    after = data[data.length - 1]!.id;
+  }
+}
+
 /**
  * Inserts a batch of imported rows; an address already in the audience is left as it is.
  * Answers how many were added and how many of those unsubscribed from the owner's letters before

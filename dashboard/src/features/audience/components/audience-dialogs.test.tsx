@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import i18next from 'i18next';
 import Papa from 'papaparse';
 import { describe, expect, it, vi } from 'vitest';
@@ -9,7 +9,7 @@ import { registerAudienceTranslations } from '../locales';
 import { AddAudienceDialog, audienceMessage, CsvImportDialog } from './audience-dialogs';
 
 vi.mock(import('../api/audience'), (original) =>
-  fakeExports(original, ['addMember', 'importBatch']),
+  fakeExports(original, ['addMember', 'importBatch', 'memberAddresses']),
 );
 const api = vi.mocked(audienceApi);
 registerAudienceTranslations();
@@ -64,6 +64,35 @@ describe('add audience dialog', () => {
   });
 });
 
+describe('an address the audience has already', () => {
+  it('says so when adding it, in English and Korean, not that something went wrong', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    // PostgREST's answer: the unique index on the lower-cased address
+    api.addMember.mockRejectedValue({
+      code: '23505',
+      message:
+        'duplicate key value violates unique constraint "audience_members_user_id_lower_email_idx"',
+    });
+    for (const [language, labels, said] of [
+      ['en', ['Name', 'Email'], 'This address is already in your audience.'],
+      ['ko', ['이름', '이메일'], '이미 오디언스에 있는 주소입니다.'],
+    ] as const) {
+      await i18next.changeLanguage(language);
+      const { onDone, dialog } = open();
+      fireEvent.change(within(dialog).getByLabelText(labels[0]), { target: { value: 'Ann' } });
+      const email = within(dialog).getByLabelText(labels[1]);
+      fireEvent.change(email, { target: { value: 'ANN@example.com' } });
+      await act(async () => {
+        fireEvent.submit(email.closest('form')!);
+      });
+      expect(within(dialog).getByRole('alert').textContent).toBe(said);
+      expect(onDone).not.toHaveBeenCalled();
+      cleanup();
+    }
+    await i18next.changeLanguage('en');
+  });
+});
+
 describe('audienceMessage', () => {
   it('says each of the shared schema’s messages in the reader’s language, others as failureReason says', async () => {
     const t = i18next.t.bind(i18next);
@@ -80,6 +109,7 @@ describe('audienceMessage', () => {
 
 describe('CSV import dialog', () => {
   const choose = async (file: File) => {
+    api.memberAddresses.mockResolvedValue(new Set());
     renderWithProviders(
       <CsvImportDialog userId="user-1" groups={[]} onDone={() => {}} onClose={() => {}} />,
     );

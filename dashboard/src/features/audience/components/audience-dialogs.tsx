@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
 import { FormDialog } from '../../../components/ui/form-dialog';
 import { SelectField, TextField } from '../../../components/ui/fields';
-import { messageOf, sharedMessageReason } from '../../../lib/errors';
+import { sharedMessageReason } from '../../../lib/errors';
 import { useSubmit } from '../../../lib/use-submit';
 import {
   AUDIENCE_MESSAGES,
@@ -12,7 +12,7 @@ import {
   LETTER_LIMITS,
   ZAddAudience,
 } from '@reaction-blocks/contracts/letters';
-import { addMember, importBatch } from '../api/audience';
+import { addMember, importBatch, memberAddresses } from '../api/audience';
 import { parseCsv, planImport, type ImportPlan } from '../model/csv';
 import { ErrorText } from '../../../components/ui/error-text';
 
@@ -28,7 +28,20 @@ export function audienceMessage(
 
 /** What a failed add, group change or import says, its reason in the reader's language. */
 function failure(t: (key: string, options?: Record<string, unknown>) => string, cause: unknown) {
-  return t('audience.failed', { reason: audienceMessage(t, messageOf(cause)) });
+  return t('audience.failed', { reason: audienceReason(t, cause) });
+}
+
+/**
+ * What a failed add, edit or import of members says: an address the audience has already, in any
+ * case (the database's unique key on the lower-cased address, 23505), in so many words.
+ */
+export function memberFailure(
+  t: (key: string, options?: Record<string, unknown>) => string,
+  cause: unknown,
+) {
+  return (cause as { code?: unknown } | null)?.code === '23505'
+    ? t('audience.emailTaken')
+    : failure(t, cause);
 }
 
 /** A member's group choices: none, then the owner's groups. */
@@ -68,7 +81,7 @@ export function AddAudienceDialog({ userId, groups, onDone, onClose }: MemberDia
         await addMember(userId, member);
         onDone();
       },
-      (cause) => failure(t, cause),
+      (cause) => memberFailure(t, cause),
     );
   };
   return (
@@ -185,11 +198,20 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
       setError(t('audience.importDialog.onlyCsv'));
       return;
     }
+    let parsed: Awaited<ReturnType<typeof parseCsv>>;
     try {
-      setPlan(planImport(await parseCsv(file), groups));
+      parsed = await parseCsv(file);
     } catch {
       // the browser could not read the file (moved, removed, not allowed): its words are English
       setError(t('audience.importDialog.readFailed'));
+      return;
+    }
+    try {
+      // the addresses already there are counted as such, not sent (in any case: one member each)
+      const existing = await memberAddresses();
+      setPlan(planImport(parsed, groups, existing));
+    } catch (cause) {
+      setError(failure(t, cause));
     }
   };
 
@@ -211,10 +233,10 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
         // let the page paint and answer between batches
         await new Promise((r) => setTimeout(r, 0));
       }
-      setResult({ added, already: done - added, unsubscribed });
+      setResult({ added, already: plan.already.length + done - added, unsubscribed });
       onDone();
     } catch (cause) {
-      setError(failure(t, cause));
+      setError(memberFailure(t, cause));
     } finally {
       setProgress(null);
     }
@@ -301,7 +323,12 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
               ) : null}
             </>
           ) : (
-            <p>{t('audience.importDialog.ready', { count: plan.rows.length })}</p>
+            <>
+              <p>{t('audience.importDialog.ready', { count: plan.rows.length })}</p>
+              {plan.already.length > 0 ? (
+                <p>{t('audience.importDialog.inAudience', { count: plan.already.length })}</p>
+              ) : null}
+            </>
           )}
           {plan.skipped.length > 0 ? (
             <>

@@ -1,5 +1,6 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import i18next from 'i18next';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeProfile, renderWithProviders, signedInSession } from '../../../test/utils';
 import type { GroupRow, MemberRow } from '../api/audience';
 import * as api from '../api/audience';
@@ -12,6 +13,7 @@ vi.mock('../api/audience', async (importOriginal) => ({
   listGroups: vi.fn(),
   blockMemberCounts: vi.fn(),
   deleteMember: vi.fn(),
+  updateMember: vi.fn(),
   confirmationUsage: vi.fn(),
 }));
 
@@ -163,4 +165,63 @@ describe('audience members list', () => {
     );
     expect(api.blockMemberCounts).not.toHaveBeenCalled();
   });
+});
+
+describe('editing a member', () => {
+  afterEach(async () => {
+    await i18next.changeLanguage('en');
+  });
+
+  /** The page in edit mode with two members with addresses: their rows. */
+  const editing = async (edit: string) => {
+    const two = members(0, 2).map((m, i) => ({ ...m, email: `m${i}@example.com` }));
+    vi.mocked(api.listMembers).mockResolvedValue(two);
+    renderWithProviders(<AudiencePage />, {
+      session: signedInSession({ profile: fakeProfile({ paid: true }) }),
+    });
+    await screen.findAllByTestId('audience-row');
+    fireEvent.click(screen.getByRole('button', { name: edit }));
+    return { two, rows: screen.getAllByTestId('audience-row') };
+  };
+
+  const save = async (row: HTMLElement, field: string, value: string, button: string) => {
+    fireEvent.change(within(row).getByLabelText(field), { target: { value } });
+    await act(async () => {
+      fireEvent.click(within(row).getByRole('button', { name: button }));
+    });
+  };
+
+  /** What PostgREST answers when the address is another member's (any case: the unique index). */
+  const taken = {
+    code: '23505',
+    message:
+      'duplicate key value violates unique constraint "audience_members_user_id_lower_email_idx"',
+  };
+
+  for (const [language, labels, said] of [
+    [
+      'en',
+      { edit: 'Edit', name: 'Name', email: 'Email', save: 'Save' },
+      { saved: 'Saved.', taken: 'This address is already in your audience.' },
+    ],
+    [
+      'ko',
+      { edit: '편집', name: '이름', email: '이메일', save: '저장' },
+      { saved: '저장했습니다.', taken: '이미 오디언스에 있는 주소입니다.' },
+    ],
+  ] as const) {
+    it(`an address another member has says so (${language}), and the earlier "Saved." goes`, async () => {
+      vi.spyOn(console, 'error').mockImplementation(() => {});
+      await i18next.changeLanguage(language);
+      const { two, rows } = await editing(labels.edit);
+      vi.mocked(api.updateMember).mockResolvedValueOnce({ ...two[0]!, creator_name: 'Ann' });
+      await save(rows[0]!, labels.name, 'Ann', labels.save);
+      expect(screen.getByRole('status').textContent).toBe(said.saved);
+      vi.mocked(api.updateMember).mockRejectedValueOnce(taken);
+      await save(rows[1]!, labels.email, 'M0@EXAMPLE.COM', labels.save);
+      expect(within(rows[1]!).getByRole('alert').textContent).toBe(said.taken);
+      expect(screen.queryByText(/duplicate key/)).toBeNull();
+      expect(screen.getByRole('status').textContent).toBe('');
+    });
+  }
 });

@@ -309,6 +309,7 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
                       edit={edit}
                       groups={custom.map((g) => g.name)}
                       onDelete={(member) => setDialog({ kind: 'deleteMember', member })}
+                      onSaving={() => setNotice(null)}
                       onSaved={(row) => {
                         setNotice(t('audience.saved'));
                         // a member whose state changed leaves this list

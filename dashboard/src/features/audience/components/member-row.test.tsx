@@ -33,7 +33,14 @@ const row = (m: MemberRow) =>
   renderWithProviders(
     <table>
       <tbody>
-        <MemberRowView member={m} edit={false} groups={[]} onSaved={() => {}} onDelete={() => {}} />
+        <MemberRowView
+          member={m}
+          edit={false}
+          groups={[]}
+          onSaving={() => {}}
+          onSaved={() => {}}
+          onDelete={() => {}}
+        />
       </tbody>
     </table>,
   );

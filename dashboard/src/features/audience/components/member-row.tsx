@@ -6,7 +6,7 @@ import { IconButton } from '../../../components/ui/icon-button';
 import { useSubmit } from '../../../lib/use-submit';
 import { ZAudienceRow } from '@reaction-blocks/contracts/letters';
 import { updateMember, type MemberRow } from '../api/audience';
-import { audienceMessage, groupOptions } from './audience-dialogs';
+import { audienceMessage, groupOptions, memberFailure } from './audience-dialogs';
 
 /** YY.MM.DD */
 function shortDate(iso: string | null | undefined): string {
@@ -72,12 +72,15 @@ export function MemberRowView({
   member,
   edit,
   groups,
+  onSaving,
   onSaved,
   onDelete,
 }: {
   member: MemberRow;
   edit: boolean;
   groups: string[];
+  /** A save starts: what the page said of an earlier one ("Saved.") no longer holds. */
+  onSaving: () => void;
   onSaved: (row: MemberRow) => void;
   onDelete: (row: MemberRow) => void;
 }) {
@@ -131,15 +134,19 @@ export function MemberRowView({
   const save = async () => {
     if (!parsed.success) return;
     const { name, email, group, deactivated } = parsed.data;
-    await run(async () => {
-      const row = await updateMember(member.id, {
-        creator_name: name,
-        email: email || null,
-        group_name: group,
-        deactivated,
-      });
-      onSaved(row);
-    });
+    onSaving();
+    await run(
+      async () => {
+        const row = await updateMember(member.id, {
+          creator_name: name,
+          email: email || null,
+          group_name: group,
+          deactivated,
+        });
+        onSaved(row);
+      },
+      (cause) => memberFailure(t, cause),
+    );
   };
 
   return (

@@ -62,6 +62,7 @@ export const en = {
   failed: 'Could not do that: {{reason}}',
   loadFailed: 'Could not load your audience: {{reason}}',
   saved: 'Saved.',
+  emailTaken: 'This address is already in your audience.',
   // the shared schema's own words (supabase/functions/_shared/contracts/letters.ts)
   messages: {
     ...AUDIENCE_MESSAGES,
@@ -85,6 +86,7 @@ export const en = {
     progress: 'Importing… {{done}} of {{total}}',
     done: 'Imported {{added}} new member(s).',
     already: '{{count}} address(es) were already in your audience.',
+    inAudience: '{{count}} address(es) are already in your audience: they stay as they are.',
     unsubscribed:
       '{{count}} of the new member(s) unsubscribed from your letters before: letters will skip them.',
     skipped: '{{count}} row(s) left out:',
@@ -170,6 +172,7 @@ export const ko: typeof en = {
   failed: '처리하지 못했습니다: {{reason}}',
   loadFailed: '오디언스를 불러오지 못했습니다: {{reason}}',
   saved: '저장했습니다.',
+  emailTaken: '이미 오디언스에 있는 주소입니다.',
   messages: {
     nameLength: '이름이 너무 깁니다',
     emailLength: '이메일이 너무 깁니다',
@@ -201,6 +204,7 @@ export const ko: typeof en = {
     progress: '가져오는 중… {{total}}줄 중 {{done}}줄',
     done: '새 구성원 {{added}}명을 가져왔습니다.',
     already: '{{count}}개 주소는 이미 오디언스에 있었습니다.',
+    inAudience: '{{count}}개 주소는 이미 오디언스에 있어 그대로 둡니다.',
     unsubscribed:
       '새 구성원 중 {{count}}명은 이전에 레터 수신을 거부했습니다. 레터 발송에서 제외됩니다.',
     skipped: '{{count}}줄을 제외했습니다:',

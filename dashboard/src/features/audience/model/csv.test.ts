@@ -22,6 +22,17 @@ describe('CSV import', () => {
     expect(plan.groupDropped).toEqual([{ line: 6, group: 'ghosts' }]);
   });
 
+  it('counts an address the audience has, in any case, as already there: not sent, not a repeat', () => {
+    const plan = planImport(
+      parseCsvText('name,email\nAnn,DUP@example.COM\nBob,bob@x.com\nAnn again,dup@EXAMPLE.com\n'),
+      [],
+      new Set(['dup@example.com']),
+    );
+    expect(plan.rows).toEqual([{ line: 3, name: 'Bob', email: 'bob@x.com', group: null }]);
+    expect(plan.already).toEqual([2]);
+    expect(plan.skipped).toEqual([{ line: 4, reason: 'duplicate' }]);
+  });
+
   it('needs name and email columns; takes Korean headers', () => {
     expect(planImport(parseCsvText('a,b\n1,2\n'), []).missingColumns).toBe(true);
     expect(planImport(parseCsvText('이름,이메일\n민아,mina@x.com\n'), []).rows).toHaveLength(1);

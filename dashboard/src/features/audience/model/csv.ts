@@ -48,6 +48,8 @@ export interface ParsedCsv {
 export interface ImportPlan {
   rows: ImportRow[];
   skipped: Array<{ line: number; reason: SkipReason }>;
+  /** Lines whose address the audience has already (in any case): not sent, counted as there. */
+  already: number[];
   /** Rows whose group does not exist: imported without a group. */
   groupDropped: Array<{ line: number; group: string }>;
   /** The header has no name or email column. */
@@ -65,6 +67,8 @@ const column = (fields: string[], keys: string[]) =>
  * Checks parsed rows (objects keyed by the header) against the rules. A row papaparse misread (a
  * broken quote, more fields than the header) is left out with that reason; one with fewer fields
  * only when it lacks the name or the email (the group is optional).
+ * `existing`: the addresses the owner's audience has, lower-cased (one member per address, case
+ * aside: the database's key); a row with one of them is counted as already there.
  */
 export function planImport(
   { records, fields, problems }: ParsedCsv,
@@ -77,11 +81,12 @@ export function planImport(
   const plan: ImportPlan = {
     rows: [],
     skipped: [],
+    already: [],
     groupDropped: [],
     missingColumns: !nameKey || !emailKey,
   };
   if (plan.missingColumns) return plan;
-  const seen = new Set(existing);
+  const seen = new Set<string>();
   records.forEach((record, i) => {
     const line = i + 2;
     const problem = problems.get(i);
@@ -102,6 +107,7 @@ export function planImport(
     const key = email.toLowerCase();
     if (seen.has(key)) return plan.skipped.push({ line, reason: 'duplicate' });
     seen.add(key);
+    if (existing.has(key)) return plan.already.push(line);
     const known = group !== '' && groups.includes(group);
     if (group !== '' && !known) plan.groupDropped.push({ line, group });
     plan.rows.push({ line, name, email, group: known ? group : null });
