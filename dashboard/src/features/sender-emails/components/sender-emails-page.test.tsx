@@ -174,22 +174,29 @@ describe('sender emails page', () => {
     }
   });
 
-  it('adds an address, says the link was mailed, and shows the server message on failure', async () => {
+  /** An empty list, then `typed` added through the form (the page's words in `labels`). */
+  const addFirst = async (
+    typed: string,
+    labels: { empty: string; field: string; verify: string },
+  ) => {
+    const email = typed.trim().toLowerCase();
     api.listSenderEmails
       .mockResolvedValueOnce([])
-      .mockResolvedValue([row('me@example.com', { status: 'pending' })]);
-    api.requestMailVerify.mockResolvedValueOnce({
-      status: true,
-      email: 'me@example.com',
-      state: 'pending',
-    });
+      .mockResolvedValue([row(email, { status: 'pending' })]);
+    api.requestMailVerify.mockResolvedValueOnce({ status: true, email, state: 'pending' });
     api.checkMailVerified.mockResolvedValue(checked(false));
     render();
-    await screen.findByText('No sender email yet.');
-    fireEvent.change(screen.getByLabelText('Email address'), {
-      target: { value: ' Me@Example.com ' },
+    await screen.findByText(labels.empty);
+    fireEvent.change(screen.getByLabelText(labels.field), { target: { value: typed } });
+    fireEvent.click(screen.getByRole('button', { name: labels.verify }));
+  };
+
+  it('adds an address, says the link was mailed, and shows the server message on failure', async () => {
+    await addFirst(' Me@Example.com ', {
+      empty: 'No sender email yet.',
+      field: 'Email address',
+      verify: 'Verify',
     });
-    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     await waitFor(() => expect(api.requestMailVerify).toHaveBeenCalledWith('me@example.com'));
     expect(
       (await screen.findAllByText(/We mailed a link to me@example.com. Open it while signed in/))
@@ -207,6 +214,23 @@ describe('sender emails page', () => {
     expect(
       await screen.findByText('The mail service is not available: try again in a moment.'),
     ).toBeTruthy();
+  });
+
+  it('says in Korean where the link went with (으)로, which reads after any address', async () => {
+    await i18next.changeLanguage('ko');
+    try {
+      await addFirst('sender@example.com', {
+        empty: '아직 발신 이메일이 없습니다.',
+        field: '이메일 주소',
+        verify: '인증하기',
+      });
+      expect(
+        (await screen.findAllByText(/^sender@example.com\(으\)로 링크를 보냈습니다\./)).length,
+      ).toBeGreaterThan(0);
+      expect(screen.queryByText(/example.com로 /)).toBeNull();
+    } finally {
+      await i18next.changeLanguage('en');
+    }
   });
 
   it('explains the platform sender for a DMARC reject domain without DKIM', async () => {

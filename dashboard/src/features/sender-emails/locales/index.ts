@@ -72,9 +72,9 @@ export const ko: typeof en = {
   add: '인증하기',
   adding: '링크를 보내는 중…',
   linkSent:
-    '{{email}}로 링크를 보냈습니다. 이 계정으로 로그인한 상태에서 링크를 열어 본인의 주소임을 확인해 주세요.',
+    '{{email}}(으)로 링크를 보냈습니다. 이 계정으로 로그인한 상태에서 링크를 열어 본인의 주소임을 확인해 주세요.',
   providerLinkSent:
-    'Amazon SES가 {{email}}로 인증 링크를 보냈습니다. 링크를 연 뒤 다시 확인해 주세요.',
+    'Amazon SES가 {{email}}(으)로 인증 링크를 보냈습니다. 링크를 연 뒤 다시 확인해 주세요.',
   confirming: '주소를 확인하는 중…',
   confirmFailed: '주소를 확인하지 못했습니다: {{reason}}',
   invalidLink:
@@ -91,10 +91,10 @@ export const ko: typeof en = {
   verified: '인증됨',
   notVerified: '인증 안 됨',
   pending: '확인 대기 중',
-  pendingHint: '이 계정으로 로그인한 상태에서 {{email}}로 보낸 링크를 열어 주세요.',
+  pendingHint: '이 계정으로 로그인한 상태에서 {{email}}(으)로 보낸 링크를 열어 주세요.',
   awaitingProvider: 'Amazon SES 인증 대기 중',
   awaitingProviderHint:
-    '확인되었습니다. 메일 발송을 맡은 Amazon SES가 {{email}}로 별도의 인증 링크를 보냈습니다(발신: Amazon Web Services). 그 링크도 연 뒤 다시 확인해 주세요.',
+    '확인되었습니다. 메일 발송을 맡은 Amazon SES가 {{email}}(으)로 별도의 인증 링크를 보냈습니다(발신: Amazon Web Services). 그 링크도 연 뒤 다시 확인해 주세요.',
   checking: '확인 중…',
   yes: '예',
   no: '아니요',
