@@ -236,7 +236,8 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   const unsubscribe = /href="([^"]+\/unsubscribe\?token=[^"]+)"/.exec(mailA!.html!)?.[1];
   assert.ok(unsubscribe, 'the unsubscribe link');
   await page.goto(unsubscribe.replace(/&amp;/g, '&'));
-  await page.getByText('Letters sent with').waitFor();
+  // the letter as its mail showed it: the sender's name (not the block's)
+  await page.getByText('Letters from').waitFor();
   await page.getByRole('button', { name: 'Unsubscribe' }).click();
   await page.getByText('will get no more of these mails').waitFor();
   await page.goto(`${base}/work/${blockId}`);

@@ -66,7 +66,17 @@ describe('sending', () => {
     const token = decodeURIComponent(/unsubscribe\?token=([^"&\s]+)/.exec(mailA.html!)![1]!);
     const infoUrl = `${stack().apiUrl}/functions/v1/unsubscribe?token=${encodeURIComponent(token)}`;
     const info = await fetch(infoUrl);
-    expect(await info.json()).toMatchObject({ data: { scope: 'letter', unsubscribed: false } });
+    // the page names the letter as the mail showed it (From name, and the subject of the one
+    // letter the address got), not by the block's name, which no recipient sees
+    expect(await info.json()).toMatchObject({
+      data: {
+        scope: 'letter',
+        unsubscribed: false,
+        sender: 'Letter Writer',
+        title: 'Weekly letter',
+        blockName: null,
+      },
+    });
     const done = await callFunction('unsubscribe', { token }, undefined);
     expect(done.json.data).toMatchObject({ status: true, scope: 'letter' });
     // the same link opened again: already unsubscribed, so the page says so instead of asking
@@ -87,6 +97,14 @@ describe('sending', () => {
       await letters.runWorker();
       return (await mailbox(b)).length === 2;
     }, 20_000);
+    // two letters to b: the link cannot say which one, so the page names the sender alone
+    const tokenB = decodeURIComponent(/unsubscribe\?token=([^"&\s]+)/.exec(mailB.html!)![1]!);
+    const infoB = await fetch(
+      `${stack().apiUrl}/functions/v1/unsubscribe?token=${encodeURIComponent(tokenB)}`,
+    );
+    expect(await infoB.json()).toMatchObject({
+      data: { scope: 'letter', sender: 'Letter Writer', title: null, unsubscribed: false },
+    });
     expect(await mailbox(a)).toHaveLength(1);
     const alone = await letters.sendAndDeliver(o, [a]);
     expect(alone).toMatchObject({ reservedCount: 0, skippedCount: 1, publishId: null });

@@ -33,7 +33,10 @@ const en = {
     what: {
       owner: 'Notifications of new responses on “{{block}}” and on its owner’s other blocks.',
       reply: 'Mails about replies to your comment on “{{block}}”.',
-      letter: 'Letters sent with “{{block}}” by its owner.',
+      // a letter: what its mail showed, the sender's name and, when the address got one, its title
+      letter: 'Letters from {{sender}}.',
+      letterTitled: 'Letters from {{sender}}, such as “{{title}}”.',
+      letterUnknown: 'Letters from the sender of this mail.',
     },
     confirm: 'Unsubscribe',
     busy: 'Unsubscribing…',
@@ -102,7 +105,9 @@ const ko: SameShape<typeof en> = {
     what: {
       owner: '“{{block}}” 및 같은 운영자의 다른 블록의 새 응답 알림입니다.',
       reply: '“{{block}}”에 남긴 댓글의 답글 알림입니다.',
-      letter: '“{{block}}”으로 보내는 레터입니다.',
+      letter: '{{sender}}의 레터입니다.',
+      letterTitled: '{{sender}}의 레터입니다(“{{title}}” 등).',
+      letterUnknown: '이 메일을 보낸 분의 레터입니다.',
     },
     confirm: '수신 거부',
     busy: '처리 중…',

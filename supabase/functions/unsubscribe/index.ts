@@ -79,6 +79,42 @@ async function record(claim: UnsubscribeClaim): Promise<void> {
   if (error) throw dbError(error, status);
 }
 
+/**
+ * What a letter's recipient saw of it: the sender's name the mail showed (the send's From name,
+ * else the owner's name, as the letter's footer says it), and its subject when the address got
+ * one letter of this block (with more, the link does not say which). The block's own name is the
+ * owner's internal one, which no recipient sees. Read through the block's sends (index on
+ * block_id) and each one's delivery to the address (unique (publish_id, email)).
+ */
+async function letterSeen(
+  claim: UnsubscribeClaim,
+): Promise<{ sender: string | null; title: string | null }> {
+  const db = serviceClient();
+  const [sends, owner] = await Promise.all([
+    db
+      .from('publishes')
+      .select('subject, mail_name, deliveries!inner(email)')
+      .eq('block_id', claim.b)
+      .eq('user_id', claim.u ?? '')
+      .eq('deliveries.email', claim.e)
+      .neq('deliveries.status', 'skipped')
+      .order('created_at', { ascending: false })
+      .limit(2),
+    db
+      .from('profiles')
+      .select('name')
+      .eq('id', claim.u ?? '')
+      .maybeSingle(),
+  ]);
+  if (sends.error) throw dbError(sends.error, sends.status);
+  const letters = sends.data as Array<{ subject: string; mail_name: string | null }>;
+  const ownerName = (owner.data as { name?: string | null } | null)?.name || null;
+  return {
+    sender: letters[0]?.mail_name || ownerName,
+    title: letters.length === 1 ? letters[0]!.subject || null : null,
+  };
+}
+
 Deno.serve(async (req) => {
   if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
   if (req.method !== 'GET' && req.method !== 'POST')
@@ -89,8 +125,16 @@ Deno.serve(async (req) => {
   const claim = parsed.success ? await verifyUnsubscribe(parsed.data.token) : null;
   if (!claim) return fail(400, 'invalid_link', 'Invalid link');
   if (req.method === 'GET') {
-    const [{ data }, unsubscribed] = await Promise.all([
-      serviceClient().from('blocks').select('name').eq('id', claim.b).maybeSingle(),
+    const [{ data }, seen, unsubscribed] = await Promise.all([
+      claim.s === 'letter'
+        ? { data: null }
+        : serviceClient().from('blocks').select('name').eq('id', claim.b).maybeSingle(),
+      claim.s === 'letter'
+        ? letterSeen(claim).catch((err: unknown) => {
+            console.error('[unsubscribe] letter', err);
+            return { sender: null, title: null };
+          })
+        : null,
       // not knowing is not a reason to refuse the page: it then asks, and the POST is idempotent
       alreadyOut(claim).catch((err: unknown) => {
         console.error('[unsubscribe] state', err);
@@ -102,6 +146,8 @@ Deno.serve(async (req) => {
         scope: claim.s,
         email: masked(claim.e),
         blockName: (data as { name?: string } | null)?.name ?? null,
+        // letters: the sender and, for one letter, its title (what the mail showed)
+        ...(seen ?? {}),
         unsubscribed,
       },
     });

@@ -7,6 +7,10 @@ export interface UnsubscribeInfo {
   /** masked: a***@example.com */
   email: string;
   blockName: string | null;
+  /** letters: the sender's name the mail showed (absent from an older server) */
+  sender?: string | null;
+  /** letters: the subject, when the address got one letter of the block */
+  title?: string | null;
   /** The address already left these mails (absent from an older server: not known). */
   unsubscribed?: boolean;
 }

@@ -1,4 +1,5 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
 import {
   alertsAfterClicks,
@@ -49,7 +50,8 @@ describe('unsubscribe page', () => {
     api.readUnsubscribe.mockResolvedValue({
       scope: 'letter',
       email: 'r***@example.com',
-      blockName: 'Weekly',
+      blockName: null,
+      sender: 'Mina Park',
       unsubscribed: true,
     });
     renderWithProviders(<UnsubscribePage />, { route: `/unsubscribe?token=${token}` });
@@ -57,8 +59,46 @@ describe('unsubscribe page', () => {
       await screen.findByRole('heading', { level: 1, name: 'Already unsubscribed' }),
     ).toBeTruthy();
     expect(screen.getByText(/r\*\*\*@example\.com already gets none of these mails/)).toBeTruthy();
-    expect(screen.getByText('Letters sent with “Weekly” by its owner.')).toBeTruthy();
+    expect(screen.getByText('Letters from Mina Park.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Unsubscribe' })).toBeNull();
+  });
+
+  it('names a letter as its mail showed it: the sender, and the title of the one letter, never the block’s name', async () => {
+    const cases = [
+      [
+        { sender: 'Mina Park', title: 'November news' },
+        'Letters from Mina Park, such as “November news”.',
+      ],
+      [{ sender: 'Mina Park', title: null }, 'Letters from Mina Park.'],
+      [{}, 'Letters from the sender of this mail.'],
+    ] as const;
+    try {
+      for (const language of ['en', 'ko'] as const) {
+        await i18next.changeLanguage(language);
+        for (const [seen, en] of cases) {
+          api.readUnsubscribe.mockResolvedValue({
+            scope: 'letter',
+            email: 'r***@example.com',
+            blockName: null,
+            ...seen,
+          });
+          renderWithProviders(<UnsubscribePage />, { route: `/unsubscribe?token=${token}` });
+          const said = {
+            en,
+            ko: !('sender' in seen)
+              ? '이 메일을 보낸 분의 레터입니다.'
+              : seen.title
+                ? 'Mina Park의 레터입니다(“November news” 등).'
+                : 'Mina Park의 레터입니다.',
+          }[language];
+          expect(await screen.findByText(said)).toBeTruthy();
+          expect(screen.queryByText(/Untitled|으로 보내는/)).toBeNull();
+          cleanup();
+        }
+      }
+    } finally {
+      await i18next.changeLanguage('en');
+    }
   });
 
   it('a read that failed on the way offers Try again, and then asks', async () => {

@@ -42,9 +42,16 @@ export function UnsubscribePage() {
   const state: PageState =
     action === 'done' ? 'done' : read !== 'read' ? read : data?.unsubscribed ? 'already' : 'ask';
 
-  const what = data
-    ? t(`unsubscribe.what.${data.scope}`, { block: data.blockName ?? t('common.untitled') })
-    : '';
+  const what = !data
+    ? ''
+    : data.scope !== 'letter'
+      ? t(`unsubscribe.what.${data.scope}`, { block: data.blockName ?? t('common.untitled') })
+      : // a letter by what its mail showed: the block's name is the owner's own, never sent
+        !data.sender
+        ? t('unsubscribe.what.letterUnknown')
+        : data.title
+          ? t('unsubscribe.what.letterTitled', { sender: data.sender, title: data.title })
+          : t('unsubscribe.what.letter', { sender: data.sender });
   const heading =
     state === 'done'
       ? t('unsubscribe.titleDone')
