@@ -319,7 +319,7 @@ export const ko: typeof en = {
   refundFailed: {
     heading: '돌려드리지 못한 PayPal 결제가 있습니다',
     text: '{{date}}의 PayPal 구독 {{id}}을(를) 플랜 없이 취소했지만, 결제 금액을 자동으로 돌려드리지 못했습니다. 금액은 사라지지 않았습니다. 이 구독 ID와 함께 연락해 주시면 직접 환불해 드립니다.',
-    email: '{{email}}로 문의하기',
+    email: '{{email}}(으)로 문의하기',
     help: '도움말에서 문의하기',
   },
   notices: {
