@@ -747,15 +747,19 @@ describe('sender email input and outages', () => {
     expect(await mailbox(down)).toEqual([]);
   });
 
-  it('the mail is in the owner’s language', async () => {
+  it('the mail is in the owner’s language and names the account by its sign-in address only', async () => {
     const owner = await newUser('korean');
-    await sql("update public.profiles set language = 'ko', name = '김 <b>' where id = $1", [
-      owner.id,
-    ]);
+    // the owner chooses where this mail goes: a profile name must not make it their advert
+    await sql(
+      "update public.profiles set language = 'ko', name = 'WIN A FREE IPHONE at spam.example' where id = $1",
+      [owner.id],
+    );
     const email = address('ko');
     const { mail } = await add(owner, email);
     expect(mail!.subject).toBe('Reaction Blocks 발신 주소를 확인해 주세요');
-    expect(mail!.html).toContain('김 &lt;b&gt;');
     expect(mail!.html).toContain('lang="ko"');
+    expect(mail!.html).toContain(owner.email);
+    expect(mail!.html).not.toContain('IPHONE');
+    expect(mail!.text).not.toContain('IPHONE');
   });
 });

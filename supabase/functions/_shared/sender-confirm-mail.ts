@@ -1,14 +1,15 @@
 // The mail that asks an owner to confirm a sender address, in the owner's language (en, ko), in
-// the layout of the notification mails. It names the account that asked, so whoever reads the
-// mailbox knows whose request it is, and says that nothing happens without the link.
+// the layout of the notification mails. It names the account that asked by its sign-in address, so
+// whoever reads the mailbox knows whose request it is, and says that nothing happens without the
+// link. It carries no word the owner wrote (not the profile name): the owner chooses the address
+// it goes to, so a name such as "WIN A FREE IPHONE at spam.example" would make it their advert.
 import { button, langOf, paragraph, platformMail, type RenderedMail } from './notification-mail.ts';
 
 export interface SenderConfirmContext {
   language: string;
   /** The address to confirm. */
   address: string;
-  /** The account that asked: its name (may be empty) and sign-in email. */
-  ownerName: string;
+  /** The account that asked: its sign-in email. */
   ownerEmail: string;
   /** The dashboard page that spends the token for the signed-in owner. */
   link: string;
@@ -40,12 +41,11 @@ const TEXTS = {
 export function renderSenderConfirmMail(c: SenderConfirmContext): RenderedMail {
   const lang = langOf(c.language);
   const t = TEXTS[lang];
-  const account = c.ownerName ? `${c.ownerName} (${c.ownerEmail})` : c.ownerEmail;
   const p = paragraph;
   return platformMail(
     lang,
     t.subject,
-    `${p(t.asked(account, c.address))}${p(t.how)}${button(c.link, t.cta(c.address))}<div style="height:16px"></div>${p(t.ignore)}`,
+    `${p(t.asked(c.ownerEmail, c.address))}${p(t.how)}${button(c.link, t.cta(c.address))}<div style="height:16px"></div>${p(t.ignore)}`,
     t.footer,
   );
 }

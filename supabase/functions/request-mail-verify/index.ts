@@ -31,7 +31,7 @@ Deno.serve(
     const db = serviceClient();
     const [rowsRead, profileRead] = await Promise.all([
       db.from('sender_emails').select('id, email, status, confirmed_at').eq('user_id', user.id),
-      db.from('profiles').select('name, language').eq('id', user.id).maybeSingle(),
+      db.from('profiles').select('language').eq('id', user.id).maybeSingle(),
     ]);
     for (const read of [rowsRead, profileRead])
       if (read.error) throw dbError(read.error, read.status);
@@ -57,7 +57,6 @@ Deno.serve(
     const mail = renderSenderConfirmMail({
       language: (profile as { language?: string } | null)?.language ?? 'en',
       address: email,
-      ownerName: (profile as { name?: string } | null)?.name ?? '',
       ownerEmail: user.email ?? '',
       link: `${siteUrl()}/profile/email?confirm=${token}`,
     });
