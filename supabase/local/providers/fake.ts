@@ -46,6 +46,13 @@ export interface ProviderFake {
    * Throw an `HttpError` for a plain error answer; anything else thrown becomes a 500.
    */
   handle(req: IncomingMessage, res: ServerResponse, path: string, url: URL): void | Promise<void>;
+  /**
+   * The fake's control API for tests and developers (README.md), at `prefix + '/_control'` and
+   * below: the server routes those requests here, not to `handle`, with `path` the rest after
+   * `/_control` ('' or starting with `/`). A request but GET and HEAD marks `persistent` changed,
+   * `marksChanges` or not.
+   */
+  control?(req: IncomingMessage, res: ServerResponse, path: string, url: URL): void | Promise<void>;
   /** HTML (already escaped) for the fake's section of the developer page at `/`. */
   section?(): string;
   /**

@@ -20,6 +20,15 @@ export {
 export const newest = <T>(items: Iterable<T>, n: number): T[] => [...items].slice(-n).reverse();
 
 /**
+ * A fake's section made of its ten newest accounts (Notion workspaces, Cafe24 malls), each shown
+ * by `show` (HTML, already escaped), or `none` (a muted paragraph) when it has none yet.
+ */
+export function newestEach<T>(items: Iterable<T>, none: string, show: (item: T) => string): string {
+  const list = newest(items, 10);
+  return list.length === 0 ? `<p class="muted">${none}</p>` : list.map(show).join('');
+}
+
+/**
  * A table of a fake's section: its column headings and rows (HTML, already escaped), or `empty`
  * (a muted paragraph) when there are no rows.
  */

@@ -3,6 +3,7 @@
 //   GET  /                      the developer's page: the mailbox first, then each fake's section
 //   /mailbox/...                the local mailbox (mailbox.ts)
 //   /<prefix>/...               one fake per prefix (fakes.ts): /ses, /dns, /portone, /paypal, ...
+//   /<prefix>/_control/...      that fake's control API, for tests and developers (its `control`)
 //   /<root path>/...            paths a fake claims at the root, for an official client that
 //                               ignores a base URL's path (PortOne's: /payments, /billing-keys, ...)
 //   POST /_control/reset        every fake, the mailbox and the zone back to their start state
@@ -42,6 +43,12 @@ export interface Providers {
 }
 
 const HOST = '127.0.0.1';
+
+/** The rest of a fake's `path` after `/_control` ('' or `/...`) when it is the control API's. */
+const controlPath = (path: string): string | undefined =>
+  path === '/_control' || path.startsWith('/_control/')
+    ? path.slice('/_control'.length)
+    : undefined;
 
 export async function startProviders(opts: ProvidersOptions): Promise<Providers> {
   const log: Log = opts.log ?? (() => {});
@@ -106,9 +113,9 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
     }
     store.register(name, () => fake.persistent!.save());
   }
-  /** A request that may have changed a fake's state: save it soon. */
-  const touched = (req: IncomingMessage, fake: ProviderFake) => {
-    if (fake.persistent?.marksChanges) return;
+  /** A request that may have changed a fake's state (a control request always may): save it soon. */
+  const touched = (req: IncomingMessage, fake: ProviderFake, control = false) => {
+    if (fake.persistent?.marksChanges && !control) return;
     if (req.method !== 'GET' && req.method !== 'HEAD') ctx.changed(fake.prefix);
   };
   const prefixes = new Set<string>();
@@ -179,10 +186,13 @@ export async function startProviders(opts: ProvidersOptions): Promise<Providers>
       (f) => target.pathname === f.prefix || target.pathname.startsWith(`${f.prefix}/`),
     );
     if (fake) {
+      const path = target.pathname.slice(fake.prefix.length);
+      const control = fake.control ? controlPath(path) : undefined;
       try {
-        return await fake.handle(req, res, target.pathname.slice(fake.prefix.length), target);
+        if (control !== undefined) return await fake.control!(req, res, control, target);
+        return await fake.handle(req, res, path, target);
       } finally {
-        touched(req, fake);
+        touched(req, fake, control !== undefined);
       }
     }
     const rooted = fakes.find((f) =>

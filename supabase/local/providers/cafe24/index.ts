@@ -14,7 +14,7 @@ import {
   escapeHtml,
   HttpError,
   isObject,
-  newest,
+  newestEach,
   readBody,
   readJson,
   sectionTable,
@@ -479,8 +479,6 @@ export function createCafe24Fake(ctx: FakeContext<Cafe24FakeOptions | undefined>
     title: 'Cafe24 (fake)',
     malls,
     async handle(req, res, path, url) {
-      if (path === '/_control' || path.startsWith('/_control/'))
-        return control(req, res, path.slice('/_control'.length), url);
       const m = /^\/([^/]+)(\/.*)?$/.exec(path);
       if (!m || !MALL_ID.test(m[1]!))
         throw new HttpError(404, 'No such mall (a mall id is 4 to 16 of a-z 0-9)');
@@ -511,13 +509,13 @@ export function createCafe24Fake(ctx: FakeContext<Cafe24FakeOptions | undefined>
       if (req.method === 'GET') return storefront(res, mall, rest, url);
       throw new HttpError(404, 'Not found');
     },
+    control,
     section() {
       const e = escapeHtml;
-      const list = newest(malls.values(), 10);
-      if (list.length === 0)
-        return '<p class="muted">No mall connected yet. Connect a Cafe24 shop from the dashboard (Profile → Integration) with any mall id of 4 to 16 letters and digits: the consent page is local.</p>';
-      return list
-        .map((mall) => {
+      return newestEach(
+        malls.values(),
+        'No mall connected yet. Connect a Cafe24 shop from the dashboard (Profile → Integration) with any mall id of 4 to 16 letters and digits: the consent page is local.',
+        (mall) => {
           const tags = [...mall.scriptTags.values()]
             .map(
               (t) =>
@@ -528,8 +526,8 @@ export function createCafe24Fake(ctx: FakeContext<Cafe24FakeOptions | undefined>
           return `<h3>${e(mall.id)} <span class="muted">(${live} live token pair(s)${mall.failure ? `; failing: ${e(mall.failure)}` : ''}; <a href="/cafe24/_control/state?mall=${e(mall.id)}">state</a>)</span></h3>
 <p>Storefront: <a href="/cafe24/${e(mall.id)}/index.html">home</a>${mall.products.map((p) => ` · <a href="/cafe24/${e(mall.id)}/product/detail.html?product_no=${p.no}">${e(p.name)}</a>`).join('')}</p>
 ${sectionTable(['script_no', 'display_location', 'src', 'integrity'], tags, 'No script tags installed.')}`;
-        })
-        .join('');
+        },
+      );
     },
     // kept across restarts: the malls with the app's tokens and script tags (a shop the database
     // holds keeps working); not authorisation codes, failure switches, buckets or logs

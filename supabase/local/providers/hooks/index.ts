@@ -12,7 +12,15 @@
 //   DELETE /hooks/_control/received?host=&path=
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FakeContext, ProviderFake } from '../fake.ts';
-import { escapeHtml, HttpError, newest, readBody, readJson, sendJson } from '../http.ts';
+import {
+  escapeHtml,
+  HttpError,
+  newest,
+  readBody,
+  readJson,
+  sectionTable,
+  sendJson,
+} from '../http.ts';
 
 /** Receiver hosts of the local zone: public addresses, and names that lead inside. */
 export const RECEIVER_HOSTS: Array<[string, string]> = [
@@ -78,8 +86,8 @@ export function createHooksFake(ctx: FakeContext): ProviderFake {
   return {
     prefix: '/hooks',
     title: 'Webhook receiver',
-    async handle(req, res, path, url) {
-      if (path === '/_control/received') {
+    async control(req, res, path, url) {
+      if (path === '/received') {
         const host = url.searchParams.get('host') ?? '';
         const at = url.searchParams.get('path');
         const match = (h: ReceivedHook) => (!host || h.host === host) && (!at || h.path === at);
@@ -91,7 +99,7 @@ export function createHooksFake(ctx: FakeContext): ProviderFake {
           return sendJson(res, 200, { deleted: before - received.length });
         }
       }
-      if (path === '/_control/rules' && req.method === 'POST') {
+      if (path === '/rules' && req.method === 'POST') {
         const body = await readJson(req);
         const host = String(body.host ?? '');
         const at = String(body.path ?? '/');
@@ -104,6 +112,9 @@ export function createHooksFake(ctx: FakeContext): ProviderFake {
         });
         return sendJson(res, 200, { ok: true });
       }
+      throw new HttpError(404, 'Not found');
+    },
+    async handle(req, res, path) {
       const m = /^\/([a-z0-9.-]+)(\/.*)?$/i.exec(path);
       if (!m || req.method !== 'POST') throw new HttpError(404, 'POST /hooks/<host>/<path>');
       const host = m[1]!.toLowerCase();
@@ -145,10 +156,7 @@ export function createHooksFake(ctx: FakeContext): ProviderFake {
     },
     section() {
       const e = escapeHtml;
-      const last = newest(received, 15);
-      if (last.length === 0)
-        return '<p class="muted">Nothing received yet. Add a webhook endpoint in a workspace with an address on hooks.example-receiver.com (it leads here), then Send test.</p>';
-      return `<table><thead><tr><th>Received</th><th>Where</th><th>Event</th><th>Answered</th><th>Signature</th></tr></thead><tbody>${last
+      const rows = newest(received, 15)
         .map((h) => {
           let type = '';
           try {
@@ -158,7 +166,12 @@ export function createHooksFake(ctx: FakeContext): ProviderFake {
           }
           return `<tr><td>${e(h.receivedAt)}</td><td class="wrap">${e(h.host + h.path)}</td><td>${e(type)}</td><td>${h.answered}</td><td>${h.verified === null ? 'not checked' : h.verified ? 'valid' : '<span class="bad">invalid</span>'}</td></tr>`;
         })
-        .join('')}</tbody></table>`;
+        .join('');
+      return sectionTable(
+        ['Received', 'Where', 'Event', 'Answered', 'Signature'],
+        rows,
+        'Nothing received yet. Add a webhook endpoint in a workspace with an address on hooks.example-receiver.com (it leads here), then Send test.',
+      );
     },
     reset() {
       received.length = 0;

@@ -15,7 +15,7 @@
 // The parts: state.ts (workspaces, tokens, codes, failure switches), oauth.ts, api.ts, control.ts,
 // pages.ts (the authorise page), model.ts (Notion's objects), validate.ts (property values).
 import type { FakeContext, ProviderFake } from '../fake.ts';
-import { escapeHtml, HttpError, newest, sectionTable } from '../http.ts';
+import { escapeHtml, HttpError, newest, newestEach, sectionTable } from '../http.ts';
 import { entriesOf, refill } from '../state-store.ts';
 import { api } from './api.ts';
 import { control } from './control.ts';
@@ -43,8 +43,6 @@ export function createNotionFake(ctx: FakeContext<NotionFakeOptions | undefined>
     title: 'Notion (fake)',
     workspaces,
     async handle(req, res, path, url) {
-      if (path === '/_control' || path.startsWith('/_control/'))
-        return control(state, req, res, path.slice('/_control'.length), url);
       try {
         if (path.startsWith('/v1/oauth/')) {
           await oauth(state, req, res, path.slice('/v1/oauth'.length), url);
@@ -60,13 +58,13 @@ export function createNotionFake(ctx: FakeContext<NotionFakeOptions | undefined>
       }
       throw new HttpError(404, 'Not found');
     },
+    control: (req, res, path, url) => control(state, req, res, path, url),
     section() {
       const e = escapeHtml;
-      const list = newest(workspaces.values(), 10);
-      if (list.length === 0)
-        return '<p class="muted">No workspace connected yet. Connect Notion from the dashboard (Profile → Integration): the authorise page is local.</p>';
-      return list
-        .map((ws) => {
+      return newestEach(
+        workspaces.values(),
+        'No workspace connected yet. Connect Notion from the dashboard (Profile → Integration): the authorise page is local.',
+        (ws) => {
           const rows = newest(
             [...ws.pages.values()].filter((p) => p.parent.type !== 'workspace'),
             10,
@@ -87,8 +85,8 @@ export function createNotionFake(ctx: FakeContext<NotionFakeOptions | undefined>
           return `<h3>${e(ws.name)} <span class="muted">(${e(ws.ownerEmail)}; ${tokensLive} live token(s)${ws.failure ? `; failing: ${e(ws.failure.mode)}` : ''}; <a href="/notion/_control/state?workspace_id=${e(ws.id)}">state</a>)</span></h3>
 <p>Data sources: ${[...ws.dataSources.values()].map((d) => `${e(d.title)} (${[...ws.pages.values()].filter((p) => p.parent.type === 'data_source_id' && p.parent.id === d.id).length} rows)${d.gone ? ' [unshared]' : ''}`).join(', ')}</p>
 ${sectionTable(['Created', 'In', 'Title'], rows, 'No pages written yet.')}`;
-        })
-        .join('');
+        },
+      );
     },
     // kept across restarts: the workspaces with what was written to them, and the tokens (a
     // connection the database holds keeps working); not authorisation codes or failure switches

@@ -66,10 +66,9 @@ export async function createPayPalFake(
       }
       if (path.startsWith('/checkout/'))
         return checkout(model, req, res, path.slice('/checkout'.length), url);
-      if (path.startsWith('/_control'))
-        return control(model, req, res, path.slice('/_control'.length));
       throw new HttpError(404, 'Not found');
     },
+    control: (req, res, path) => control(model, req, res, path),
     section() {
       const e = escapeHtml;
       const rows = newest(subscriptions.values(), 50)

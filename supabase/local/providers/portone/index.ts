@@ -60,10 +60,9 @@ export function createPortOneFake(
         return sendText(res, 200, browserSdkScript(ctx.baseUrl), 'text/javascript; charset=utf-8');
       }
       if (path === '/checkout') return checkout(model, req, res, url);
-      if (path.startsWith('/_control'))
-        return control(model, req, res, path.slice('/_control'.length));
       throw new HttpError(404, 'Not found');
     },
+    control: (req, res, path) => control(model, req, res, path),
     section() {
       const e = escapeHtml;
       const rows = newest(payments.values(), 50)

@@ -61,9 +61,6 @@ export async function createSesFake(ctx: FakeContext<SesFakeOptions>): Promise<S
     url: URL,
   ) => {
     if (path.startsWith('/v2/')) return v2Api(rt, req, res, path, url);
-    if (path === '/_control' || path.startsWith('/_control/')) {
-      return control(rt, req, res, path.slice('/_control'.length), url);
-    }
     if (path === rt.certPath && req.method === 'GET') {
       return sendText(res, 200, rt.identity.certPem, 'application/x-pem-file');
     }
@@ -109,15 +106,13 @@ export async function createSesFake(ctx: FakeContext<SesFakeOptions>): Promise<S
       try {
         return await route(req, res, path, url);
       } finally {
-        // what changes identities: the API's writes, the control API, a verification link
-        if (
-          (path.startsWith('/v2/email/identities') && req.method !== 'GET') ||
-          (path.startsWith('/_control') && req.method === 'POST') ||
-          path === '/verify'
-        )
+        // what changes identities: the API's writes, a verification link (and the control API:
+        // the server marks its requests)
+        if ((path.startsWith('/v2/email/identities') && req.method !== 'GET') || path === '/verify')
           ctx.changed('/ses');
       }
     },
+    control: (req, res, path, url) => control(rt, req, res, path, url),
     section: () => section(rt),
     reset: () => rt.reset(),
     close: () => rt.close(),
