@@ -123,7 +123,7 @@ begin
   v_skip := case
     when exists (select 1 from public.unsubscribes u where u.user_id = v_letter.owner_id and lower(u.email) = v_email)
       then 'the address unsubscribed'
-    when exists (select 1 from private.mail_suppressions s where s.email = v_email)
+    when private.mailbox_suppressed(v_email)
       then 'the address is suppressed (bounce or complaint)'
     when not private.take_response_quota(v_letter.owner_id, 1)
       then 'the monthly email quota is used up'

@@ -280,7 +280,7 @@ begin
   update pg_temp.letter_recipients r set skip = case
       when exists (select 1 from public.unsubscribes u where u.user_id = p_owner_id and lower(u.email) = r.email)
         then 'the address unsubscribed'
-      when exists (select 1 from private.mail_suppressions s where s.email = r.email)
+      when private.mailbox_suppressed(r.email)
         then 'the address is suppressed (bounce or complaint)'
     end;
   select count(*) filter (where skip is null), count(*) into v_count, v_total from pg_temp.letter_recipients;
@@ -336,7 +336,7 @@ language sql stable security definer set search_path = '' as $$
   with m as (
     select a.group_name, lower(a.email) as email, a.awaiting_confirmation as awaiting,
            exists (select 1 from public.unsubscribes u where u.user_id = a.user_id and lower(u.email) = lower(a.email))
-             or exists (select 1 from private.mail_suppressions s where s.email = lower(a.email)) as skip
+             or private.mailbox_suppressed(a.email) as skip
     from public.audience_members a
     where a.user_id = (select auth.uid()) and not a.deactivated and a.has_email
   )
@@ -382,7 +382,7 @@ begin
       when b.status <> 'reserved' then 'already ' || b.status
       when exists (select 1 from public.unsubscribes u where u.user_id = b.owner_id and lower(u.email) = lower(b.email))
         then 'the address unsubscribed'
-      when exists (select 1 from private.mail_suppressions s where s.email = lower(b.email))
+      when private.mailbox_suppressed(b.email)
         then 'the address is suppressed (bounce or complaint)'
     end;
   -- a sender whose letters bounce or draw complaints too often stops sending (mail_sender_status)

@@ -20,7 +20,9 @@
 -- (mail_consent.owner_daily_free / _paid; past it the ask is dropped and counted for the owner:
 -- confirmation_mail_usage), none to a suppressed address. It carries no visitor text: the
 -- block's name and site and the owner's name are the owner's words. "Not me" on its page puts
--- the address on the suppression list: the platform then sends it nothing at all. Rows that
+-- the address on the suppression list: the platform then sends it nothing at all. The address's
+-- day and the suppression checks count the mailbox (private.mailbox_key, mail.sql): victim+1@x
+-- and victim+2@x are victim@x. Rows that
 -- never confirmed go when their token expires (purge_mail_consents, daily).
 
 create table private.mail_consents (
@@ -68,13 +70,15 @@ create table private.confirmation_mails (
   job_id bigint primary key,
   email text not null,
   owner_id uuid not null,
-  mailed_at timestamptz not null default now()
+  mailed_at timestamptz not null default now(),
+  -- private.mailbox_key(email): what the address's day counts (victim+1@ is victim@)
+  mailbox text generated always as (private.mailbox_key(email)) stored
 );
 comment on table private.confirmation_mails is
   'Confirmation mails sent (double opt-in), by address and owner, for the daily caps; not tied to the account that asked.';
 alter table private.confirmation_mails enable row level security;
 revoke all on private.confirmation_mails from public, anon, authenticated;
-create index confirmation_mails_email_idx on private.confirmation_mails (email, mailed_at);
+create index confirmation_mails_mailbox_idx on private.confirmation_mails (mailbox, mailed_at);
 create index confirmation_mails_owner_idx on private.confirmation_mails (owner_id, mailed_at);
 
 -- Whether an address confirmed reply notifications for a commenter on an owner's blocks, or (p_commenter_id
@@ -131,7 +135,7 @@ declare
   v_email text := lower(btrim(p_email));
   v_notify boolean := coalesce(p_notifications, false) and p_commenter_id is null;
 begin
-  if exists (select 1 from private.mail_suppressions where email = v_email) then
+  if private.mailbox_suppressed(v_email) then
     return 'suppressed';
   end if;
   if private.mail_confirmed(v_email, p_owner_id, p_commenter_id, v_notify) then
@@ -253,8 +257,8 @@ begin
     return jsonb_build_object('skip', 'a request of the old form');
   end if;
   -- one address at a time: the daily cap is read and written under this lock
-  perform pg_advisory_xact_lock(hashtextextended('mail_consent:' || v_email, 0));
-  if exists (select 1 from private.mail_suppressions where email = v_email) then
+  perform pg_advisory_xact_lock(hashtextextended('mail_consent:' || private.mailbox_key(v_email), 0));
+  if private.mailbox_suppressed(v_email) then
     return jsonb_build_object('skip', 'the address is suppressed');
   end if;
   select * into v_block from public.blocks where id = (v_job.payload ->> 'block_id')::uuid;
@@ -281,7 +285,8 @@ begin
     return jsonb_build_object('skip', 'this confirmation went to the address less than a day ago');
   end if;
   select max(mailed_at) into v_last from private.confirmation_mails
-    where email = v_email and job_id <> p_job_id and mailed_at > now() - interval '24 hours';
+    where mailbox = private.mailbox_key(v_email) and job_id <> p_job_id
+      and mailed_at > now() - interval '24 hours';
   if v_last is not null then
     if v_commenter is not null then
       return jsonb_build_object('skip', 'a confirmation went to the address less than a day ago');
@@ -327,7 +332,8 @@ revoke all on function public.start_mail_consent(bigint, text) from public, anon
 grant execute on function public.start_mail_consent(bigint, text) to service_role;
 
 -- What a live token asks, for the confirmation page: {scope, email, block_name, owner_name,
--- owner_email, locale}, or null when the token is unknown, spent or expired. A notify token names
+-- owner_email, locale}, or null when the token is unknown, spent or expired (scope sender: the
+-- "Not me" link of a sender confirmation mail, which can only say no). A notify token names
 -- the owner by their sign-in address only (no block name, no account name: owner-chosen words).
 create function public.mail_consent_info(p_token_hash text)
 returns jsonb language sql stable security definer set search_path = '' as $$
@@ -341,32 +347,54 @@ returns jsonb language sql stable security definer set search_path = '' as $$
            'owner_email', case when c.for_notifications then
              (select u.email from auth.users u where u.id = c.owner_id) end)
   from private.mail_consents c left join public.blocks b on b.id = c.block_id
-  where c.token_hash = p_token_hash and c.token_expires_at > now();
+  where c.token_hash = p_token_hash and c.token_expires_at > now()
+  -- a sender confirmation mail's "Not me" token (mail.sql): scope sender, named by the sign-in
+  -- address of the account that asked
+  union all
+  select jsonb_build_object('scope', 'sender', 'email', s.email, 'block_name', null,
+                            'locale', coalesce(p.language, 'en'), 'owner_name', null,
+                            'owner_email', u.email)
+  from private.sender_email_tokens t
+    join public.sender_emails s on s.id = t.sender_email_id
+    left join public.profiles p on p.id = s.user_id
+    left join auth.users u on u.id = s.user_id
+  where t.not_me_hash = p_token_hash and t.not_me_expires_at > now();
 $$;
 revoke all on function public.mail_consent_info(text) from public, anon, authenticated;
 grant execute on function public.mail_consent_info(text) to service_role;
 
 -- Spends a token: p_confirm true confirms (the owner's members with the address stop waiting, and
--- the letters its forms held for it are queued again), false is "not me" (the address joins the
--- suppression list). Answers {outcome: confirmed | declined | invalid, scope, email}.
+-- the letters its forms held for it are queued again), false is "not me" (private.not_me: the
+-- mailbox joins the suppression list). A sender confirmation mail's "Not me" token answers false
+-- only (true: invalid). Answers {outcome: confirmed | declined | invalid, scope, email}.
 create function public.answer_mail_consent(p_token_hash text, p_confirm boolean)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_row private.mail_consents;
+  v_sender text;
 begin
   -- the row lock makes the token single use: a second call waits, then finds it gone
   select * into v_row from private.mail_consents
     where token_hash = p_token_hash and token_expires_at > now() for update;
   if not found then
-    return jsonb_build_object('outcome', 'invalid');
+    -- a sender confirmation mail's "Not me" (mail.sql): it can only decline; the claim, and with
+    -- it the token, goes (private.not_me)
+    select s.email into v_sender from private.sender_email_tokens t
+      join public.sender_emails s on s.id = t.sender_email_id
+      where t.not_me_hash = p_token_hash and t.not_me_expires_at > now() and not p_confirm
+      for update of t;
+    if not found then
+      return jsonb_build_object('outcome', 'invalid');
+    end if;
+    perform private.not_me(v_sender);
+    return jsonb_build_object('outcome', 'declined', 'scope', 'sender', 'email', v_sender);
   end if;
   update private.mail_consents
     set token_hash = null, token_expires_at = null,
         confirmed_at = case when p_confirm then now() end
     where id = v_row.id;
   if not p_confirm then
-    insert into private.mail_suppressions (email, reason) values (v_row.email, 'not_me')
-      on conflict (email) do nothing;
+    perform private.not_me(v_row.email);
   elsif v_row.commenter_id is null and not v_row.for_notifications then
     update public.audience_members set awaiting_confirmation = false
       where user_id = v_row.owner_id and lower(email) = v_row.email and awaiting_confirmation;
@@ -386,6 +414,6 @@ begin
 end;
 $$;
 comment on function public.answer_mail_consent(text, boolean) is
-  'Spends a mail confirmation token: confirms (true) or suppresses the address (false, "not me"); outcome invalid when unknown, spent or expired. Service role only (confirm-email).';
+  'Spends a mail confirmation token: confirms (true) or suppresses the mailbox (false, "not me"; a sender confirmation mail''s "Not me" token: false only, its claim goes); outcome invalid when unknown, spent or expired. Service role only (confirm-email).';
 revoke all on function public.answer_mail_consent(text, boolean) from public, anon, authenticated;
 grant execute on function public.answer_mail_consent(text, boolean) to service_role;

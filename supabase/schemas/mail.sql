@@ -2,6 +2,25 @@
 -- events (SES through SNS) applied to it, suppressions, opt-outs and unsubscribes, and the
 -- sender's reputation.
 
+-- The mailbox an address reaches, for the caps and the suppression checks (docs/security.md
+-- "One mailbox, many spellings"): lower case, trimmed, the local part cut at its first '+'
+-- (victim+1@x and victim+2@x reach victim@x), and for gmail.com and googlemail.com the dots of
+-- the local part gone and the domain gmail.com. Only for counting and matching: mail still goes
+-- to the address as typed. A local part that is nothing before its '+' stays whole.
+create function private.mailbox_key(p_email text)
+returns text language sql immutable parallel safe set search_path = '' as $$
+  select case when a.domain is null then a.address
+              when a.domain in ('gmail.com', 'googlemail.com')
+                then replace(a.local, '.', '') || '@gmail.com'
+              else a.local || '@' || a.domain end
+  from (select t.address, t.domain,
+               coalesce(nullif(split_part(t.whole, '+', 1), ''), t.whole) as local
+        from (select lower(btrim(p_email)) as address,
+                     nullif(substring(lower(btrim(p_email)) from '@([^@]*)$'), '') as domain,
+                     substring(lower(btrim(p_email)) from '^(.*)@[^@]*$') as whole) t) a;
+$$;
+revoke execute on function private.mailbox_key(text) from public;
+
 create table public.sender_emails (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
@@ -35,6 +54,9 @@ call private.clients_read('public.sender_emails', 'Users can read their own send
   'user_id = (select auth.uid())');
 -- delete-mail-verified counts the other owners' claims of an address
 create index sender_emails_email_idx on public.sender_emails (email);
+-- "Not me" drops the claims nobody confirmed of every spelling of the mailbox (private.not_me)
+create index sender_emails_mailbox_idx on public.sender_emails (private.mailbox_key(email))
+  where confirmed_at is null;
 
 -- An account that goes takes its claims with it (the profile's cascade): the provider's identity
 -- of each confirmed one is released by the jobs worker (`sender.release`,
@@ -65,37 +87,100 @@ create table private.sender_email_tokens (
   sender_email_id uuid primary key references public.sender_emails (id) on delete cascade,
   token_hash text not null unique check (token_hash ~ '^[0-9a-f]{64}$'),
   expires_at timestamptz not null,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  -- the mail's "Not me" link (the /confirm-email page, answer_mail_consent): the address says the
+  -- claim is not its; it confirms nothing, and goes with the claim or the next request
+  not_me_hash text unique check (not_me_hash ~ '^[0-9a-f]{64}$'),
+  not_me_expires_at timestamptz
 );
 create index sender_email_tokens_expires_at_idx on private.sender_email_tokens (expires_at);
 comment on table private.sender_email_tokens is
-  'The live confirmation token of a sender email claim (one per claim; a new request replaces it), as the SHA-256 of the token mailed to the address. Spent by confirm_sender_email; gone with the claim.';
+  'The live confirmation token of a sender email claim (one per claim; a new request replaces it), as the SHA-256 of the token mailed to the address, and the hash of the mail''s "Not me" token. Spent by confirm_sender_email or answer_mail_consent; gone with the claim.';
 alter table private.sender_email_tokens enable row level security;
 revoke all on private.sender_email_tokens from public, anon, authenticated;
 
-create function public.request_sender_email(p_user_id uuid, p_email text, p_token_hash text)
+-- Every sender confirmation mail, by mailbox (private.mailbox_key): one a day per mailbox, whoever
+-- asks (docs/security.md "Sender addresses"). Not tied to the account or the claim, so deleting
+-- either gives the address no day back; rows go after two days (reserve_sender_confirmation).
+create table private.sender_confirmation_mails (
+  id bigint generated always as identity primary key,
+  mailbox text not null,
+  user_id uuid not null,
+  mailed_at timestamptz not null default now()
+);
+comment on table private.sender_confirmation_mails is
+  'Sender confirmation mails sent (request-mail-verify), by mailbox key, for the one-a-day cap across owners.';
+alter table private.sender_confirmation_mails enable row level security;
+revoke all on private.sender_confirmation_mails from public, anon, authenticated;
+create index sender_confirmation_mails_mailbox_idx
+  on private.sender_confirmation_mails (mailbox, mailed_at);
+
+-- Before request-mail-verify mails an address: refuses a suppressed mailbox ({outcome:
+-- suppressed}) and a mailbox a sender confirmation went to in the last 24 hours, for any owner
+-- ({outcome: sent_today, retry_at}); else notes the mail ({outcome: reserved, id}). One mailbox at
+-- a time (an advisory lock): twenty accounts asking at once make one mail.
+create function public.reserve_sender_confirmation(p_user_id uuid, p_email text)
+returns jsonb language plpgsql security definer set search_path = '' as $$
+declare
+  v_key text := private.mailbox_key(p_email);
+  v_last timestamptz;
+  v_id bigint;
+begin
+  perform pg_advisory_xact_lock(hashtextextended('sender_confirmation:' || v_key, 0));
+  if private.mailbox_suppressed(p_email) then
+    return jsonb_build_object('outcome', 'suppressed');
+  end if;
+  select max(mailed_at) into v_last from private.sender_confirmation_mails
+    where mailbox = v_key and mailed_at > now() - interval '24 hours';
+  if v_last is not null then
+    return jsonb_build_object('outcome', 'sent_today', 'retry_at', v_last + interval '24 hours');
+  end if;
+  delete from private.sender_confirmation_mails where mailed_at < now() - interval '2 days';
+  insert into private.sender_confirmation_mails (mailbox, user_id) values (v_key, p_user_id)
+    returning id into v_id;
+  return jsonb_build_object('outcome', 'reserved', 'id', v_id);
+end;
+$$;
+comment on function public.reserve_sender_confirmation(uuid, text) is
+  'Notes a sender confirmation mail about to go to an address, or refuses it: suppressed, or sent_today (one a day per mailbox, across owners) with retry_at. Service role only (request-mail-verify).';
+revoke all on function public.reserve_sender_confirmation(uuid, text) from public, anon, authenticated;
+grant execute on function public.reserve_sender_confirmation(uuid, text) to service_role;
+
+-- The provider refused the mail reserve_sender_confirmation noted: it did not go, the day is not spent.
+create function public.release_sender_confirmation(p_id bigint)
+returns void language sql security definer set search_path = '' as $$
+  delete from private.sender_confirmation_mails where id = p_id;
+$$;
+revoke all on function public.release_sender_confirmation(bigint) from public, anon, authenticated;
+grant execute on function public.release_sender_confirmation(bigint) to service_role;
+
+create function public.request_sender_email(p_user_id uuid, p_email text, p_token_hash text,
+                                            p_not_me_hash text)
 returns uuid language plpgsql security definer set search_path = '' as $$
 declare
   v_id uuid;
 begin
-  delete from private.sender_email_tokens where expires_at < now();
+  delete from private.sender_email_tokens
+    where expires_at < now() and coalesce(not_me_expires_at, expires_at) < now();
   insert into public.sender_emails as s (user_id, email, status)
     values (p_user_id, lower(p_email), 'pending')
     on conflict (user_id, email) do update
       set status = case when s.status = 'verified' then s.status else 'pending' end,
           updated_at = now()
     returning id into v_id;
-  insert into private.sender_email_tokens (sender_email_id, token_hash, expires_at)
-    values (v_id, p_token_hash, now() + interval '24 hours')
+  insert into private.sender_email_tokens (sender_email_id, token_hash, expires_at, not_me_hash,
+                                           not_me_expires_at)
+    values (v_id, p_token_hash, now() + interval '24 hours', p_not_me_hash, now() + interval '7 days')
     on conflict (sender_email_id) do update
-      set token_hash = excluded.token_hash, expires_at = excluded.expires_at, created_at = now();
+      set token_hash = excluded.token_hash, expires_at = excluded.expires_at, created_at = now(),
+          not_me_hash = excluded.not_me_hash, not_me_expires_at = excluded.not_me_expires_at;
   return v_id;
 end;
 $$;
-comment on function public.request_sender_email(uuid, text, text) is
-  'Adds (or asks again for) an owner''s claim on a sender address with the hash of the token just mailed to it; an older token of the claim stops working. Service role only (request-mail-verify).';
-revoke all on function public.request_sender_email(uuid, text, text) from public, anon, authenticated;
-grant execute on function public.request_sender_email(uuid, text, text) to service_role;
+comment on function public.request_sender_email(uuid, text, text, text) is
+  'Adds (or asks again for) an owner''s claim on a sender address with the hashes of the tokens just mailed to it (confirm, 24 hours; "Not me", 7 days); the claim''s older tokens stop working. Service role only (request-mail-verify, after reserve_sender_confirmation).';
+revoke all on function public.request_sender_email(uuid, text, text, text) from public, anon, authenticated;
+grant execute on function public.request_sender_email(uuid, text, text, text) to service_role;
 
 create function public.confirm_sender_email(p_user_id uuid, p_token_hash text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -198,15 +283,47 @@ create table private.provider_events (
 comment on table private.provider_events is 'Ids of provider events (SNS MessageId) already applied, so a duplicate delivery changes nothing.';
 alter table private.provider_events enable row level security;
 
--- Addresses nothing is sent to any more: hard bounces and complaints (as SES's suppression list).
--- Addresses are stored lower-cased and compared that way.
+-- Addresses nothing is sent to any more: hard bounces and complaints (as SES's suppression list),
+-- and "Not me" answers to confirmation mails. Addresses are stored lower-cased; the checks of the
+-- confirmation and notification mails go through private.mailbox_suppressed.
 create table private.mail_suppressions (
   email text primary key check (char_length(email) <= 320 and email = lower(email)),
   reason text not null check (reason in ('bounce', 'complaint', 'not_me')),
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  -- private.mailbox_key(email): a complaint's or a "Not me"'s reach
+  mailbox text generated always as (private.mailbox_key(email)) stored
 );
 comment on table private.mail_suppressions is 'Addresses that hard-bounced, complained or answered "not me" to a confirmation mail (mail-consent.sql): every later mail to them is skipped.';
 alter table private.mail_suppressions enable row level security;
+
+-- A complaint or a "Not me" is the mailbox's own word: it covers every spelling of the mailbox
+-- (private.mailbox_key). A bounce covers the address that bounced only: a domain without
+-- '+' addresses bounces victim+x@ while victim@ is fine, and anyone can make that bounce.
+create index mail_suppressions_mailbox_idx on private.mail_suppressions (mailbox)
+  where reason <> 'bounce';
+
+-- Whether the platform sends an address nothing (the one suppression check of the confirmation
+-- mails, sender and consent, and of the notification mails).
+create function private.mailbox_suppressed(p_email text)
+returns boolean language sql stable set search_path = '' as $$
+  select exists (select 1 from private.mail_suppressions s
+                 where s.email = lower(btrim(p_email))
+                    or (s.reason <> 'bounce' and s.mailbox = private.mailbox_key(p_email)));
+$$;
+revoke execute on function private.mailbox_suppressed(text) from public;
+
+-- "Not me" to a confirmation mail (consent or sender): the mailbox gets nothing more from the
+-- platform, and the sender claims on any spelling of it that nobody confirmed go (a claim never
+-- confirmed never made the provider's identity). The one definition of the answer.
+create function private.not_me(p_email text)
+returns void language sql set search_path = '' as $$
+  insert into private.mail_suppressions (email, reason) values (lower(btrim(p_email)), 'not_me')
+    on conflict (email) do update set reason = 'not_me'
+    where private.mail_suppressions.reason = 'bounce';
+  delete from public.sender_emails
+    where private.mailbox_key(email) = private.mailbox_key(p_email) and confirmed_at is null;
+$$;
+revoke execute on function private.not_me(text) from public;
 
 -- One-click unsubscribes from notification mails, per block: scope owner (mailTo) or reply
 -- (replies to the commenter's message). Letters use public.unsubscribes.
@@ -405,8 +522,8 @@ revoke execute on function public.mail_optout_exists(text, text, uuid) from publ
 -- Whether any of these addresses is suppressed (for mails outside notifications).
 create function public.mail_suppressed(p_emails text[])
 returns text[] language sql stable security definer set search_path = '' as $$
-  select coalesce(array_agg(email), '{}') from private.mail_suppressions
-    where email = any(array(select lower(e) from unnest(p_emails) e));
+  select coalesce(array_agg(lower(btrim(e))), '{}') from unnest(p_emails) e
+    where private.mailbox_suppressed(e);
 $$;
 revoke execute on function public.mail_suppressed(text[]) from public, anon, authenticated;
 

@@ -131,7 +131,7 @@ begin
                           (select b.id from public.blocks b where b.owner_id = v_block.owner_id)))) then
     return jsonb_build_object('skip', 'the address unsubscribed');
   end if;
-  if exists (select 1 from private.mail_suppressions where email = lower(v_to)) then
+  if private.mailbox_suppressed(v_to) then
     return jsonb_build_object('skip', 'the address is suppressed (bounce or complaint)');
   end if;
 
@@ -220,9 +220,10 @@ revoke execute on function private.ask_notification_consent(public.blocks, text)
 grant execute on function private.ask_notification_consent(public.blocks, text) to service_role;
 
 -- The state of a block's notification address, for the workspace: {email, state, mailed_at}
--- with state none (no address), allowed (own, verified sender or confirmed: nothing to show),
--- waiting (a link was or will be mailed; notifications start once it is confirmed) or
--- suppressed (the address refused or bounced: nothing will be mailed to it). Owner only.
+-- with state none (no address), allowed (own, verified sender or confirmed: nothing to show) or
+-- waiting (a link was or will be mailed; notifications start once it is confirmed). An address
+-- on the platform's suppression list reads as waiting: whether someone else's mailbox refused
+-- the platform's mail is not the owner's to learn (docs/security.md). Owner only.
 create function public.notification_address_status(p_block_id uuid)
 returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
@@ -240,9 +241,6 @@ begin
   end if;
   if private.notification_address_allowed(v_owner, v_to) then
     return jsonb_build_object('email', v_to, 'state', 'allowed');
-  end if;
-  if exists (select 1 from private.mail_suppressions where email = lower(btrim(v_to))) then
-    return jsonb_build_object('email', v_to, 'state', 'suppressed');
   end if;
   return jsonb_build_object('email', v_to, 'state', 'waiting',
     'mailed_at', (select c.mailed_at from private.mail_consents c

@@ -235,7 +235,7 @@ returns jsonb language sql stable security definer set search_path = '' as $$
     case
       when pr.id is null then jsonb_build_object('skip', 'the account was deleted')
       when nullif(pr.email, '') is null then jsonb_build_object('skip', 'the owner has no email address')
-      when exists (select 1 from private.mail_suppressions s where s.email = lower(pr.email))
+      when private.mailbox_suppressed(pr.email)
         then jsonb_build_object('skip', 'the address is suppressed (bounce or complaint)')
       else jsonb_build_object(
         'to', pr.email, 'user_id', pr.id, 'language', pr.language, 'name', pr.name,

@@ -2074,11 +2074,12 @@ export type Database = {
       };
       record_webhook_attempts: { Args: { p_results: Json }; Returns: undefined };
       redeem_coupon: { Args: { p_code: string; p_user_id: string }; Returns: Json };
+      release_sender_confirmation: { Args: { p_id: number }; Returns: undefined };
       remove_cafe24_connection: { Args: { p_user_id: string }; Returns: boolean };
       remove_notion_connection: { Args: { p_user_id: string }; Returns: Json };
       report_message: { Args: { p_message_id: string; p_reason?: string }; Returns: Json };
       request_sender_email: {
-        Args: { p_email: string; p_token_hash: string; p_user_id: string };
+        Args: { p_email: string; p_not_me_hash: string; p_token_hash: string; p_user_id: string };
         Returns: string;
       };
       resend_notification_confirmation: { Args: { p_block_id: string }; Returns: Json };
@@ -2093,6 +2094,7 @@ export type Database = {
         };
         Returns: Json;
       };
+      reserve_sender_confirmation: { Args: { p_email: string; p_user_id: string }; Returns: Json };
       reserve_trigger_letter: { Args: { p_job_id: number; p_sender: Json }; Returns: Json };
       response_monthly_count: {
         Args: {

@@ -186,6 +186,10 @@ export function platformMail(
   return { subject, html: layout(lang, subject, inner, escapeHtml(footer)) };
 }
 
+/** A quiet link under a mail's button ("Not me"). */
+export const smallLink = (href: string, label: string) =>
+  `<p style="margin:16px 0 0;font-size:13px"><a href="${escapeHtml(href)}" style="color:#6b6b6b">${escapeHtml(label)}</a></p>`;
+
 export function button(href: string, label: string): string {
   return `<table role="presentation" cellpadding="0" cellspacing="0" style="margin-top:20px"><tr><td style="background:#1f1f1f;border-radius:6px"><a href="${escapeHtml(href)}" style="display:inline-block;padding:10px 18px;color:#ffffff;text-decoration:none;font-size:14px">${escapeHtml(label)}</a></td></tr></table>`;
 }

@@ -2,10 +2,13 @@
 // to confirm it is theirs: a single-use token bound to this owner and this address, kept only as
 // its hash, good for 24 hours. Every owner confirms for themselves, even when the address is
 // verified with the provider for another owner already (the provider's state is account-wide).
-// Asking again mails a new link (the old one stops working); an owner who confirmed but whose
-// provider verification is missing gets the provider's link again instead. At most 60 characters
-// and a valid address ("Invalid email address."); a few requests an hour per owner, since each
-// one mails an address the owner may not control.
+// The mail has a second link, "Not me" (the /confirm-email page, answer_mail_consent): whoever
+// reads the mailbox stops every mail of the platform to it and drops the claim, without signing
+// in; that token confirms nothing. Asking again mails a new link (the old ones stop working); an
+// owner who confirmed but whose provider verification is missing gets the provider's link again
+// instead. At most 60 characters and a valid address ("Invalid email address."); a few requests
+// an hour per owner; and the address, whoever asks, gets at most one of these mails a day and none
+// once it is suppressed (reserve_sender_confirmation; docs/security.md "Sender addresses").
 import { serviceClient } from '../_shared/clients.ts';
 import { siteUrl } from '../_shared/env.ts';
 import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
@@ -17,6 +20,7 @@ import {
   SENDER_MESSAGES,
   ZMailVerify,
 } from '@reaction-blocks/contracts/schemas';
+import { langOf } from '../_shared/notification-mail.ts';
 import { renderSenderConfirmMail } from '../_shared/sender-confirm-mail.ts';
 import {
   newConfirmationToken,
@@ -24,6 +28,32 @@ import {
   settleWithProvider,
   type SenderEmailRow,
 } from '../_shared/sender-emails.ts';
+
+/**
+ * Notes the mail about to go to `email` (its id, released if the provider refuses it), or refuses
+ * it: the address is suppressed (it said "Not me", complained or bounced), or a sender confirmation
+ * went to its mailbox in the last 24 hours, for any owner (429, with the wait).
+ */
+async function reserveMail(
+  db: ReturnType<typeof serviceClient>,
+  userId: string,
+  email: string,
+): Promise<number> {
+  const { data, error, status } = await db.rpc('reserve_sender_confirmation', {
+    p_user_id: userId,
+    p_email: email,
+  });
+  if (error) throw dbError(error, status);
+  const answer = data as { outcome: string; id?: number; retry_at?: string };
+  if (answer.outcome === 'suppressed') {
+    throw new HttpError(400, 'suppressed', SENDER_MESSAGES.suppressed);
+  }
+  if (answer.outcome === 'sent_today') {
+    const wait = (Date.parse(answer.retry_at!) - Date.now()) / 1000;
+    throw new HttpError(429, 'sent_today', SENDER_MESSAGES.sentToday, Math.max(1, wait));
+  }
+  return answer.id!;
+}
 
 Deno.serve(
   ownerHandler(ZMailVerify, async ({ body, user }) => {
@@ -53,12 +83,16 @@ Deno.serve(
       }
     }
 
-    const { token, hash } = await newConfirmationToken();
+    const reservation = await reserveMail(db, user.id, email);
+    const [confirm, notMe] = await Promise.all([newConfirmationToken(), newConfirmationToken()]);
+    const language = (profile as { language?: string } | null)?.language ?? 'en';
     const mail = renderSenderConfirmMail({
-      language: (profile as { language?: string } | null)?.language ?? 'en',
+      language,
       address: email,
       ownerEmail: user.email ?? '',
-      link: `${siteUrl()}/profile/email?confirm=${token}`,
+      link: `${siteUrl()}/profile/email?confirm=${confirm.token}`,
+      // the page in the mail's language, as the consent mails' links (confirm-mail.ts)
+      notMeLink: `${siteUrl()}/confirm-email?token=${notMe.token}&locale=${langOf(language)}&answer=not-me`,
     });
     const sender = platformSender();
     try {
@@ -71,13 +105,16 @@ Deno.serve(
         tags: { kind: 'sender_confirm' },
       });
     } catch (err) {
+      // not sent: the address's day is not spent
+      await db.rpc('release_sender_confirmation', { p_id: reservation });
       throw providerError(err, 'request-mail-verify');
     }
     // written once the mail is out: a provider that refused it leaves nothing behind
     const { error: writeError, status: writeStatus } = await db.rpc('request_sender_email', {
       p_user_id: user.id,
       p_email: email,
-      p_token_hash: hash,
+      p_token_hash: confirm.hash,
+      p_not_me_hash: notMe.hash,
     });
     if (writeError) throw dbError(writeError, writeStatus);
     return { status: true, email, state: 'pending' };

@@ -295,6 +295,8 @@ export const SENDER_MESSAGES = {
   invalidLink: 'This confirmation link is not valid any more; ask for a new one',
   otherAccount:
     'This confirmation link is for another account; sign in with the account that added the address',
+  suppressed: 'This address asked not to get mail from Reaction Blocks, or could not receive it',
+  sentToday: 'A confirmation link went to this address less than a day ago',
 } as const;
 export type TMailVerify = z.infer<typeof ZMailVerify>;
 
