@@ -46,24 +46,23 @@ $$;
 revoke execute on function private.next_card_charge(public.payments, text, uuid, text) from public;
 
 -- A scheduled renewal the provider created (the schedule job's answer): true when the charge is
--- still the plan's next one to charge. Locks the plan row, then the charge, as Stop and Change do,
--- so it waits for one running: a charge they revoked meanwhile (or one of a plan that stopped
--- renewing) keeps the schedule id and answers false, and the job revokes that schedule at PortOne.
+-- still the plan's next one to charge. Locks the owner, the plan row, then the charge
+-- (private.lock_plan), as Stop and Change do, so it waits for one running: a charge they revoked
+-- meanwhile (or one of a plan that stopped renewing, or whose account was deleted) keeps the
+-- schedule id or is gone and answers false, and the job revokes that schedule at PortOne.
 create function public.mark_charge_scheduled(p_charge_id uuid, p_schedule_id text)
 returns boolean language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
   v_charge private.payment_charges;
 begin
-  select * into v_payment from public.payments
-    where id = (select payment_id from private.payment_charges
-                  where id = p_charge_id and kind = 'renewal')
-    for update;
-  select * into v_charge from private.payment_charges
-    where id = p_charge_id and kind = 'renewal' for update;
+  perform private.lock_plan(user_id, payment_id, id) from private.payment_charges
+    where id = p_charge_id and kind = 'renewal';
+  select * into v_charge from private.payment_charges where id = p_charge_id and kind = 'renewal';
   if not found then
     return false;
   end if;
+  select * into v_payment from public.payments where id = v_charge.payment_id;
   if v_charge.status = 'unscheduled' and v_payment.is_active and v_payment.auto_renew then
     update private.payment_charges set status = 'scheduled', schedule_id = left(p_schedule_id, 200)
       where id = v_charge.id;
@@ -135,8 +134,8 @@ revoke execute on function private.start_paid_plans(uuid) from public;
 -- charge is written. A changed plan is charged 3 days before its period, so it is kept beside the
 -- plan (paid_next_*) and starts on its period's first day (private.start_paid_plans: here when
 -- that day has come, else the daily expiry); the same plan simply runs on. Idempotent per charge.
--- Locks the plan row, then the charge: every plan function locks a plan's payments row before its
--- charges (a Change or Stop revokes the charges of the row it locked), so none waits for another.
+-- Locks the owner, the plan row, then the charge (private.lock_plan), as every plan function and
+-- deleting the account take them, so none waits for another in a circle.
 create function public.record_plan_renewal(p_charge_id uuid, p_provider_payment_id text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
@@ -145,15 +144,14 @@ declare
   v_content jsonb;
   v_changed boolean;
 begin
-  -- a renewal charge's plan row never changes: read it unlocked, lock the row, then the charge
-  select * into v_payment from public.payments
-    where id = (select payment_id from private.payment_charges
-                  where id = p_charge_id and kind = 'renewal')
-    for update;
+  -- a renewal charge's owner and plan row never change: read them unlocked, then lock
+  perform private.lock_plan(user_id, payment_id, id) from private.payment_charges
+    where id = p_charge_id and kind = 'renewal';
+  select * into v_charge from private.payment_charges where id = p_charge_id and kind = 'renewal';
+  select * into v_payment from public.payments where id = v_charge.payment_id;
   if not found then
     raise exception 'No such plan' using errcode = 'PT404';
   end if;
-  select * into v_charge from private.payment_charges where id = p_charge_id for update;
   if v_charge.status = 'recorded' then
     return to_jsonb(v_payment);
   end if;
@@ -190,7 +188,8 @@ returns void language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
 begin
-  select * into v_payment from public.payments where id = p_payment_id for update;
+  perform private.lock_plan(user_id, id, p_charge_id) from public.payments where id = p_payment_id;
+  select * into v_payment from public.payments where id = p_payment_id;
   if not found or v_payment.renewal_failed_at is not null then
     return;
   end if;
@@ -221,8 +220,11 @@ declare
 begin
   select * into v_payment from public.payments
     where method = 'paypal' and provider_payment_id = p_subscription_id
-    order by created_at desc limit 1
-    for update;
+    order by created_at desc limit 1;
+  if not found or not private.lock_plan(v_payment.user_id, v_payment.id) then
+    return null;
+  end if;
+  select * into v_payment from public.payments where id = v_payment.id;
   if not found then
     return null;
   end if;
@@ -263,6 +265,7 @@ returns void language plpgsql security definer set search_path = '' as $$
 declare
   v_user uuid;
 begin
+  perform private.lock_plan(user_id, id) from public.payments where id = p_payment_id;
   update public.payments set is_active = false, auto_renew = false
     where id = p_payment_id and is_active
     returning user_id into v_user;
@@ -303,13 +306,16 @@ $$;
 revoke execute on function public.plan_for_owner(uuid, uuid, public.payment_method) from public, anon, authenticated;
 
 -- The owner stopped the plan (the provider was told first): no more renewals, the plan runs to
--- its end date; a period paid already keeps its plan (paid_next_*, which starts on its day).
--- Idempotent.
+-- its end date; a period paid already keeps its plan (paid_next_*, which starts on its day). A
+-- card plan's billing key is deleted at PortOne by `plan.delete-billing-key`, queued here: the
+-- Stop deletes it at once too, but PortOne refuses while a schedule made late (after the Stop's
+-- revoke) waits, so the job tries again until plan.revoke-schedule has revoked it. Idempotent.
 create function public.record_plan_stop(p_user_id uuid, p_payment_id uuid)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
 begin
+  perform private.lock_plan(p_user_id, p_payment_id);
   update public.payments
     set auto_renew = false, stopped_at = coalesce(stopped_at, now()), next_content = null, next_price = null
     where id = p_payment_id and user_id = p_user_id
@@ -318,6 +324,11 @@ begin
     raise exception 'No such plan' using errcode = 'PT404';
   end if;
   perform private.revoke_renewal_charges(p_payment_id);
+  if v_payment.method = 'iamport' then
+    perform public.enqueue_job('plan.delete-billing-key', jsonb_build_object('billing_key', provider_ref),
+                               'plan.delete-billing-key:' || provider_ref, null, null, null, 100)
+      from private.payment_charges where payment_id = p_payment_id and kind = 'first';
+  end if;
   return to_jsonb(v_payment);
 end;
 $$;
@@ -337,8 +348,9 @@ begin
   if v_price is null or v_price is distinct from p_price then
     raise exception 'The price has changed; check the plan and try again' using errcode = 'P0001';
   end if;
+  perform private.lock_plan(p_user_id, p_payment_id);
   select * into v_payment from public.payments
-    where id = p_payment_id and user_id = p_user_id and is_active for update;
+    where id = p_payment_id and user_id = p_user_id and is_active;
   if not found then
     raise exception 'No such plan' using errcode = 'PT404';
   end if;
@@ -393,7 +405,21 @@ declare
   v_row record;
   v_users uuid[];
   v_user uuid;
+  v_owners uuid[] := '{}';
 begin
+  -- the owners whose plans start or end now are locked first, one after the other in one order,
+  -- as every plan function takes them (private.lock_plan); a plan that comes due after this
+  -- (stopped past its end meanwhile) ends tomorrow
+  for v_user in
+    select distinct user_id from public.payments
+    where is_active and (paid_next_from <= current_date
+                         or (end_date < current_date and (not auto_renew or end_date < current_date - 7)))
+    order by user_id
+  loop
+    if private.lock_plan(v_user) then
+      v_owners := v_owners || v_user;
+    end if;
+  end loop;
   v_started := private.start_paid_plans();
 
   for v_row in
@@ -420,7 +446,7 @@ begin
   with ended as (
     update public.payments set is_active = false, auto_renew = false
     where is_active and end_date < current_date
-      and (not auto_renew or end_date < current_date - 7)
+      and (not auto_renew or end_date < current_date - 7) and user_id = any(v_owners)
     returning id, user_id
   ), revoked as (
     update private.payment_charges c set status = 'revoked'

@@ -174,6 +174,27 @@ returns date language sql immutable set search_path = '' as $$
 $$;
 revoke execute on function private.period_end(date) from public;
 
+-- The one lock order of every function that writes an owner's plans: the owner's profile, then the
+-- plan row (p_payment_id), then the charge (p_charge_id). Deleting the account locks the profile
+-- first too (its cascade goes auth.users, profiles, then the plan rows and charges), and a plan
+-- function that writes a row or the limits goes on to the profile (apply_plan_limits, a charge's
+-- key on it), so one that locked its plan row first deadlocked with a deletion. Answers false when
+-- the owner has no profile (the account was deleted, perhaps while this waited); callers read the
+-- rows they locked afterwards, and find nothing then.
+create function private.lock_plan(p_user_id uuid, p_payment_id uuid default null, p_charge_id uuid default null)
+returns boolean language plpgsql set search_path = '' as $$
+begin
+  perform 1 from public.profiles where id = p_user_id for update;
+  if not found then
+    return false;
+  end if;
+  perform 1 from public.payments where id = p_payment_id and user_id = p_user_id for update;
+  perform 1 from private.payment_charges where id = p_charge_id and user_id = p_user_id for update;
+  return true;
+end;
+$$;
+revoke execute on function private.lock_plan(uuid, uuid, uuid) from public;
+
 -- Applies the owner's active plan rows to the profile: the ONE writer of paid, block_limit and
 -- response_monthly_limit. Limits are Starter's (3 blocks, 100 emails) plus the largest addition
 -- among the active rows (a coupon running beside a paid plan gives the larger of the two). Blocks
@@ -239,8 +260,7 @@ declare
   v_price numeric := private.plan_price(p_plan);
   v_start date := current_date;
 begin
-  perform 1 from public.profiles where id = p_user_id for update;
-  if not found then
+  if not private.lock_plan(p_user_id) then
     raise exception 'Sign in with Google or Apple first' using errcode = 'PT403';
   end if;
   if v_price is null then
@@ -298,13 +318,11 @@ declare
   v_payment public.payments;
   v_end date;
 begin
-  -- the owner first, then the charge (a charge's owner never changes: read it unlocked), as
-  -- start_plan_checkout and deleting an account take them
-  perform 1 from public.profiles
-    where id = (select user_id from private.payment_charges where id = p_charge_id and kind = 'first')
-    for update;
-  select * into v_charge from private.payment_charges
-    where id = p_charge_id and kind = 'first' for update;
+  -- the owner first, then the charge (private.lock_plan; a charge's owner never changes: read it
+  -- unlocked)
+  perform private.lock_plan(user_id, null, id) from private.payment_charges
+    where id = p_charge_id and kind = 'first';
+  select * into v_charge from private.payment_charges where id = p_charge_id and kind = 'first';
   if not found then
     raise exception 'No such plan' using errcode = 'PT404';
   end if;
@@ -454,8 +472,7 @@ declare
   v_coupon public.coupons;
   v_payment public.payments;
 begin
-  perform 1 from public.profiles where id = p_user_id;
-  if not found then
+  if not private.lock_plan(p_user_id) then
     raise exception 'Sign in with Google or Apple first' using errcode = 'PT403';
   end if;
   select * into v_coupon from public.coupons where lower(code) = lower(btrim(p_code)) for update;

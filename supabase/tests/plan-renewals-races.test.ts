@@ -82,10 +82,10 @@ describe('the queue schedules the next charge just after a Stop or Change revoke
    * the next period's charge; the queue's job reads it before the call revokes the key's
    * schedules and asks PortOne for its schedule just after (the fake's lateSchedules).
    */
-  async function scheduledLate(label: string, call: 'stop' | 'change') {
+  async function scheduledLate(label: string, call: 'stop' | 'change', flags = {}) {
     const charged = await renewals.chargedUnrecorded(label);
     const { owner, key, paymentId } = charged;
-    await plans.control('portone', `/billing-keys/${key}`, { lateSchedules: true });
+    await plans.control('portone', `/billing-keys/${key}`, { lateSchedules: true, ...flags });
     const answer =
       call === 'stop'
         ? renewals.stopByCard(owner, paymentId)
@@ -100,7 +100,7 @@ describe('the queue schedules the next charge just after a Stop or Change revoke
     return { ...charged, nextCharge: next.id };
   }
 
-  it('Stop: the late schedule is revoked; PortOne keeps nothing to charge', async () => {
+  it('Stop: the late schedule is revoked; PortOne keeps nothing to charge, and the key goes', async () => {
     const { owner, key, next, nextCharge } = await scheduledLate('stop-late', 'stop');
     await waitingAfterQueue(key, 0);
     expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
@@ -110,7 +110,27 @@ describe('the queue schedules the next charge just after a Stop or Change revoke
     const charges = await plans.chargesOf(owner.id);
     expect(charges.find((c) => c.id === nextCharge)!.status).toBe('revoked');
     expect(await renewals.paidAtPortOne(owner)).toBe(2);
-  });
+    // the Stop's delete met the late schedule (PortOne refuses then); the queue deletes the key
+    // once that schedule is revoked, once
+    await keyDeleted(key);
+    expect(await renewals.deleteKeyJob(key)).toMatchObject({
+      status: 'done',
+      result: { deleted: true },
+    });
+  }, 60_000);
+
+  it("Stop: a late schedule whose answer was lost is found by the charge's id and revoked", async () => {
+    // the queue's schedule request is made at PortOne just after the Stop's revoke, and its
+    // answer lost: the job tries again after the Stop revoked the charge, with no schedule id kept
+    const { owner, key, nextCharge } = await scheduledLate('stop-lost', 'stop', {
+      scheduleAnswerLost: true,
+    });
+    await waitingAfterQueue(key, 0);
+    expect((await plans.chargesOf(owner.id)).find((c) => c.id === nextCharge)!.status).toBe(
+      'revoked',
+    );
+    await keyDeleted(key);
+  }, 60_000);
 
   it("Change: the late schedule of the replaced charge is revoked; only the change's is left", async () => {
     const { owner, key, next, nextCharge } = await scheduledLate('change-late', 'change');
@@ -125,6 +145,64 @@ describe('the queue schedules the next charge just after a Stop or Change revoke
     expect(charges.find((c) => c.id === nextCharge)!.status).toBe('revoked');
     expect(charges.find((c) => c.id === left!.paymentId)!.status).toBe('scheduled');
   });
+});
+
+/** The billing key is deleted at PortOne, once the queue has run its jobs. */
+const keyDeleted = (key: string) =>
+  eventually(
+    async () => {
+      await plans.runWorker();
+      return (
+        (await plans.portoneState()).billingKeys.find((k) => k.billingKey === key)?.status ===
+        'DELETED'
+      );
+    },
+    30_000,
+    async () => (await plans.portoneState()).billingKeys.find((k) => k.billingKey === key),
+  );
+
+/** A renewal charge's schedule id as we keep it. */
+const scheduleIdOf = async (chargeId: string) =>
+  (
+    await sql<{ schedule_id: string | null }>(
+      'select schedule_id from private.payment_charges where id = $1',
+      [chargeId],
+    )
+  )[0]!.schedule_id;
+
+describe('a schedule PortOne made whose id we do not have', () => {
+  it("the schedule request's answer was lost: the next try finds the schedule's id at PortOne", async () => {
+    const owner = await newUser('schedule-lost');
+    const key = await plans.cardKey(owner);
+    await plans.control('portone', `/billing-keys/${key}`, { scheduleAnswerLost: true });
+    // the checkout's schedule request is made and its answer lost: the plan is recorded and the
+    // queue asks again, which PortOne answers PAYMENT_SCHEDULE_ALREADY_EXISTS
+    await plans.buyByCard(owner, key);
+    const renewal = (await plans.chargesOf(owner.id)).find((c) => c.kind === 'renewal')!;
+    const made = await renewals.scheduled(key, 3);
+    expect(made.paymentId).toBe(renewal.id);
+    await eventually(async () => {
+      await plans.runWorker();
+      return (await scheduleIdOf(renewal.id)) === made.id;
+    }, 15_000);
+  });
+
+  it('a charge marked `existing` (an older row) whose plan stopped: its schedule is revoked', async () => {
+    const owner = await newUser('schedule-existing');
+    const { key, paymentId } = await renewals.boughtByCard(owner);
+    const made = await renewals.scheduled(key, 3);
+    // as the schedule job marked a charge PortOne had a schedule for before this change; the Stop
+    // is recorded without PortOne's revoke by key, which came before that schedule was made
+    await sql(`update private.payment_charges set schedule_id = 'existing' where id = $1`, [
+      made.paymentId,
+    ]);
+    await sql('select public.record_plan_stop($1, $2)', [owner.id, paymentId]);
+    await waitingAfterQueue(key, 0);
+    expect((await plans.portoneState()).schedules.find((s) => s.id === made.id)!.status).toBe(
+      'REVOKED',
+    );
+    await keyDeleted(key);
+  }, 60_000);
 });
 
 /**
@@ -168,12 +246,13 @@ describe('plan functions take their locks in one order', () => {
     const owner = await newUser('lock-order');
     const { paymentId } = await renewals.boughtByCard(owner);
     const renewal = (await plans.chargesOf(owner.id)).find((c) => c.kind === 'renewal')!;
-    // record_plan_change has locked the plan row (its first statement) when the renewal's webhook
-    // records it; the change goes on to the plan's charges
+    // record_plan_change has locked the owner and the plan row (its first statement,
+    // private.lock_plan) when the renewal's webhook records it; the change goes on to the plan's
+    // charges
     expect(
       await meetOnLock(
         {
-          lock: ['select 1 from public.payments where id = $1 for update', [paymentId]],
+          lock: ['select private.lock_plan($1, $2)', [owner.id, paymentId]],
           then: [
             'select public.record_plan_change($1, $2, $3, $4)',
             [owner.id, paymentId, JSON.stringify(plans.custom(20, 5000)), 10],
@@ -208,4 +287,110 @@ describe('plan functions take their locks in one order', () => {
       ),
     ).toEqual({ holder: 'done', waiter: 'No such plan' });
   });
+});
+
+/**
+ * A plan bought and recorded in SQL, as check-iamport-payment or check-paypal-payment records it
+ * (a card plan's next charge already scheduled at PortOne, so no job is queued): the plan row's id
+ * and the next period's charge (card only).
+ */
+async function recordedPlan(owner: { id: string }, method: 'iamport' | 'paypal') {
+  const ref = `${method}-${owner.id}`;
+  const [started] = await sql<{ r: { id: string } }>(
+    `select public.start_plan_checkout($1, $2, $3, $4, 3) as r`,
+    [owner.id, method, ref, JSON.stringify(plans.BASIC)],
+  );
+  const [recorded] = await sql<{ r: { id: string } }>(
+    `select public.record_plan_checkout($1, $2) as r`,
+    [
+      started!.r.id,
+      JSON.stringify({ provider_payment_id: `tx-${ref}`, schedule_id: `sch-${ref}` }),
+    ],
+  );
+  const renewal = (await plans.chargesOf(owner.id)).find((c) => c.kind === 'renewal');
+  return { ref, paymentId: recorded!.r.id, chargeId: renewal?.id };
+}
+
+/** Each plan function that writes a plan row and then the owner's profile (its limits, or a charge's key on it). */
+const PLAN_CALLS: Record<
+  string,
+  (plan: Awaited<ReturnType<typeof recordedPlan>>, ownerId: string) => Query
+> = {
+  record_plan_renewal: ({ chargeId }) => [
+    'select public.record_plan_renewal($1, $2)',
+    [chargeId, 'tx-renewal'],
+  ],
+  record_plan_change: ({ paymentId }, ownerId) => [
+    'select public.record_plan_change($1, $2, $3, $4)',
+    [ownerId, paymentId, JSON.stringify(plans.custom(20, 5000)), 10],
+  ],
+  record_plan_stop: ({ paymentId }, ownerId) => [
+    'select public.record_plan_stop($1, $2)',
+    [ownerId, paymentId],
+  ],
+  end_plan: ({ paymentId }) => ['select public.end_plan($1)', [paymentId]],
+  mark_charge_scheduled: ({ chargeId }) => [
+    'select public.mark_charge_scheduled($1, $2)',
+    [chargeId, 'sch-again'],
+  ],
+  record_renewal_failed: ({ paymentId, chargeId }) => [
+    'select public.record_renewal_failed($1, $2, $3)',
+    [paymentId, chargeId, 'Declined'],
+  ],
+  sync_paypal_plan: ({ ref }) => [
+    'select public.sync_paypal_plan($1, $2)',
+    [ref, JSON.stringify({ status: 'ACTIVE', next_billing_date: '2099-01-01', quantity: 3 })],
+  ],
+};
+const methodOf = (call: string) => (call === 'sync_paypal_plan' ? 'paypal' : 'iamport');
+
+describe('deleting an account while a plan function runs on its plan', () => {
+  // deleting the account has the owner's profile (its cascade starts there: auth.users, then
+  // profiles, then their plan rows and charges) when the plan function is called
+  it.each(Object.keys(PLAN_CALLS))('%s waits for the deletion; neither deadlocks', async (call) => {
+    const owner = await newUser(`delete-${call.replaceAll('_', '-')}`);
+    const plan = await recordedPlan(owner, methodOf(call));
+    const met = await meetOnLock(
+      {
+        lock: ['select 1 from public.profiles where id = $1 for update', [owner.id]],
+        then: ['delete from auth.users where id = $1', [owner.id]],
+      },
+      PLAN_CALLS[call]!(plan, owner.id),
+    );
+    expect(met.holder).toBe('done');
+    expect(['done', 'No such plan']).toContain(met.waiter);
+  });
+
+  it('a deletion and a plan function at the same moment, 28 times: no deadlock', async () => {
+    const calls = Object.keys(PLAN_CALLS);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 4 * calls.length; i++) {
+      const call = calls[i % calls.length]!;
+      const owner = await newUser(`delete-race-${i}`);
+      const plan = await recordedPlan(owner, methodOf(call));
+      const [deleting, calling] = [0, 1].map(
+        () => new pg.Client({ connectionString: stack().dbUrl }),
+      ) as [pg.Client, pg.Client];
+      await Promise.all([deleting.connect(), calling.connect()]);
+      const outcome = (client: pg.Client, [text, values]: Query) =>
+        client.query(text, values).then(
+          () => 'done',
+          (e: Error) => e.message,
+        );
+      try {
+        const [text, values] = PLAN_CALLS[call]!(plan, owner.id);
+        outcomes.push(
+          ...(
+            await Promise.all([
+              outcome(deleting, ['delete from auth.users where id = $1', [owner.id]]),
+              outcome(calling, [text, values]),
+            ])
+          ).map((o) => `${call}: ${o}`),
+        );
+      } finally {
+        await Promise.all([deleting.end(), calling.end()]);
+      }
+    }
+    expect(outcomes.filter((o) => !/: (done|No such plan)$/.test(o))).toEqual([]);
+  }, 120_000);
 });

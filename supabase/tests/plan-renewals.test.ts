@@ -21,6 +21,7 @@ import {
   boughtByCard,
   changeByCard,
   chargedUnrecorded,
+  deleteKeyJob,
   endsInTwoDays,
   nextPeriod,
   paidAtPortOne,
@@ -309,6 +310,13 @@ describe('stop, change, expiry', () => {
       'REVOKED',
     ]);
     expect(await plans.profileOf(owner.id)).toMatchObject({ paid: true, block_limit: 11 });
+    // the Stop's plan.delete-billing-key finds the key deleted already: it deletes nothing twice
+    const deleting = await eventually(async () => {
+      await plans.runWorker();
+      const job = await deleteKeyJob(key);
+      return job?.status === 'done' && job;
+    }, 15_000);
+    expect(deleting.result).toEqual({ deleted: 'already' });
     // stopping again is done already
     expect(
       (await callFunction('cancel-iamport-payment', { paymentId }, owner.accessToken)).status,

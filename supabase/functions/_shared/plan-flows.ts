@@ -129,7 +129,37 @@ export type Settled =
   | { state: 'pending' }
   | { state: 'none' };
 
-/** Schedules a card renewal charge at PortOne; null when it was scheduled already. */
+const DAY_MS = 86_400_000;
+
+/**
+ * The ids of the waiting schedules PortOne has for a renewal charge (our charge id is the payment
+ * id it was given). PortOne lists a billing key's schedules by status and by the time they are to
+ * be paid (`from` and `until`, by default the 90 days before now, where a schedule ahead never
+ * is), so the window is a month either side of the renewal's time.
+ */
+export async function waitingSchedules(
+  chargeId: string,
+  billingKey: string,
+  periodStart: string,
+): Promise<string[]> {
+  const at = Date.parse(renewalTime(periodStart));
+  const { items } = await portone().payment.paymentSchedule.getPaymentSchedules({
+    page: { number: 0, size: 100 },
+    filter: {
+      billingKey,
+      status: ['SCHEDULED'],
+      from: new Date(Math.min(at, Date.now()) - 31 * DAY_MS).toISOString(),
+      until: new Date(at + 31 * DAY_MS).toISOString(),
+    },
+  });
+  return items.flatMap((s) => (s.status === 'SCHEDULED' && s.paymentId === chargeId ? [s.id] : []));
+}
+
+/**
+ * Schedules a card renewal charge at PortOne: the schedule's id. One PortOne has already (an
+ * earlier try whose answer was lost) is looked up, so it can be revoked by its id; null when
+ * PortOne has none waiting for it (the charge was paid already, or its schedule ran).
+ */
 export async function scheduleCardRenewal(
   chargeId: string,
   billingKey: string,
@@ -153,8 +183,9 @@ export async function scheduleCardRenewal(
     return schedule.id;
   } catch (err) {
     const type = portoneErrorType(err);
-    if (type === 'PAYMENT_SCHEDULE_ALREADY_EXISTS' || type === 'ALREADY_PAID_OR_WAITING')
-      return null;
+    if (type === 'PAYMENT_SCHEDULE_ALREADY_EXISTS')
+      return (await waitingSchedules(chargeId, billingKey, periodStart))[0] ?? null;
+    if (type === 'ALREADY_PAID_OR_WAITING') return null;
     throw err;
   }
 }

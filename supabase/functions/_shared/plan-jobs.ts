@@ -2,12 +2,13 @@
 //   plan.reconcile         a checkout its function did not finish: read the payment back, record or fail
 //   plan.schedule-renewal  schedule a card plan's next charge at PortOne
 //   plan.revoke-schedule   revoke the schedule of a charge a Stop or Change revoked (same handler)
+//   plan.delete-billing-key delete a stopped card plan's billing key once nothing is scheduled on it
 //   plan.renewal-check     a renewing plan past its end date: did the provider renew it?
 //   plan.mail              "your plan ends on ..." / "we could not renew your plan"
 //   plan.paypal-refund     give back what PayPal took for a subscription cancelled without a plan
 //   plan.refund-alert      tell the operator (OPERATOR_EMAIL) of a PayPal payment not given back
-// The first four and plan.paypal-refund are idempotent end to end (a fixed PortOne payment id,
-// records that set rather than add, a refund's PayPal-Request-Id), so they do their provider calls
+// The first five and plan.paypal-refund are idempotent end to end (a fixed PortOne payment id,
+// records that set rather than add, a key deleted already, a refund's PayPal-Request-Id), so they do their provider calls
 // while preparing and answer a final outcome: a worker that dies half way leaves a job that simply
 // runs again, never one marked `unknown`. Mails are not idempotent and go through mailDelivery
 // like every other mail.
@@ -24,12 +25,13 @@ import {
   settleCardRenewal,
   settleCharge,
   syncPaypalPlan,
+  waitingSchedules,
   type ChargeRow,
   type PaymentRow,
 } from './plan-flows.ts';
 import { renderPlanMail, type PlanMailTemplate } from './plan-mail.ts';
 import { PayPalError } from './paypal.ts';
-import { portone, portoneErrorType } from './portone.ts';
+import { billingKeyGone, portone, portoneErrorType } from './portone.ts';
 import {
   finishPaypalRefund,
   PAYPAL_REFUND_JOB,
@@ -96,21 +98,34 @@ async function revokeSchedule(scheduleId: string): Promise<void> {
 }
 
 /**
+ * Revokes what PortOne has scheduled for a revoked charge: its schedule by the id we kept, else
+ * (none kept: a try whose answer was lost made it, or an older row marked `existing`) the
+ * schedules PortOne lists for the charge. Answers the ids revoked.
+ */
+async function revokeChargeSchedules(charge: ChargeRow): Promise<string[]> {
+  const ids =
+    charge.schedule_id && charge.schedule_id !== EXISTING
+      ? [charge.schedule_id]
+      : await waitingSchedules(charge.id, charge.provider_ref, charge.period_start);
+  for (const id of ids) await revokeSchedule(id);
+  return ids;
+}
+
+/**
  * plan.schedule-renewal: schedules a renewal charge at PortOne, then marks it scheduled under the
  * plan row's lock (mark_charge_scheduled). A Stop or Change that revoked the charge meanwhile (its
  * PortOne revoke came before this schedule) makes the mark answer false: the schedule is revoked
  * here. plan.revoke-schedule (queued by Stop, Change and end_plan for a charge that was scheduled,
- * perhaps after their revoke at PortOne) and a retry revoke a revoked charge's schedule by its id.
+ * perhaps after their revoke at PortOne) and a retry revoke a revoked charge's schedule, by its
+ * id or, unknown, as PortOne lists it for the charge (revokeChargeSchedules).
  */
 const scheduleRenewal: JobHandler = {
   prepare: (jobs) =>
     mapLimit(jobs, 4, async (job): Promise<Outcome> => {
       try {
         const charge = await chargeById(String(job.payload.charge_id));
-        if (charge?.kind === 'renewal' && charge.status === 'revoked' && charge.schedule_id) {
-          if (charge.schedule_id !== EXISTING) await revokeSchedule(charge.schedule_id);
-          return { status: 'done', result: { revoked: charge.schedule_id } };
-        }
+        if (charge?.kind === 'renewal' && charge.status === 'revoked')
+          return { status: 'done', result: { revoked: await revokeChargeSchedules(charge) } };
         if (!charge || charge.kind !== 'renewal' || charge.status !== 'unscheduled')
           return { status: 'done', result: { skipped: charge?.status ?? 'no such charge' } };
         if (!charge.payment?.is_active || !charge.payment.auto_renew)
@@ -128,15 +143,34 @@ const scheduleRenewal: JobHandler = {
           p_schedule_id: scheduleId ?? EXISTING,
         });
         if (kept) return { status: 'done', result: { schedule_id: scheduleId } };
-        // revoked while it was being scheduled: PortOne must not charge it
+        // revoked while it was being scheduled: PortOne must not charge it (without an id,
+        // PortOne had nothing waiting for it)
         if (scheduleId) await revokeSchedule(scheduleId);
-        else
-          console.error(
-            '[plan.schedule-renewal] a revoked charge has a schedule of unknown id',
-            charge.id,
-          );
         return { status: 'done', result: { revoked: scheduleId } };
       } catch (err) {
+        return retry(err);
+      }
+    }),
+};
+
+/**
+ * plan.delete-billing-key (queued by record_plan_stop): deletes a stopped card plan's billing key
+ * at PortOne. The Stop deletes it at once, so this usually finds it deleted already, which is done:
+ * a retry deletes nothing twice. PortOne refuses while a schedule of the key waits (one made just
+ * after the Stop's revoke, which plan.revoke-schedule revokes): tried again with the queue's
+ * backoff, for up to about 90 hours.
+ */
+const deleteBillingKey: JobHandler = {
+  prepare: (jobs) =>
+    mapLimit(jobs, 4, async (job): Promise<Outcome> => {
+      try {
+        await portone().payment.billingKey.deleteBillingKey({
+          billingKey: String(job.payload.billing_key),
+          reason: 'Plan stopped by the owner',
+        });
+        return { status: 'done', result: { deleted: true } };
+      } catch (err) {
+        if (billingKeyGone(err)) return { status: 'done', result: { deleted: 'already' } };
         return retry(err);
       }
     }),
@@ -352,6 +386,7 @@ export const planJobHandlers: Record<string, JobHandler> = {
   'plan.reconcile': reconcile,
   'plan.schedule-renewal': scheduleRenewal,
   'plan.revoke-schedule': scheduleRenewal,
+  'plan.delete-billing-key': deleteBillingKey,
   'plan.renewal-check': renewalCheck,
   'plan.mail': planMail,
   [PAYPAL_REFUND_JOB]: paypalRefund,

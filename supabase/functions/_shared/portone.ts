@@ -25,6 +25,12 @@ export function portoneErrorType(err: unknown): string | null {
   return null;
 }
 
+/** PortOne has no such billing key, or deleted it already: nothing is left to delete. */
+export function billingKeyGone(err: unknown): boolean {
+  const type = portoneErrorType(err);
+  return type === 'BILLING_KEY_NOT_FOUND' || type === 'BILLING_KEY_ALREADY_DELETED';
+}
+
 /** A PG's refusal as the owner should read it ("Card declined ..."). */
 export function portoneFailureMessage(err: unknown): string {
   if (err instanceof RestError) {

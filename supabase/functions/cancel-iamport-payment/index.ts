@@ -4,19 +4,14 @@
 // everything until the period ends, then the daily expiry applies Starter's limits.
 import { stopPlan } from '../_shared/plan-calls.ts';
 import { revokeSchedules } from '../_shared/plan-flows.ts';
-import { portone, portoneErrorType } from '../_shared/portone.ts';
-
-const gone = (err: unknown) => {
-  const type = portoneErrorType(err);
-  return type === 'BILLING_KEY_NOT_FOUND' || type === 'BILLING_KEY_ALREADY_DELETED';
-};
+import { billingKeyGone, portone } from '../_shared/portone.ts';
 
 Deno.serve(
   stopPlan({
     name: 'cancel-iamport-payment',
     method: 'iamport',
     async stopAtProvider(billingKey, revoked) {
-      await revokeSchedules('cancel-iamport-payment', billingKey, gone);
+      await revokeSchedules('cancel-iamport-payment', billingKey, billingKeyGone);
       await revoked();
       try {
         await portone().payment.billingKey.deleteBillingKey({
@@ -24,8 +19,10 @@ Deno.serve(
           reason: 'Plan stopped by the owner',
         });
       } catch (err) {
-        // the schedules are revoked: a key left behind cannot charge by itself
-        if (!gone(err)) console.error('[cancel-iamport-payment] delete billing key', err);
+        // PortOne refuses while a schedule made just after the revoke waits: plan.revoke-schedule
+        // revokes that one, and plan.delete-billing-key, queued with the Stop, deletes the key
+        // once nothing is scheduled on it
+        if (!billingKeyGone(err)) console.error('[cancel-iamport-payment] delete billing key', err);
       }
     },
   }),

@@ -74,3 +74,12 @@ export const paidAtPortOne = async (owner: TestUser) =>
   (await plans.portoneState()).payments.filter(
     (p) => p.customer.id === owner.id && p.status === 'PAID',
   ).length;
+
+/** The Stop's plan.delete-billing-key job of a key: its status and result. */
+export const deleteKeyJob = async (key: string) =>
+  (
+    await sql<{ status: string; result: unknown }>(
+      `select status, result from private.jobs where dedupe_key = $1`,
+      [`plan.delete-billing-key:${key}`],
+    )
+  )[0];

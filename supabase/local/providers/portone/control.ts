@@ -44,6 +44,8 @@ export async function control(
     if (typeof body.unanswered === 'boolean') key.unanswered = body.unanswered;
     if (typeof body.runOnRevoke === 'boolean') key.runOnRevoke = body.runOnRevoke;
     if (typeof body.lateSchedules === 'boolean') key.lateSchedules = body.lateSchedules;
+    if (typeof body.scheduleAnswerLost === 'boolean')
+      key.scheduleAnswerLost = body.scheduleAnswerLost;
     return sendJson(res, 200, model.billingKeyView(key));
   }
   if (path === '/schedules/run' && method === 'POST') {

@@ -69,6 +69,8 @@ export interface BillingKey {
    */
   runOnRevoke?: boolean;
   lateSchedules?: boolean;
+  /** The next schedule of this key is made, and its answer lost (503): the caller tries again. */
+  scheduleAnswerLost?: boolean;
 }
 
 /** How long a `lateSchedules` revoke or schedule waits for the other before going on alone. */

@@ -17,6 +17,16 @@ interface Call {
 
 type Route = (call: Call) => Promise<void>;
 
+/** The body the server SDK sends in the query of its GET and DELETE requests (`requestBody`). */
+function requestBody(url: URL): JsonObject {
+  try {
+    const body: unknown = JSON.parse(url.searchParams.get('requestBody') ?? '{}');
+    return isObject(body) ? body : {};
+  } catch {
+    throw new ApiError(400, 'INVALID_REQUEST', 'requestBody is not JSON');
+  }
+}
+
 /** GET or DELETE /billing-keys/{billingKey}; other methods fall through to "no route". */
 const billingKey = async ({ model, req, res, url, id }: Call): Promise<boolean> => {
   const key = model.billingKeys.get(id);
@@ -124,6 +134,14 @@ const schedulePayment: Route = async ({ model, req, res, id: paymentId }) => {
     timeToPay: new Date(timeToPay).toISOString(),
   };
   model.schedules.set(schedule.id, schedule);
+  if (model.billingKeys.get(input.billingKey)?.scheduleAnswerLost) {
+    model.billingKeys.get(input.billingKey)!.scheduleAnswerLost = false;
+    throw new ApiError(
+      503,
+      'UNAVAILABLE',
+      'The schedule was made; its answer was lost (local test)',
+    );
+  }
   return sendJson(res, 200, { schedule: { id: schedule.id } });
 };
 
@@ -141,6 +159,41 @@ const getSchedule: Route = async ({ model, res, id }) => {
   const schedule = model.schedules.get(id);
   if (!schedule) throw new ApiError(404, 'PAYMENT_SCHEDULE_NOT_FOUND', 'No such schedule');
   return sendJson(res, 200, model.scheduleView(schedule));
+};
+
+/**
+ * GET /payment-schedules?requestBody={page, sort, filter}: the store's schedules whose timeToPay is
+ * within filter.from and filter.until (PortOne's defaults: until now, from 90 days before until),
+ * of filter.billingKey and filter.status when given; newest first, a page of page.size (10).
+ */
+const listSchedules: Route = async ({ model, res, url }) => {
+  const body = requestBody(url);
+  const filter = isObject(body.filter) ? body.filter : {};
+  model.checkStore(filter.storeId);
+  const until = typeof filter.until === 'string' ? Date.parse(filter.until) : Date.now();
+  const from = typeof filter.from === 'string' ? Date.parse(filter.from) : until - 90 * 86_400_000;
+  if (Number.isNaN(from) || Number.isNaN(until))
+    throw new ApiError(400, 'INVALID_REQUEST', 'from and until must be date-times');
+  const statuses = Array.isArray(filter.status) ? filter.status.map(String) : null;
+  const matching = [...model.schedules.values()]
+    .filter((s) => {
+      const t = Date.parse(s.timeToPay);
+      return (
+        t >= from &&
+        t <= until &&
+        (filter.billingKey === undefined || s.billingKey === filter.billingKey) &&
+        (!statuses || statuses.includes(s.status))
+      );
+    })
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const page = isObject(body.page) ? body.page : {};
+  const size = typeof page.size === 'number' && page.size > 0 ? page.size : 10;
+  const number = typeof page.number === 'number' && page.number >= 0 ? page.number : 0;
+  const items = matching.slice(number * size, (number + 1) * size);
+  return sendJson(res, 200, {
+    items: items.map((s) => model.scheduleView(s)),
+    page: { number, size, totalCount: matching.length },
+  });
 };
 
 /** Revokes the schedules a request names: by id (each must still be waiting) or by billing key. */
@@ -169,12 +222,7 @@ async function revokeNamed(model: PortOneModel, body: JsonObject) {
 
 /** DELETE /payment-schedules?requestBody=...: the server SDK sends its body in the query. */
 const revokeSchedules: Route = async ({ model, res, url }) => {
-  let body: JsonObject = {};
-  try {
-    body = JSON.parse(url.searchParams.get('requestBody') ?? '{}') as JsonObject;
-  } catch {
-    throw new ApiError(400, 'INVALID_REQUEST', 'requestBody is not JSON');
-  }
+  const body = requestBody(url);
   model.checkStore(body.storeId);
   return sendJson(res, 200, await revokeNamed(model, body));
 };
@@ -186,6 +234,7 @@ const ROUTES: Array<[string, RegExp, Route]> = [
   ['POST', /^\/payments\/([^/]+)\/schedule$/, schedulePayment],
   ['GET', /^\/payments\/([^/]+)$/, getPayment],
   ['GET', /^\/payment-schedules\/([^/]+)$/, getSchedule],
+  ['GET', /^\/payment-schedules$/, listSchedules],
   ['DELETE', /^\/payment-schedules$/, revokeSchedules],
 ];
 
