@@ -75,15 +75,12 @@ export async function startCron(opts: CronWorkerOptions): Promise<BackgroundWork
     () => tick(),
   );
 
-  const admin = new Listener({
-    databaseUrl: opts.databaseUrl,
+  const admin = await Listener.start(opts, {
     applicationName: 'pg_cron launcher',
     channels: [CHANNEL],
     // a change, or a connection back after it was lost: changes may have been missed
     onWake: () => reload(),
-    log,
   });
-  await admin.start();
   let database: string;
   let user: string;
   try {

@@ -3,14 +3,13 @@
 // also re-reads what it may have missed while it was away.
 import pg from 'pg';
 
+/** What a worker's listener listens for (the worker's options give its database and log). */
 export interface ListenerOptions {
-  databaseUrl: string;
   /** shown in pg_stat_activity (net.check_worker_is_up looks for 'pg_net worker') */
   applicationName: string;
   channels: string[];
   /** on a notification on one of the channels, and after each (re)connect */
   onWake: () => void;
-  log: (line: string) => void;
 }
 
 /** What a background worker starts with: its database role and where it logs. */
@@ -42,11 +41,16 @@ export class Listener {
   /** the last query asked (settled or not): the next waits for it */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly opts: ListenerOptions) {}
+  private constructor(
+    private readonly worker: WorkerOptions,
+    private readonly opts: ListenerOptions,
+  ) {}
 
-  /** Connects once; throws if the database cannot be reached now. */
-  async start(): Promise<void> {
-    await this.connect();
+  /** The worker's listener, connected once: throws if the database cannot be reached now. */
+  static async start(worker: WorkerOptions, opts: ListenerOptions): Promise<Listener> {
+    const listener = new Listener(worker, opts);
+    await listener.connect();
+    return listener;
   }
 
   /**
@@ -77,7 +81,7 @@ export class Listener {
 
   private async connect(): Promise<void> {
     const client = new pg.Client({
-      connectionString: this.opts.databaseUrl,
+      connectionString: this.worker.databaseUrl,
       application_name: this.opts.applicationName,
     });
     client.on('notification', () => this.opts.onWake());
@@ -96,7 +100,7 @@ export class Listener {
   private lost(client: pg.Client, reason: string): void {
     if (this.client !== client || this.closed) return;
     this.client = undefined;
-    this.opts.log(`lost the database connection (${reason}); reconnecting`);
+    this.worker.log(`lost the database connection (${reason}); reconnecting`);
     void client.end().catch(() => {});
     this.reconnectLater();
   }

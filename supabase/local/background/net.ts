@@ -42,15 +42,12 @@ export async function startNet(opts: NetWorkerOptions): Promise<BackgroundWorker
 
   const drain = coalesced(takeQueued, () => closed);
 
-  const db = new Listener({
-    databaseUrl: opts.databaseUrl,
+  const db = await Listener.start(opts, {
     // net.check_worker_is_up() looks for this name
     applicationName: 'pg_net worker',
     channels: [CHANNEL],
     onWake: () => drain(),
-    log,
   });
-  await db.start();
   const poll = setInterval(() => drain(), POLL_MS);
 
   /**
