@@ -9,6 +9,8 @@ export interface FieldDescription {
   hint?: ReactNode;
   /** The problem with the value; marks the control invalid. */
   error?: string | undefined;
+  /** Marks the control invalid when the problem is said elsewhere (e.g. under its fieldset). */
+  invalid?: boolean | undefined;
   /** Ids of more text read with the control, after the hint and the error. */
   describedBy?: string | undefined;
   /** Rendered last in the field (e.g. the text `describedBy` points at). */
@@ -19,13 +21,19 @@ export interface FieldDescription {
 }
 
 /** The aria-describedby ids, the invalid flag and the lines under a control. */
-export function useFieldDescription({ hint, error, describedBy, children }: FieldDescription) {
+export function useFieldDescription({
+  hint,
+  error,
+  invalid,
+  describedBy,
+  children,
+}: FieldDescription) {
   const hintId = useId();
   const errorId = useId();
   const ids = [hint ? hintId : null, error ? errorId : null, describedBy || null].filter(Boolean);
   return {
     describedBy: ids.length > 0 ? ids.join(' ') : undefined,
-    invalid: !!error,
+    invalid: !!error || !!invalid,
     lines: (
       <>
         {hint ? (
@@ -56,6 +64,8 @@ export interface TextFieldProps extends FieldDescription {
    * kept and validation says it is too long.
    */
   stopAtMax?: boolean;
+  /** Whether the count is shown (the default when there is a `max`): a compact row leaves it out. */
+  counted?: boolean;
   multiline?: boolean;
   /** Lines of a multiline field. */
   rows?: number;
@@ -72,6 +82,7 @@ export function TextField({
   onChange,
   max,
   stopAtMax = true,
+  counted = true,
   multiline = false,
   rows = 3,
   type = 'text',
@@ -103,7 +114,7 @@ export function TextField({
       ) : (
         <input {...common} type={type} onChange={(event) => onChange?.(event.target.value)} />
       )}
-      {max !== undefined ? (
+      {max !== undefined && counted ? (
         <span className="field-count" aria-hidden="true">
           {value.length}/{max}
         </span>

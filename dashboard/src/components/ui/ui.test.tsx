@@ -253,6 +253,28 @@ describe('fields', () => {
     expect(area.hasAttribute('aria-describedby')).toBe(false);
   });
 
+  it('marks a field invalid whose problem is said elsewhere, and leaves the count out when asked', () => {
+    render(
+      <>
+        <TextField label="Value" value="Kim" max={10} counted={false} invalid />
+        <SelectField label="Pick" value="a" options={[{ value: 'a', label: 'A' }]} invalid />
+        <SelectField label="Other" value="a" options={[{ value: 'a', label: 'A' }]} />
+      </>,
+    );
+    const input = screen.getByRole('textbox', { name: 'Value' });
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(input.getAttribute('maxlength')).toBe('10');
+    // no line of its own: nothing to describe it, and no count
+    expect(input.hasAttribute('aria-describedby')).toBe(false);
+    expect(screen.queryByText('3/10')).toBeNull();
+    const pick = screen.getByRole('combobox', { name: 'Pick' });
+    expect(pick.getAttribute('aria-invalid')).toBe('true');
+    expect(pick.hasAttribute('aria-describedby')).toBe(false);
+    expect(screen.getByRole('combobox', { name: 'Other' }).hasAttribute('aria-invalid')).toBe(
+      false,
+    );
+  });
+
   it('has a checkbox or a switch, and a select of its options', () => {
     const onCheck = vi.fn();
     const onSelect = vi.fn();

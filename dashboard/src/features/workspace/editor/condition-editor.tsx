@@ -1,15 +1,14 @@
 // One condition of a custom ending: question, type (equal, empty, not empty, include), value.
 // For poll and ab questions the value is chosen from the option texts.
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   BLOCK_LIMITS,
   CONDITION_TYPES,
   type TConditionDraft,
-  type TConditionType,
   type TQuestionDraft,
 } from '@reaction-blocks/contracts/schemas';
 import { conditionNeedsValue, conditionValueChoices } from './model';
+import { SelectField, TextField, useFieldDescription } from '../../../components/ui/fields';
 import { X } from '../../../components/ui/icons';
 
 export interface ConditionEditorProps {
@@ -31,78 +30,60 @@ export function ConditionEditor({
   onDelete,
 }: ConditionEditorProps) {
   const { t } = useTranslation();
-  const id = useId();
+  // the problem is said once, under the whole condition; the value is what it marks invalid
+  const { describedBy, lines } = useFieldDescription({ error });
   const question = questions.find((q) => q.question.id === condition.question_id)?.question;
   const choices = conditionValueChoices(question);
   const value = condition.value ?? '';
   const stale = choices !== null && value !== '' && !choices.includes(value);
-  const errorId = error ? `${id}-error` : undefined;
 
   return (
-    <fieldset className="condition" aria-describedby={errorId}>
+    <fieldset className="condition" aria-describedby={describedBy}>
       <legend>{t('editor.ending.condition', { position: position + 1 })}</legend>
       <div className="condition-fields">
-        <div className="field">
-          <label htmlFor={`${id}-question`}>{t('editor.ending.question')}</label>
-          <select
-            id={`${id}-question`}
-            value={question ? condition.question_id : ''}
-            onChange={(event) => onChange({ question_id: event.target.value })}
-          >
-            <option value="">{t('editor.ending.chooseQuestion')}</option>
-            {questions.map(({ question: q, position: p }) => (
-              <option key={q.id} value={q.id}>
-                {p + 1}. {q.title.trim() || t('editor.untitledQuestion')}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-type`}>{t('editor.ending.type')}</label>
-          <select
-            id={`${id}-type`}
-            value={condition.type}
-            onChange={(event) => onChange({ type: event.target.value as TConditionType })}
-          >
-            {CONDITION_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {t(`editor.ending.conditionTypes.${type}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        {conditionNeedsValue(condition.type) ? (
-          <div className="field">
-            <label htmlFor={`${id}-value`}>{t('editor.ending.value')}</label>
-            {choices ? (
-              <select
-                id={`${id}-value`}
-                value={value}
-                aria-invalid={error ? true : undefined}
-                onChange={(event) => onChange({ value: event.target.value })}
-              >
-                <option value="">{t('editor.ending.chooseValue')}</option>
-                {choices.map((choice) => (
-                  <option key={choice} value={choice}>
-                    {choice}
-                  </option>
-                ))}
-                {stale ? (
-                  <option value={value}>{t('editor.ending.staleValue', { value })}</option>
-                ) : null}
-              </select>
-            ) : (
-              <input
-                id={`${id}-value`}
-                type="text"
-                value={value}
-                maxLength={BLOCK_LIMITS.conditionValue}
-                aria-invalid={error ? true : undefined}
-                onChange={(event) => onChange({ value: event.target.value })}
-              />
-            )}
-          </div>
-        ) : null}
+        <SelectField
+          label={t('editor.ending.question')}
+          value={question ? condition.question_id : ''}
+          options={[
+            { value: '', label: t('editor.ending.chooseQuestion') },
+            ...questions.map(({ question: q, position: p }) => ({
+              value: q.id,
+              label: `${p + 1}. ${q.title.trim() || t('editor.untitledQuestion')}`,
+            })),
+          ]}
+          onChange={(questionId) => onChange({ question_id: questionId })}
+        />
+        <SelectField
+          label={t('editor.ending.type')}
+          value={condition.type}
+          options={CONDITION_TYPES.map((type) => ({
+            value: type,
+            label: t(`editor.ending.conditionTypes.${type}`),
+          }))}
+          onChange={(type) => onChange({ type })}
+        />
+        {!conditionNeedsValue(condition.type) ? null : choices ? (
+          <SelectField
+            label={t('editor.ending.value')}
+            value={value}
+            invalid={!!error}
+            options={[
+              { value: '', label: t('editor.ending.chooseValue') },
+              ...choices.map((choice) => ({ value: choice, label: choice })),
+              ...(stale ? [{ value, label: t('editor.ending.staleValue', { value }) }] : []),
+            ]}
+            onChange={(chosen) => onChange({ value: chosen })}
+          />
+        ) : (
+          <TextField
+            label={t('editor.ending.value')}
+            value={value}
+            max={BLOCK_LIMITS.conditionValue}
+            counted={false}
+            invalid={!!error}
+            onChange={(typed) => onChange({ value: typed })}
+          />
+        )}
         <button
           type="button"
           className="button button-ghost icon-button condition-delete"
@@ -112,11 +93,7 @@ export function ConditionEditor({
           <X size={16} />
         </button>
       </div>
-      {error ? (
-        <p id={errorId} className="error-text">
-          {error}
-        </p>
-      ) : null}
+      {lines}
     </fieldset>
   );
 }

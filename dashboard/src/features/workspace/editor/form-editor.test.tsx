@@ -6,7 +6,14 @@ import { renderWithProviders } from '../../../test/utils';
 import type { WorkspaceQuestionRow } from '../api/types';
 import { formDraft, optionRow, questionRow } from '../test/fixtures';
 import { FormEditor } from './form-editor';
-import { liveOptions, liveQuestions, type FormDraft } from './model';
+import {
+  addCondition,
+  liveOptions,
+  liveQuestions,
+  newEnding,
+  updateCondition,
+  type FormDraft,
+} from './model';
 
 /** A question row; poll gets the option Yes, ab its Good and Bad. */
 function question(title: string, index: number, type: WorkspaceQuestionRow['type'] = 'short_text') {
@@ -283,6 +290,79 @@ describe('FormEditor endings', () => {
       false,
     );
     expect(last().endings[1]!.conditions[0]).toMatchObject({ type: 'equal', value: 'Yes' });
+  });
+
+  it("reads a condition's problem with its group and marks its value invalid", () => {
+    const { last } = setup([question('Name', 0), question('Pick', 1, 'poll')], { paid: true });
+    fireEvent.click(screen.getByRole('button', { name: 'Add ending' }));
+    const dialog = screen.getByRole('dialog', { name: 'Ending settings' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Add condition' }));
+    const group = within(dialog).getByRole('group', { name: 'Condition 1' });
+    const problem = within(group).getByText('Please complete the condition');
+    expect(group.getAttribute('aria-describedby')).toBe(problem.id);
+    expect(problem.id).not.toBe('');
+    // the question and the type are not what is wrong: only the value is marked
+    expect(within(group).getByLabelText('Question').getAttribute('aria-invalid')).toBeNull();
+    expect(within(group).getByLabelText('Type').getAttribute('aria-invalid')).toBeNull();
+
+    // a poll question: the value is one of its options, the stale one said so
+    fireEvent.change(within(group).getByLabelText('Question'), {
+      target: { value: liveQuestions(last().questions)[1]!.id },
+    });
+    const choice = within(group).getByLabelText('Value') as HTMLSelectElement;
+    expect(choice.tagName).toBe('SELECT');
+    expect(choice.getAttribute('aria-invalid')).toBe('true');
+    expect(choice.value).toBe('');
+    expect(
+      Array.from(within(group).getByLabelText('Question').querySelectorAll('option')).map(
+        (o) => o.textContent,
+      ),
+    ).toEqual(['Choose a question', '1. Name', '2. Pick']);
+
+    // a text question: a text value, stopped at the schema's limit, with no counter in the row
+    fireEvent.change(within(group).getByLabelText('Question'), {
+      target: { value: liveQuestions(last().questions)[0]!.id },
+    });
+    const text = within(group).getByLabelText('Value') as HTMLInputElement;
+    expect(text.tagName).toBe('INPUT');
+    expect(text.maxLength).toBe(1000);
+    expect(text.getAttribute('aria-invalid')).toBe('true');
+    expect(group.querySelector('.field-count')).toBeNull();
+    fireEvent.change(text, { target: { value: 'Kim' } });
+    expect(text.getAttribute('aria-invalid')).toBeNull();
+    expect(group.getAttribute('aria-describedby')).toBeNull();
+    expect(within(group).queryByText('Please complete the condition')).toBeNull();
+    expect(last().endings[1]!.conditions[0]).toMatchObject({ type: 'equal', value: 'Kim' });
+
+    // a type without a value has no value field
+    fireEvent.change(within(group).getByLabelText('Type'), { target: { value: 'not_empty' } });
+    expect(within(group).queryByLabelText('Value')).toBeNull();
+    expect(group.getAttribute('aria-describedby')).toBeNull();
+  });
+
+  it('keeps a value that is no longer an option, chosen and named as such', () => {
+    const draft = formDraft(question('Pick', 0, 'poll'));
+    const empty = addCondition(newEnding());
+    const ending = updateCondition(empty, empty.conditions[0]!.id, {
+      question_id: liveQuestions(draft.questions)[0]!.id,
+      value: 'Gone',
+    });
+    renderWithProviders(
+      <Harness initial={{ ...draft, endings: [...draft.endings, { ...ending, title: 'Old' }] }} />,
+    );
+    const list = screen.getByRole('list', { name: 'Form view and endings' });
+    fireEvent.click(within(list).getByRole('button', { name: /Old/ }));
+    fireEvent.click(within(list).getByRole('button', { name: /Old/ }));
+    const group = within(screen.getByRole('dialog')).getByRole('group', { name: 'Condition 1' });
+    const value = within(group).getByLabelText('Value') as HTMLSelectElement;
+    expect(value.value).toBe('Gone');
+    expect(Array.from(value.options).map((o) => o.textContent)).toEqual([
+      'Choose an option',
+      'Yes',
+      'Gone (no longer an option)',
+    ]);
+    expect(value.getAttribute('aria-invalid')).toBe('true');
+    expect(group.getAttribute('aria-describedby')).toBeTruthy();
   });
 
   it('selects an ending for the preview and opens it when selected again', () => {
