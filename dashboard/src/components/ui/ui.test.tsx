@@ -257,8 +257,19 @@ describe('fields', () => {
     render(
       <>
         <TextField label="Value" value="Kim" max={10} counted={false} invalid />
-        <SelectField label="Pick" value="a" options={[{ value: 'a', label: 'A' }]} invalid />
-        <SelectField label="Other" value="a" options={[{ value: 'a', label: 'A' }]} />
+        <SelectField
+          label="Pick"
+          value="a"
+          options={[{ value: 'a', label: 'A' }]}
+          onChange={() => {}}
+          invalid
+        />
+        <SelectField
+          label="Other"
+          value="a"
+          options={[{ value: 'a', label: 'A' }]}
+          onChange={() => {}}
+        />
       </>,
     );
     const input = screen.getByRole('textbox', { name: 'Value' });

@@ -42,8 +42,7 @@ export interface Cafe24CardProps {
 
 export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
   const { t } = useTranslation();
-  const s = (key: string, options?: Record<string, unknown>) =>
-    t(`integrations.cafe24.${key}`, options);
+  const { t: s } = useTranslation(undefined, { keyPrefix: 'integrations.cafe24' });
   const client = useQueryClient();
   const state = useQuery({
     queryKey: cafe24QueryKey,

@@ -47,8 +47,7 @@ export function placementsOf(rows: Row[], blocks: PlaceableBlock[]): Cafe24Place
 
 export function Cafe24Placements({ blocks, placements, disabled, onSave }: Cafe24PlacementsProps) {
   const { t } = useTranslation();
-  const s = (key: string, options?: Record<string, unknown>) =>
-    t(`integrations.cafe24.placements.${key}`, options);
+  const { t: s } = useTranslation(undefined, { keyPrefix: 'integrations.cafe24.placements' });
   const [rows, setRows] = useState<Row[]>(() => toRows(placements));
   const { busy: saving, error, setError, run } = useSubmit();
   const blockName = (id: string) => {

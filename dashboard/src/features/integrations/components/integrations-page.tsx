@@ -39,7 +39,7 @@ export function IntegrationsPage({
   cafe24Api?: Cafe24Api;
 }) {
   const { t } = useTranslation();
-  const s = (key: string, options?: Record<string, unknown>) => t(`integrations.${key}`, options);
+  const { t: s } = useTranslation(undefined, { keyPrefix: 'integrations' });
   const { user, profile } = useSession();
   const paid = profile?.paid === true;
   const state = useQuery(['integrations', user?.id ?? ''], api.load);

@@ -12,7 +12,7 @@ import { ErrorText } from '../../../components/ui/error-text';
 
 export function HistoryTable({ history }: { history: ReturnType<typeof usePlanHistory> }) {
   const { t } = useTranslation();
-  const s = (key: string, o?: Record<string, unknown>) => t(`plans.history.${key}`, o);
+  const { t: s } = useTranslation(undefined, { keyPrefix: 'plans.history' });
   const { lang, fmt } = useLang();
   const { rows, hasMore, status, error, loadMore } = history;
   const done = !hasMore;

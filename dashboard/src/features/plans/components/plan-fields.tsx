@@ -84,8 +84,7 @@ export function PlanFields({
   /** Prices of this route are in dollars (PayPal), whatever the language. */
   dollars?: boolean;
 }) {
-  const { t } = useTranslation();
-  const s = (key: string, o?: Record<string, unknown>) => t(`plans.${key}`, o);
+  const { t: s } = useTranslation(undefined, { keyPrefix: 'plans' });
   const name = useId();
   const { lang, fmt } = useLang();
   return (

@@ -74,7 +74,7 @@ function ChangeDialog({
   onChanged: (row: PlanRow, link: string | null, tab: Window | null) => void;
 }) {
   const { t } = useTranslation();
-  const s = (key: string, o?: Record<string, unknown>) => t(`plans.${key}`, o);
+  const { t: s } = useTranslation(undefined, { keyPrefix: 'plans' });
   const { lang, fmt } = useLang();
   const [basket, setBasket] = useState<Basket>(() => basketOf(row));
   const { busy, error, run } = useSubmit();
@@ -170,7 +170,7 @@ function ChangeDialog({
 
 function CouponDialog({ onClose, onApplied }: { onClose: () => void; onApplied: () => void }) {
   const { t } = useTranslation();
-  const s = (key: string) => t(`plans.coupon.${key}`);
+  const { t: s } = useTranslation(undefined, { keyPrefix: 'plans.coupon' });
   const [code, setCode] = useState('');
   const { busy, error, setError, run } = useSubmit();
   const parsed = ZUseCoupon.safeParse({ couponId: code });
@@ -243,7 +243,7 @@ function FailedRefunds({ refunds }: { refunds: FailedRefund[] }) {
 
 export function PlanPage() {
   const { t } = useTranslation();
-  const s = (key: string, o?: Record<string, unknown>) => t(`plans.${key}`, o);
+  const { t: s } = useTranslation(undefined, { keyPrefix: 'plans' });
   const { lang, fmt } = useLang();
   const { user } = useSession();
   const location = useLocation();

@@ -51,8 +51,7 @@ function Steps({
   search: string;
   payable: boolean;
 }) {
-  const { t } = useTranslation();
-  const s = (key: string) => t(`plans.steps.${key}`);
+  const { t: s } = useTranslation(undefined, { keyPrefix: 'plans.steps' });
   return (
     <nav className="purchase-steps" aria-label={s('label')}>
       <ol>
@@ -88,7 +87,7 @@ function Steps({
 
 function SelectPlan({ basket }: { basket: Basket }) {
   const { t } = useTranslation();
-  const s = (key: string, o?: Record<string, unknown>) => t(`plans.${key}`, o);
+  const { t: s } = useTranslation(undefined, { keyPrefix: 'plans' });
   const { lang } = useLang();
   const navigate = useNavigate();
   const price = basketPrice(basket);
@@ -186,7 +185,7 @@ const CHECKOUT_ENDED = {
 
 function Payment({ basket }: { basket: Basket }) {
   const { t } = useTranslation();
-  const s = (key: string, o?: Record<string, unknown>) => t(`plans.${key}`, o);
+  const { t: s } = useTranslation(undefined, { keyPrefix: 'plans' });
   const { lang, fmt } = useLang();
   const navigate = useNavigate();
   const { user, profile, refreshProfile } = useSession();

@@ -91,7 +91,7 @@ function RowAction({
 
 export function SenderEmailsPage() {
   const { t } = useTranslation();
-  const s = (key: string, options?: Record<string, unknown>) => t(`senderEmails.${key}`, options);
+  const { t: s } = useTranslation(undefined, { keyPrefix: 'senderEmails' });
   const { user } = useSession();
   const list = useQuery(['sender-emails', user?.id ?? ''], listWithChecks);
   const link = useConfirmLink(() => void list.reload());

@@ -71,8 +71,7 @@ export function IntegrationSection({
   api = supabaseIntegrationApi,
 }: IntegrationSectionProps) {
   const { t } = useTranslation();
-  const w = (key: string, options?: Record<string, unknown>) =>
-    t(`workspace.settings.${key}`, options);
+  const { t: w } = useTranslation(undefined, { keyPrefix: 'workspace.settings' });
   const paidHint = useId();
   const like = type === 'like';
   const key: 'notion_page' | 'notion_database' = like ? 'notion_page' : 'notion_database';

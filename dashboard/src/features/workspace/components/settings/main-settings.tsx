@@ -50,7 +50,7 @@ function withColor<K extends string>(
 
 export function MainSettings({ type, settings, errors, paid, onChange }: MainSettingsProps) {
   const { t } = useTranslation();
-  const f = (key: string) => t(`workspace.fields.${key}`);
+  const { t: f } = useTranslation(undefined, { keyPrefix: 'workspace.fields' });
   /** Paid-only and the owner has no plan: shown, disabled, named in the section's one hint. */
   const lockedNames: string[] = [];
   const locked = (key: SettingKey, name: string) => {

@@ -57,9 +57,7 @@ export function NotificationAddress({
   mailTo: string;
   api?: NotificationAddressApi;
 }) {
-  const { t } = useTranslation();
-  const n = (key: string, options?: Record<string, unknown>) =>
-    t(`workspace.notificationAddress.${key}`, options);
+  const { t: n } = useTranslation(undefined, { keyPrefix: 'workspace.notificationAddress' });
   const status = useQuery(notificationAddressKey(blockId), () => api.status(blockId));
   const [resent, setResent] = useState<'sent' | 'limited' | null>(null);
   const [busy, setBusy] = useState(false);

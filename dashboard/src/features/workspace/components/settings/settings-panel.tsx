@@ -61,7 +61,7 @@ export function SettingsPanel(props: SettingsPanelProps) {
   const paidBadge = paid ? null : <PaidBadge />;
   const { t } = useTranslation();
   const headingId = useId();
-  const f = (key: string) => t(`workspace.fields.${key}`);
+  const { t: f } = useTranslation(undefined, { keyPrefix: 'workspace.fields' });
   const mailTo = privateSettings.mail_to ?? '';
   const settledMail = useSettled(mailTo, MAIL_ERROR_DELAY_MS);
   const mailError = settledMail === mailTo ? errors['private.mail_to'] : undefined;

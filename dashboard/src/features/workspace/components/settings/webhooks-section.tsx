@@ -71,8 +71,7 @@ export function WebhooksSection({
   api = supabaseWebhooksApi,
 }: WebhooksSectionProps) {
   const { t } = useTranslation();
-  const s = (key: string, options?: Record<string, unknown>) =>
-    t(`workspace.webhooks.${key}`, options);
+  const { t: s } = useTranslation(undefined, { keyPrefix: 'workspace.webhooks' });
   const state = useQuery(['workspace', 'webhooks', blockId], () => api.load(blockId), {
     enabled: open && paid,
   });
@@ -292,9 +291,7 @@ function EndpointItem({
   onRotate: () => void;
   onDelete: () => void;
 }) {
-  const { t } = useTranslation();
-  const s = (key: string, options?: Record<string, unknown>) =>
-    t(`workspace.webhooks.${key}`, options);
+  const { t: s } = useTranslation(undefined, { keyPrefix: 'workspace.webhooks' });
   const labelId = useId();
   return (
     <li className="webhook-item" aria-labelledby={labelId}>
