@@ -11,8 +11,8 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
-import { transformSync } from 'esbuild';
-import { contracts } from '../scripts/contracts.mjs';
+import { buildSync, transformSync } from 'esbuild';
+import { CONTRACTS_DIR, contracts } from '../scripts/contracts.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const production = process.env.NODE_ENV !== 'development';
@@ -142,15 +142,21 @@ function siteEnvValues() {
   );
 }
 
-/** viewer/page.ts as one inline classic script (it imports nothing). */
+/**
+ * viewer/page.ts as one inline classic script: its one import, the contracts' id rule, bundled in
+ * (`@reaction-blocks/contracts/<module>` mapped as scripts/contracts.mjs maps it).
+ */
 function viewerScript() {
-  const source = readFileSync(join(root, 'viewer/page.ts'), 'utf8');
-  const { code } = transformSync(source, {
-    loader: 'ts',
+  const { outputFiles } = buildSync({
+    entryPoints: [join(root, 'viewer/page.ts')],
+    bundle: true,
+    write: false,
+    alias: { '@reaction-blocks/contracts': CONTRACTS_DIR.replace(/[\\/]$/, '') },
     format: 'iife',
     minify: true,
     target: 'es2020',
   });
+  const code = outputFiles[0].text;
   // an inline script ends at the first </script, whatever the JavaScript around it says
   if (/<\/script/i.test(code)) throw new Error('viewer/page.ts must not contain </script');
   return code.trim();

@@ -1,9 +1,11 @@
 // The chrome of the public block page (/block/?id=&block_id=) around <reaction-block>: the type
 // and owner line, the title, Share, the footer, and the page's own states (the link incomplete,
-// the block not available, a failed load with Try again). No imports and no framework: the build
-// compiles this file and inlines it at the end of viewer/index.html, where it runs before the
-// first paint. Texts are en and ko; the language is the block's (the server writes it into
-// <html lang> with the title, see contracts/open-graph.ts fillBlockPage), else the visitor's.
+// the block not available, a failed load with Try again). No framework, and no import but the
+// contracts' id rule: the build bundles this file and inlines it at the end of viewer/index.html,
+// where it runs before the first paint. Texts are en and ko; the language is the block's (the
+// server writes it into <html lang> with the title, see contracts/open-graph.ts fillBlockPage),
+// else the visitor's.
+import { UUID_RE } from '@reaction-blocks/contracts/ids';
 
 type Lang = 'en' | 'ko';
 
@@ -72,8 +74,6 @@ const TEXTS = {
 export type PageTexts = (typeof TEXTS)['en'];
 export type PageState = 'loading' | 'ready' | 'incomplete' | 'unavailable' | 'error';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The page's language: the block's (en or ko), else `?locale=`, else the browser's. */
 export function pageLang(doc: Document, search: string, navigatorLang = ''): Lang {
   const fromBlock = doc.documentElement.dataset.blockLang;
@@ -90,7 +90,7 @@ export function textsFor(lang: Lang): PageTexts {
 /** Both ids present and well formed (uuids: the server refuses any other id with a 400). */
 export function linkComplete(search: string): boolean {
   const q = new URLSearchParams(search);
-  return UUID.test(q.get('id') ?? '') && UUID.test(q.get('block_id') ?? '');
+  return UUID_RE.test(q.get('id') ?? '') && UUID_RE.test(q.get('block_id') ?? '');
 }
 
 /** A type's label: the letter types are one kind for a reader. */
