@@ -110,6 +110,42 @@ describe('sending', () => {
     expect(alone).toMatchObject({ reservedCount: 0, skippedCount: 1, publishId: null });
   });
 
+  it('a letter’s unsubscribe link still works once its block, or its owner, is deleted', async () => {
+    const o = await savedLetterOwner();
+    const [a, b] = [inbox('a'), inbox('b')];
+    await letters.sendAndDeliver(o, [a, b]);
+    const tokenOf = async (to: string) =>
+      decodeURIComponent(
+        /unsubscribe\?token=([^"&\s]+)/.exec((await letters.delivered(to)).html!)![1]!,
+      );
+    const [tokenA, tokenB] = [await tokenOf(a), await tokenOf(b)];
+    await sql('delete from public.blocks where id = $1', [o.blockId]);
+    // the page's confirm, and a mail app's RFC 8058 one-click POST
+    const done = await callFunction('unsubscribe', { token: tokenA }, undefined);
+    expect(done.status).toBe(200);
+    expect(done.json.data).toMatchObject({ status: true, scope: 'letter' });
+    const rows = await sql<{ email: string; block_id: string | null }>(
+      'select email, block_id from public.unsubscribes where user_id = $1',
+      [o.owner.id],
+    );
+    expect(rows).toEqual([{ email: a, block_id: null }]);
+    const infoA = await fetch(
+      `${stack().apiUrl}/functions/v1/unsubscribe?token=${encodeURIComponent(tokenA)}`,
+    );
+    expect(await infoA.json()).toMatchObject({ data: { scope: 'letter', unsubscribed: true } });
+    // the owner's account gone too: nothing of theirs can mail b again, and the link says done
+    await sql('delete from auth.users where id = $1', [o.owner.id]);
+    const oneClick = await fetch(
+      `${stack().apiUrl}/functions/v1/unsubscribe?token=${encodeURIComponent(tokenB)}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      },
+    );
+    expect(oneClick.status).toBe(200);
+  });
+
   it('the manual send rules: invalid address, over 100, quota, register audience is paid', async () => {
     const o = await savedLetterOwner({ limit: 3, paid: false });
     const send = (emailList: string[], registerAudience = false) =>

@@ -62,13 +62,19 @@ async function record(claim: UnsubscribeClaim): Promise<void> {
   const db = serviceClient();
   if (claim.s === 'letter') {
     if (!claim.u) throw new Error('a letter token names its owner');
-    const { error, status } = await db
-      .from('unsubscribes')
-      .upsert(
-        { user_id: claim.u, block_id: claim.b, email: claim.e },
-        { onConflict: 'user_id,email', ignoreDuplicates: true },
-      );
-    if (error) throw dbError(error, status);
+    // The link outlives what it names: the letter's block may be deleted since the mail went
+    // (the row then keeps no block, as it does when the block goes later), and a deleted owner
+    // sends no more letters, so there is nothing left to record (a foreign key refusal, 23503).
+    for (const blockId of [claim.b, null]) {
+      const { error, status } = await db
+        .from('unsubscribes')
+        .upsert(
+          { user_id: claim.u, block_id: blockId, email: claim.e },
+          { onConflict: 'user_id,email', ignoreDuplicates: true },
+        );
+      if (!error) return;
+      if (error.code !== '23503') throw dbError(error, status);
+    }
     return;
   }
   const { error, status } = await db.rpc('record_mail_optout', {
