@@ -145,6 +145,38 @@ describe('CSV import dialog', () => {
     }
   });
 
+  it('an address added meanwhile in another case costs its batch nothing: the rest is sent, it counts as there', async () => {
+    const rows = ['ann@x.com', 'late@x.com', 'bo@x.com'];
+    const onDone = vi.fn();
+    api.memberAddresses.mockResolvedValue(new Set());
+    api.importBatch
+      .mockRejectedValueOnce(Object.assign(new Error('duplicate key'), { code: '23505' }))
+      .mockResolvedValueOnce({ added: 2, unsubscribed: 0 });
+    renderWithProviders(
+      <CsvImportDialog userId="user-1" groups={[]} onDone={onDone} onClose={() => {}} />,
+    );
+    const dialog = screen.getByRole('dialog');
+    const text = `name,email\n${rows.map((e) => `P,${e}`).join('\n')}\n`;
+    fireEvent.change(dialog.querySelector('input[type="file"]')!, {
+      target: { files: [new File([text], 'list.csv', { type: 'text/csv' })] },
+    });
+    await within(dialog).findByText('3 row(s) ready to import.');
+    // Late@X.com joined the audience after the plan was made
+    api.memberAddresses.mockResolvedValue(new Set(['late@x.com']));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Import' }));
+    expect(await within(dialog).findByText('Imported 2 new member(s).')).toBeTruthy();
+    expect(within(dialog).getByText('1 address(es) were already in your audience.')).toBeTruthy();
+    expect(api.importBatch).toHaveBeenLastCalledWith(
+      'user-1',
+      expect.arrayContaining([expect.objectContaining({ email: 'ann@x.com' })]),
+    );
+    expect(api.importBatch.mock.lastCall![1].map((r: { email: string }) => r.email)).toEqual([
+      'ann@x.com',
+      'bo@x.com',
+    ]);
+    expect(onDone).toHaveBeenCalledTimes(1);
+  });
+
   it("says a file the browser could not read in the reader's words, not the browser's", async () => {
     vi.spyOn(Papa, 'parse').mockImplementationOnce(((_file: File, config: Papa.ParseConfig) => {
       (config as { error: (cause: unknown) => void }).error(

@@ -172,6 +172,24 @@ const BATCH = 500;
 const LISTED = 20;
 
 /**
+ * Sends one batch of an import. An address that joined the audience after the plan was made (in
+ * another case: another tab, a visitor's form answer) makes the database refuse the whole batch
+ * (the key on the lower-cased address, 23505, which an upsert by address cannot name); the
+ * audience's addresses are then read again and the rest of the batch sent once, the late ones
+ * counted as already there.
+ */
+async function importFresh(userId: string, batch: Parameters<typeof importBatch>[1]) {
+  try {
+    return await importBatch(userId, batch);
+  } catch (cause) {
+    if ((cause as { code?: unknown } | null)?.code !== '23505') throw cause;
+    const taken = await memberAddresses();
+    const rest = batch.filter((row) => !taken.has(row.email.toLowerCase()));
+    return rest.length > 0 ? importBatch(userId, rest) : { added: 0, unsubscribed: 0 };
+  }
+}
+
+/**
  * CSV import: the file is parsed in chunks (papaparse), checked (shared rules), then sent in
  * batches of 500 with a progress bar; the page stays responsive (every step yields), and the
  * report names every row left out and why.
@@ -225,7 +243,7 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
     try {
       for (let i = 0; i < total && !cancelled.current; i += BATCH) {
         const batch = plan.rows.slice(i, i + BATCH);
-        const imported = await importBatch(userId, batch);
+        const imported = await importFresh(userId, batch);
         added += imported.added;
         unsubscribed += imported.unsubscribed;
         done += batch.length;
@@ -237,6 +255,8 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
       onDone();
     } catch (cause) {
       setError(memberFailure(t, cause));
+      // the batches sent before stay imported: the page behind shows them
+      if (added > 0) onDone();
     } finally {
       setProgress(null);
     }

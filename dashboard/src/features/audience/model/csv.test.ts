@@ -68,6 +68,33 @@ describe('CSV import', () => {
     ).toEqual([{ line: 2, reason: 'invalidQuotes' }]);
   });
 
+  it('names lines as the file numbers them: blank lines and a quoted field’s line breaks count', () => {
+    const plan = planImport(
+      parseCsvText(
+        [
+          'name,email',
+          'Ann,ann@x.com',
+          '',
+          '  ,  ', // white space and a comma: blank too, not a row without a name
+          '"Bo',
+          'Kim",bo@x.com', // one record on two lines
+          'Cy,ANN@x.com', // line 7: a repeat of line 2
+          'Di,nope',
+          '',
+        ].join('\r\n'),
+      ),
+      [],
+    );
+    expect(plan.rows.map((r) => [r.line, r.email])).toEqual([
+      [2, 'ann@x.com'],
+      [5, 'bo@x.com'],
+    ]);
+    expect(plan.skipped).toEqual([
+      { line: 7, reason: 'duplicate' },
+      { line: 8, reason: 'invalidEmail' },
+    ]);
+  });
+
   it('plans 10,000 rows', () => {
     const text = `name,email\n${Array.from({ length: 10_000 }, (_, i) => `P${i},p${i}@x.com`).join('\n')}`;
     expect(planImport(parseCsvText(text), []).rows).toHaveLength(10_000);

@@ -43,6 +43,8 @@ export interface ParsedCsv {
   fields: string[];
   /** What papaparse found wrong in a record, by its index in `records`. */
   problems: ReadonlyMap<number, SkipReason>;
+  /** The line in the file each record starts on, by its index in `records` (the header is 1). */
+  lines: readonly number[];
 }
 
 export interface ImportPlan {
@@ -71,7 +73,7 @@ const column = (fields: string[], keys: string[]) =>
  * aside: the database's key); a row with one of them is counted as already there.
  */
 export function planImport(
-  { records, fields, problems }: ParsedCsv,
+  { records, fields, problems, lines }: ParsedCsv,
   groups: readonly string[],
   existing: ReadonlySet<string> = new Set(),
 ): ImportPlan {
@@ -88,7 +90,7 @@ export function planImport(
   if (plan.missingColumns) return plan;
   const seen = new Set<string>();
   records.forEach((record, i) => {
-    const line = i + 2;
+    const line = lines[i] ?? i + 2;
     const problem = problems.get(i);
     if (problem && problem !== 'tooFewFields') return plan.skipped.push({ line, reason: problem });
     if (record[nameKey!] === undefined || record[emailKey!] === undefined)
@@ -115,29 +117,48 @@ export function planImport(
   return plan;
 }
 
+/** A line with nothing but white space and commas: not a row, and not reported. */
+const isBlank = (record: Record<string, unknown>) =>
+  Object.values(record).every((value) => String(value ?? '').trim() === '');
+
+/** The line breaks inside a record's quoted fields: the lines it takes beyond its first. */
+const lineBreaks = (record: Record<string, unknown>) =>
+  Object.values(record).reduce<number>(
+    (n, value) => n + (String(value ?? '').match(/\r\n|\n|\r/g)?.length ?? 0),
+    0,
+  );
+
 /**
  * papaparse's options that collect a ParsedCsv row by row (a step's errors are its row's; the
- * header's fields also when no row follows).
+ * header's fields also when no row follows). Blank lines are passed over here rather than by
+ * papaparse, so that each record keeps the line of the file it stands on: the report names lines
+ * as the owner's editor numbers them (a quoted field's own line breaks count too).
  */
 function collector() {
-  const parsed = { records: [], fields: [], problems: new Map() } as {
+  const parsed = { records: [], fields: [], problems: new Map(), lines: [] } as {
     records: ParsedCsv['records'];
     fields: string[];
     problems: Map<number, SkipReason>;
+    lines: number[];
   };
+  let line = 2;
   const options = {
     header: true,
-    skipEmptyLines: 'greedy',
+    skipEmptyLines: false,
     transformHeader: (header: string) => {
       parsed.fields.push(header);
       return header;
     },
     step: (results: Papa.ParseStepResult<Record<string, string | undefined>>) => {
+      const at = line;
+      line += 1 + lineBreaks(results.data);
+      if (results.meta.fields) parsed.fields = results.meta.fields;
+      if (isBlank(results.data)) return;
+      parsed.lines.push(at);
       const codes = new Set(results.errors.map((error) => error.code as string));
       const reason = PARSE_REASONS.find(([code]) => codes.has(code))?.[1];
       if (reason) parsed.problems.set(parsed.records.length, reason);
       parsed.records.push(results.data);
-      if (results.meta.fields) parsed.fields = results.meta.fields;
     },
   } as const;
   return { parsed: parsed as ParsedCsv, options };
