@@ -18,8 +18,9 @@
 -- dedupe key). start_mail_consent sends at most one confirmation mail per address a day (a reply
 -- confirmation past it is dropped, a letters one waits a day), at most the owner's daily cap
 -- (mail_consent.owner_daily_free / _paid; past it the ask is dropped and counted for the owner:
--- confirmation_mail_usage), none to a suppressed address. It carries no visitor text: the
--- block's name and site and the owner's name are the owner's words. "Not me" on its page puts
+-- confirmation_mail_usage), none to a suppressed address. It carries no free text of a visitor's
+-- or an owner's (an owner can be their own visitor): no block name, site or profile name, only
+-- the owner's verified sender address or (notify) sign-in address. "Not me" on its page puts
 -- the address on the suppression list: the platform then sends it nothing at all. The address's
 -- day and the suppression checks count the mailbox (private.mailbox_key, mail.sql): victim+1@x
 -- and victim+2@x are victim@x. Rows that
@@ -30,7 +31,7 @@ create table private.mail_consents (
   email text not null check (char_length(email) <= 320 and email = lower(email)),
   -- the owner: reply notifications on their blocks, or their letters
   owner_id uuid not null references public.profiles (id) on delete cascade,
-  -- the block that last asked (its name and site go into the mail and the page)
+  -- the block that last asked (the confirmation page names it; the mail does not)
   block_id uuid references public.blocks (id) on delete set null,
   confirmed_at timestamptz,
   -- the live token's SHA-256 (hex): one per row, a new mail replaces it, spent when answered
@@ -123,6 +124,30 @@ returns public.language_code language sql stable set search_path = '' as $$
 $$;
 revoke execute on function private.request_locale(public.language_code) from public;
 
+-- The dedupe key of today's `confirm.mail` job asking p_email about reply notifications for
+-- p_commenter_id, or (p_commenter_id null) p_owner_id's letters, or (p_notifications) their
+-- notification mails: one such job per address, owner and commenter (or scope) a UTC day.
+-- ask_mail_consent enqueues under it; consent_asked_today reads it (the workspace's resend).
+create function private.consent_ask_key(p_email text, p_owner_id uuid, p_commenter_id uuid,
+                                        p_notifications boolean default false)
+returns text language sql stable set search_path = '' as $$
+  select 'confirm.mail:' || p_owner_id || ':'
+    || coalesce(p_commenter_id::text,
+                case when coalesce(p_notifications, false) then 'notify' else 'letters' end)
+    || ':' || lower(btrim(p_email)) || ':' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD');
+$$;
+revoke execute on function private.consent_ask_key(text, uuid, uuid, boolean) from public;
+
+-- Whether that confirmation was asked today (its job exists, whatever became of it).
+create function private.consent_asked_today(p_email text, p_owner_id uuid, p_commenter_id uuid,
+                                            p_notifications boolean default false)
+returns boolean language sql stable set search_path = '' as $$
+  select exists (select 1 from private.jobs j
+                 where j.dedupe_key = private.consent_ask_key(p_email, p_owner_id, p_commenter_id,
+                                                              p_notifications));
+$$;
+revoke execute on function private.consent_asked_today(text, uuid, uuid, boolean) from public;
+
 -- Asks an address to confirm reply notifications for p_commenter_id's comments on p_owner_id's
 -- blocks, or (p_commenter_id null) p_owner_id's letters, or (p_notifications) p_owner_id's
 -- notification mails: one `confirm.mail` job per address, owner and commenter (or scope) a day. Answers 'confirmed', 'suppressed' (nothing is asked) or 'pending'
@@ -145,9 +170,7 @@ begin
     jsonb_build_object('email', v_email, 'owner_id', p_owner_id, 'commenter_id', p_commenter_id,
                        'block_id', p_block_id, 'locale', coalesce(p_locale, 'en'))
       || case when v_notify then jsonb_build_object('scope', 'notify') else '{}'::jsonb end,
-    'confirm.mail:' || p_owner_id || ':'
-      || coalesce(p_commenter_id::text, case when v_notify then 'notify' else 'letters' end) || ':' || v_email
-      || ':' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD'),
+    private.consent_ask_key(v_email, p_owner_id, p_commenter_id, v_notify),
     null, null, 'mail');
   return 'pending';
 end;
@@ -215,8 +238,10 @@ revoke execute on function private.purge_mail_consents() from public;
 -- The worker starts one `confirm.mail` job (running) with the hash of the token it is about to
 -- mail. Answers {skip: reason}, {defer_until} (a letters confirmation when another went to the
 -- address less than a day ago), or what the mail needs: {to, scope: reply|letters|notify, language,
--- block: {name, url}, owner_name, sender, owner_email}. A notify confirmation carries no word the
--- owner chose (no block name or site, no account name): only the owner's sign-in address. The token replaces the row's older one; a job run
+-- block: {id}, owner_id, sender, owner_email}. No confirmation carries a word the owner chose (no
+-- block name or site, no profile name: an owner can pose as their own visitor and type any
+-- address): reply and letters ones the owner's verified sender address if any (proved theirs;
+-- letters come from it), a notify one the owner's sign-in address. The token replaces the row's older one; a job run
 -- again (retried before the provider took it) replaces its own. In order: the address's day (one
 -- confirmation mail a day: a reply one past it is dropped, as many accounts may name one address;
 -- a letters one, one per owner, waits), then the owner's day (owner_confirmation_cap: past it the
@@ -231,7 +256,6 @@ declare
   v_row private.mail_consents;
   v_last timestamptz;
   v_block public.blocks;
-  v_owner_name text;
   v_sender text;
   v_locale public.language_code;
   v_notify boolean;
@@ -310,9 +334,7 @@ begin
     on conflict (job_id) do update set mailed_at = now();
   if v_notify then
     select u.email into v_owner_email from auth.users u where u.id = v_owner;
-  elsif v_commenter is null then
-    select coalesce(nullif(btrim(p.name), ''), '') into v_owner_name
-      from public.profiles p where p.id = v_owner;
+  else
     select s.email into v_sender from public.sender_emails s
       where s.user_id = v_owner and s.status = 'verified' order by s.created_at limit 1;
   end if;
@@ -320,10 +342,8 @@ begin
     'to', v_email,
     'scope', case when v_notify then 'notify' when v_commenter is null then 'letters' else 'reply' end,
     'language', v_locale,
-    'block', jsonb_build_object('id', v_block.id,
-                                'name', case when not v_notify then v_block.name end,
-                                'url', case when not v_notify then v_block.embeded_url end),
-    'owner_id', v_owner, 'owner_name', v_owner_name, 'sender', v_sender, 'owner_email', v_owner_email);
+    'block', jsonb_build_object('id', v_block.id),
+    'owner_id', v_owner, 'sender', v_sender, 'owner_email', v_owner_email);
 end;
 $$;
 comment on function public.start_mail_consent(bigint, text) is

@@ -325,17 +325,24 @@ returns void language sql set search_path = '' as $$
 $$;
 revoke execute on function private.not_me(text) from public;
 
--- One-click unsubscribes from notification mails, per block: scope owner (mailTo) or reply
--- (replies to the commenter's message). Letters use public.unsubscribes.
+-- One-click unsubscribes from notification mails: scope owner (mailTo: all of the owner's block
+-- digests to the address, looked up by owner) or reply (replies to the commenter's message on
+-- that block). The owner is written at unsubscribe time from the block's owner, so deleting the
+-- block keeps the opt-out (block_id names the block the link came from; no foreign key).
+-- Letters use public.unsubscribes.
 create table private.mail_optouts (
   email text not null check (char_length(email) <= 320 and email = lower(email)),
   scope text not null check (scope in ('owner', 'reply')),
   block_id uuid not null,
   created_at timestamptz not null default now(),
+  -- the block's owner when the address unsubscribed
+  owner_id uuid not null references public.profiles (id) on delete cascade,
   primary key (email, scope, block_id)
 );
-comment on table private.mail_optouts is 'Notification unsubscribes (signed one-click links): no more mails of that scope about that block to that address.';
+comment on table private.mail_optouts is 'Notification unsubscribes (signed one-click links): no more owner digests of that block''s owner (scope owner), or replies on that block (scope reply), to that address.';
 alter table private.mail_optouts enable row level security;
+-- notification_context's owner-scope lookup, and the owner's cascade
+create index mail_optouts_owner_email_scope_idx on private.mail_optouts (owner_id, email, scope);
 
 -- Called by public.finish_jobs (jobs.sql) for an outcome that carries a `mail`:
 --   {to, from, subject, kind, provider_message_id?, user_id?, sender_user_id?, block_id?, delivery_id?}
@@ -502,20 +509,32 @@ $$;
 revoke execute on function public.mail_sender_status(uuid) from public, anon, authenticated;
 
 -- Records a one-click unsubscribe from notification mails (the unsubscribe function checks the
--- signed token first).
-create function public.record_mail_optout(p_email text, p_scope text, p_block_id uuid)
+-- signed token first), with the block's owner: an owner-scope opt-out then holds for all of that
+-- owner's blocks, deleted ones too. When the block is already gone, p_owner_id (the owner the
+-- signed link names; links from before it named none) stands in; without either nothing is
+-- recorded (the block sends nothing more).
+create function public.record_mail_optout(p_email text, p_scope text, p_block_id uuid,
+                                          p_owner_id uuid default null)
 returns void language sql security definer set search_path = '' as $$
-  insert into private.mail_optouts (email, scope, block_id) values (lower(p_email), p_scope, p_block_id)
+  insert into private.mail_optouts (email, scope, block_id, owner_id)
+    select lower(p_email), p_scope, p_block_id, o.id
+    from (select coalesce((select b.owner_id from public.blocks b where b.id = p_block_id),
+                          (select p.id from public.profiles p where p.id = p_owner_id)) as id) o
+    where o.id is not null
     on conflict do nothing;
 $$;
-revoke execute on function public.record_mail_optout(text, text, uuid) from public, anon, authenticated;
+revoke execute on function public.record_mail_optout(text, text, uuid, uuid) from public, anon, authenticated;
 
--- Whether an address already left these notification mails: the unsubscribe page says so
--- instead of asking again. security definer: private.mail_optouts is not readable through the API.
+-- Whether an address already left these notification mails (owner scope: any of the block
+-- owner's digests): the unsubscribe page says so instead of asking again. security definer:
+-- private.mail_optouts is not readable through the API.
 create function public.mail_optout_exists(p_email text, p_scope text, p_block_id uuid)
 returns boolean language sql stable security definer set search_path = '' as $$
   select exists (select 1 from private.mail_optouts
-                 where email = lower(p_email) and scope = p_scope and block_id = p_block_id);
+                 where email = lower(p_email) and scope = p_scope and block_id = p_block_id)
+    or (p_scope = 'owner' and exists (
+          select 1 from private.mail_optouts o join public.blocks b on b.owner_id = o.owner_id
+          where b.id = p_block_id and o.email = lower(p_email) and o.scope = 'owner'));
 $$;
 revoke execute on function public.mail_optout_exists(text, text, uuid) from public, anon, authenticated;
 

@@ -9,7 +9,8 @@
 -- address, one of their verified sender addresses, or an address that confirmed this owner's
 -- notifications through the link mailed to it (mail-consent.sql, for_notifications). Saving
 -- another address asks it once (ask_notification_consent); until it says yes its digests are
--- skipped. An unsubscribe from one owner digest stops all of that owner's digests to the address.
+-- skipped. An unsubscribe from one owner digest stops all of that owner's digests to the address
+-- (private.mail_optouts keeps the owner: deleting that block does not undo it).
 
 -- Enqueues the notifications of a new message: notify.owner for the block's owner (mailTo), and
 -- notify.reply for a commenter who asked for replies, which waits for a published reply (the owner is told of held messages: that is how they learn to approve).
@@ -123,12 +124,13 @@ begin
     raise exception 'not a notification kind: %', p_kind using errcode = 'P0001';
   end if;
 
-  -- an owner digest's unsubscribe counts for all of that owner's blocks (one yes, one no)
-  if exists (select 1 from private.mail_optouts o
-             where o.email = lower(v_to) and o.scope = v_scope
-               and (o.block_id = v_block_id
-                    or (v_scope = 'owner' and o.block_id in
-                          (select b.id from public.blocks b where b.owner_id = v_block.owner_id)))) then
+  -- an owner digest's unsubscribe counts for all of that owner's blocks, deleted ones too (one
+  -- yes, one no: the opt-out keeps the owner); a reply one for the block's replies
+  if (case when v_scope = 'owner'
+           then exists (select 1 from private.mail_optouts o
+                        where o.owner_id = v_block.owner_id and o.email = lower(v_to) and o.scope = 'owner')
+           else exists (select 1 from private.mail_optouts o
+                        where o.email = lower(v_to) and o.scope = 'reply' and o.block_id = v_block_id) end) then
     return jsonb_build_object('skip', 'the address unsubscribed');
   end if;
   if private.mailbox_suppressed(v_to) then
@@ -275,9 +277,7 @@ begin
   if exists (select 1 from private.mail_consents c
              where c.email = v_email and c.owner_id = v_block.owner_id and c.commenter_id is null
                and c.for_notifications and c.mailed_at > now() - interval '24 hours')
-     or exists (select 1 from private.jobs j
-                where j.dedupe_key = 'confirm.mail:' || v_block.owner_id || ':notify:' || v_email
-                                     || ':' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD')) then
+     or private.consent_asked_today(v_email, v_block.owner_id, null, true) then
     return jsonb_build_object('sent', false);
   end if;
   return jsonb_build_object('sent', private.ask_notification_consent(v_block, v_to) = 'pending');

@@ -252,10 +252,10 @@ describe('demo letters (supabase/local/demo-letters.ts, what npm start runs once
       },
     });
     expect(error).toBeNull();
-    // a typed address is asked first (double opt-in), in the owner's name; the letter follows
-    // its confirmation
+    // a typed address is asked first (double opt-in), in the platform's words (no owner's name);
+    // the letter follows its confirmation
     const confirmation = await confirmationMail(to);
-    expect(confirmation.subject).toBe('Confirm that you want letters from Demo Owner');
+    expect(confirmation.subject).toBe('Confirm that you want to receive letters');
     expect((await answerLink(tokenOf(confirmation), 'confirm')).status).toBe(200);
     const mail = await eventually(async () => {
       await runWorker();

@@ -154,7 +154,7 @@ describe('a yes to reply notifications', () => {
       );
     }, 20_000);
     expect((await mailbox(victim)).filter(isConfirmation)).toHaveLength(2);
-    expect(second.subject).toBe('Confirm reply notifications for “Attacker block”');
+    expect(second.subject).toBe('Confirm reply notifications for a comment');
     expect(
       await sql(
         'select owner_id, commenter_id from private.mail_consents where email = $1 and token_hash is not null',
@@ -286,10 +286,10 @@ describe('the confirmation mail and its page', () => {
       p_creator_email: en,
     });
     const koMail = await confirmationMail(ko);
-    expect(koMail.subject).toBe('“Language” 답글 알림을 확인해 주세요');
+    expect(koMail.subject).toBe('댓글 답글 알림을 확인해 주세요');
     expect(koMail.html).toMatch(/\/confirm-email\?token=[A-Za-z0-9_-]+&amp;locale=ko"/);
     const enMail = await confirmationMail(en);
-    expect(enMail.subject).toBe('Confirm reply notifications for “Language”');
+    expect(enMail.subject).toBe('Confirm reply notifications for a comment');
     expect(enMail.html).toMatch(/\/confirm-email\?token=[A-Za-z0-9_-]+&amp;locale=en"/);
 
     // a form's typed address: the letters confirmation in the respondent's language
@@ -297,8 +297,72 @@ describe('the confirmation mail and its page', () => {
     const typed = inbox('typed-ko');
     await form.submit(typed, await guestSpeaking('ko'));
     const letters = await confirmationMail(typed);
-    expect(letters.subject).toBe("Ann's Bakery의 레터를 받을지 확인해 주세요");
+    expect(letters.subject).toBe('레터를 받을지 확인해 주세요');
     expect(letters.html).toContain('locale=ko');
+  });
+});
+
+describe('the confirmation mail and an owner posing as their own visitor', () => {
+  // rev-notify (2026-11-27): an owner who types a stranger's address into their own comment block
+  // or form got their block's name, its url's host and their profile name into the subject and
+  // body of the platform's mail to that stranger. Now the mail says what asked in the platform's
+  // words and names only the owner's verified sender address (docs/security.md).
+  const MARKER = 'WIN-A-FREE-IPHONE';
+  const ownersWords = new RegExp(`${MARKER}|win-a-free-iphone|spam\\.example`, 'i');
+
+  async function markedByOwner(owner: TestUser, blockId: string) {
+    await sql(
+      `update public.blocks set name = $2, embeded_url = 'https://win-a-free-iphone.spam.example/WIN-A-FREE-IPHONE'
+       where id = $1`,
+      [blockId, `${MARKER} at spam.example`],
+    );
+    await sql('update public.profiles set name = $2 where id = $1', [owner.id, `${MARKER} shop`]);
+  }
+
+  it('carries none of their words (block name, site, profile name), en and ko; only a verified sender', async () => {
+    const comments = await commentBlock();
+    await markedByOwner(comments.owner, comments.blockId);
+    const form = await emailForm();
+    await markedByOwner(form.owner, form.blockId);
+    const sender = inbox('news');
+    await sql(
+      `insert into public.sender_emails (user_id, email, status, confirmed_at) values ($1, $2, 'verified', now())`,
+      [form.owner.id, sender],
+    );
+
+    const mails: Record<string, Mail> = {};
+    for (const [lang, accept] of [
+      ['en', 'en-US,en;q=0.9'],
+      ['ko', 'ko-KR,ko;q=0.9'],
+    ] as const) {
+      const replyTo = inbox(`reply-${lang}`);
+      const mine = await postMessage(await guestSpeaking(accept), comments.blockId, 'hi', {
+        p_creator_email: replyTo,
+      });
+      expect(mine.error).toBeNull();
+      const lettersTo = inbox(`letters-${lang}`);
+      await form.submit(lettersTo, await guestSpeaking(accept));
+      mails[`reply-${lang}`] = await confirmationMail(replyTo);
+      mails[`letters-${lang}`] = await confirmationMail(lettersTo);
+    }
+    for (const [name, mail] of Object.entries(mails)) {
+      expect(mail.subject, name).not.toMatch(ownersWords);
+      expect(mail.html, name).not.toMatch(ownersWords);
+      expect(mail.text ?? '', name).not.toMatch(ownersWords);
+    }
+    expect(mails['reply-en']!.subject).toBe('Confirm reply notifications for a comment');
+    expect(mails['reply-ko']!.subject).toBe('댓글 답글 알림을 확인해 주세요');
+    expect(mails['letters-en']!.subject).toBe('Confirm that you want to receive letters');
+    expect(mails['letters-ko']!.subject).toBe('레터를 받을지 확인해 주세요');
+    // a real visitor still knows what asked: a site on the platform, and the owner's proved address
+    expect(mails['reply-en']!.html).toContain('a comment on a site that uses Reaction Blocks');
+    expect(mails['letters-en']!.html).toContain(
+      'given in a form on a site that uses Reaction Blocks',
+    );
+    expect(mails['letters-ko']!.html).toContain('Reaction Blocks를 쓰는 사이트의 양식');
+    for (const name of ['letters-en', 'letters-ko']) expect(mails[name]!.html).toContain(sender);
+    // no sender address, no line about it
+    expect(mails['reply-en']!.html).not.toContain('proved is theirs');
   });
 });
 

@@ -55,9 +55,10 @@ describe("a commenter's reply notifications", () => {
     expect(jobs.filter((j) => j.status === 'done').map((j) => j.result?.skipped)).toContain(
       'the address has not confirmed reply notifications',
     );
-    // one mail, the confirmation: the owner's block name, none of the visitors' words
+    // one mail, the confirmation: none of the visitors' words, nor the owner's block name
     expect(await mailbox(victim)).toHaveLength(1);
-    expect(mail.subject).toBe('Confirm reply notifications for “Demo comments”');
+    expect(mail.subject).toBe('Confirm reply notifications for a comment');
+    expect(`${mail.subject} ${mail.html}`).not.toContain('Demo comments');
     for (const visitorText of ['CHEAP', 'spam.example', 'Mail me', 'Visitor'])
       expect(`${mail.subject} ${mail.html}`).not.toContain(visitorText);
 
@@ -232,8 +233,9 @@ describe("an owner's audience", () => {
     expect(marked.error?.message).toMatch(/permission denied/);
 
     const mail = await confirmationMail(victim);
-    expect(mail.subject).toBe("Confirm that you want letters from Ann's Bakery");
-    expect(mail.html).toContain('Join the list');
+    expect(mail.subject).toBe('Confirm that you want to receive letters');
+    expect(mail.html).toContain('given in a form on a site that uses Reaction Blocks');
+    expect(mail.html).not.toMatch(/Join the list|Bakery/);
     expect(await answerLink(tokenOf(mail), 'confirm')).toMatchObject({
       status: 200,
       json: { data: { outcome: 'confirmed', scope: 'letters' } },

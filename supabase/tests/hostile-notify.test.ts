@@ -170,6 +170,75 @@ describe("an owner's notification address", () => {
     const otherBlock = await blockMailing(other, other.email, 'Other');
     expect(await digestFor(otherBlock, await spam(otherBlock))).toMatchObject({ to: other.email });
   });
+
+  it('stays unsubscribed from the owner when the block it unsubscribed from is deleted', async () => {
+    // rev-notify (2026-11-27): the opt-out kept only its block's id and the digest looked for it
+    // among the owner's blocks, so deleting that block undid it for all the others
+    const owner = await newUser('unsub-deleted');
+    const blockA = await blockMailing(owner, owner.email, 'A');
+    const blockB = await blockMailing(owner, owner.email, 'B');
+    await sql(`select public.record_mail_optout($1, 'owner', $2)`, [owner.email, blockA]);
+    const { error } = await owner.client.from('blocks').delete().eq('id', blockA);
+    expect(error).toBeNull();
+    expect(await sql('select 1 from public.blocks where id = $1', [blockA])).toEqual([]);
+    await spam(blockB);
+    expect(await settledDigests(blockB)).toEqual([
+      { status: 'done', skipped: 'the address unsubscribed' },
+    ]);
+    // the unsubscribe page of B's digest says it is done already
+    expect(
+      await sql<{ out: boolean }>(`select public.mail_optout_exists($1, 'owner', $2) as out`, [
+        owner.email.toUpperCase(),
+        blockB,
+      ]),
+    ).toEqual([{ out: true }]);
+    // the owner's opt-out goes with the owner's account only: another owner still mails it
+    const other = await newUser('other-owner');
+    await sql(
+      `insert into private.mail_consents (email, owner_id, for_notifications, confirmed_at)
+       values (lower($1), $2, true, now())`,
+      [owner.email, other.id],
+    );
+    const otherBlock = await blockMailing(other, owner.email, 'Other');
+    expect(await digestFor(otherBlock, await spam(otherBlock))).toMatchObject({ to: owner.email });
+    // a link of an old mail (no owner in it) whose block is gone records nothing
+    await sql(`select public.record_mail_optout($1, 'owner', $2)`, ['x@example.com', blockA]);
+    expect(await sql(`select 1 from private.mail_optouts where email = 'x@example.com'`)).toEqual(
+      [],
+    );
+  });
+});
+
+describe("an owner digest's unsubscribe link", () => {
+  it("clicked after its block was deleted, stops the owner's other blocks (the link names the owner)", async () => {
+    const owner = await newUser('unsub-late');
+    const blockA = await blockMailing(owner, owner.email, 'A');
+    const blockB = await blockMailing(owner, owner.email, 'B');
+    await spam(blockA);
+    expect(await settledDigests(blockA)).toEqual([{ status: 'done', skipped: null }]);
+    const digest = await eventually(
+      async () => (await mailbox(owner.email)).find((m) => m.subject.includes('“A”')),
+      20_000,
+    );
+    const link = /<([^>]+)>/.exec(
+      Object.entries(digest.headers).find(([k]) => k.toLowerCase() === 'list-unsubscribe')![1],
+    )![1]!;
+    expect(
+      (await owner.client.from('blocks').delete().eq('id', blockA).select('id')).data,
+    ).toHaveLength(1);
+    const click = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(click.status).toBe(200);
+    expect(
+      await sql('select owner_id from private.mail_optouts where block_id = $1', [blockA]),
+    ).toEqual([{ owner_id: owner.id }]);
+    expect(await digestFor(blockB, await spam(blockB))).toEqual({
+      skip: 'the address unsubscribed',
+    });
+  });
 });
 
 describe('the workspace calls', () => {

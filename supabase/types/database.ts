@@ -2053,7 +2053,7 @@ export type Database = {
       };
       record_mail_event: { Args: { p_event: Json }; Returns: Json };
       record_mail_optout: {
-        Args: { p_block_id: string; p_email: string; p_scope: string };
+        Args: { p_block_id: string; p_email: string; p_owner_id?: string; p_scope: string };
         Returns: undefined;
       };
       record_notion_notes: { Args: { p_notes: Json }; Returns: undefined };

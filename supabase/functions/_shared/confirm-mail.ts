@@ -2,11 +2,17 @@
 // schemas/mail-consent.sql): reply notifications of a comment block, or an owner's letters after
 // a form, or an owner's notification address (a block's mail_to that is not the owner's own). In
 // the language of the visitor who asked (en, ko: start_mail_consent), its link's page
-// too (the link's `locale`), in the layout of the notification mails. It carries
-// no word a visitor wrote: the block's name and site and the owner's name and sender address are
-// the owner's; the notification one carries none of the owner's words either (no block name, no
-// account name), only the owner's sign-in address, so the recipient knows who asked. Two links, both to the /confirm-email page with a single-use token: confirm, or
-// "not me" (the address then gets nothing more from the platform).
+// too (the link's `locale`), in the layout of the notification mails.
+// It carries no free text of a visitor's or an owner's: an owner can pose as their own visitor
+// and type anyone's address into their own form or comment block, so a block name, a site taken
+// from the block's url or a profile name would be their advert in the platform's mail
+// (docs/security.md "Addresses a visitor typed"). The subject is fixed; the body says what asked
+// in the platform's words and names only what the owner proved: their verified sender address
+// (reply and letters: letters come from it; none when they have none), or, for a notification
+// address, their sign-in address (who asked). No site: the server keeps no page the visitor
+// submitted from, and an Origin header is whatever the caller sends. Two links, both to the
+// /confirm-email page with a single-use token: confirm, or "not me" (the address then gets
+// nothing more from the platform).
 import type { ClaimedJob, Delivery, JobHandler, Outcome } from './jobs.ts';
 import { siteUrl } from './env.ts';
 import { platformMailDelivery } from './mail-delivery.ts';
@@ -24,44 +30,32 @@ export interface ConfirmMailContext {
   to: string;
   scope: 'reply' | 'letters' | 'notify';
   language: string;
-  block: { id: string; name: string | null; url: string | null };
+  block: { id: string };
   owner_id: string | null;
-  owner_name: string | null;
-  /** The owner's verified sender address, if any (letters go from it). */
+  /** reply, letters: the owner's verified sender address, if any (letters go from it). */
   sender: string | null;
-  /** notify: the owner's sign-in address (who asked), the only word of theirs in the mail. */
+  /** notify: the owner's sign-in address (who asked). */
   owner_email?: string | null;
 }
 
-/** One line, at most 100 characters: owner-written names go into the subject (a header). */
+/** One line, at most 100 characters. */
 const oneLine = (text: string | null | undefined, fallback: string) =>
   (text ?? '').replace(/\s+/g, ' ').trim().slice(0, 100) || fallback;
 
-/** Where the block lives: the host of its page when it names one, else the platform. */
-function siteOf(url: string | null): string {
-  if (url && /^https?:\/\//i.test(url)) {
-    try {
-      return new URL(url).host;
-    } catch {
-      // not a URL: the platform's
-    }
-  }
-  return new URL(siteUrl()).host;
-}
-
 const TEXTS = {
   en: {
-    replySubject: (block: string) => `Confirm reply notifications for “${block}”`,
-    replyAsked: (block: string, site: string) =>
-      `Someone left this address with a comment on “${block}” (${site}) to be told of replies.`,
+    replySubject: 'Confirm reply notifications for a comment',
+    replyAsked:
+      'Someone left this address with a comment on a site that uses Reaction Blocks, to be told of replies.',
     replyHow:
-      'If it was you, confirm below: from then on, replies to your comments are mailed to you. Until then none are.',
-    lettersSubject: (owner: string) => `Confirm that you want letters from ${owner}`,
-    lettersAsked: (owner: string, block: string, site: string) =>
-      `This address was given in the form “${block}” (${site}). ${owner} would like to send you letters.`,
-    lettersSender: (sender: string) => `Their letters come from ${sender}.`,
+      'If it was you, confirm below: from then on, replies to your comments on that site are mailed to you. Until then none are.',
+    lettersSubject: 'Confirm that you want to receive letters',
+    lettersAsked:
+      'This address was given in a form on a site that uses Reaction Blocks. The site’s owner would like to send you letters.',
     lettersHow:
       'If it was you and you want them, confirm below. Until then no letter is sent to you.',
+    proved: (sender: string) =>
+      `The site’s owner mails from ${sender}, an address they proved is theirs.`,
     notifySubject: 'Confirm notification mails from Reaction Blocks',
     notifyAsked: (owner: string) =>
       `The Reaction Blocks account ${owner} asked to have the notifications of its blocks (new comments and responses) mailed to this address.`,
@@ -75,17 +69,18 @@ const TEXTS = {
     someone: 'The site’s owner',
   },
   ko: {
-    replySubject: (block: string) => `“${block}” 답글 알림을 확인해 주세요`,
-    replyAsked: (block: string, site: string) =>
-      `누군가 “${block}”(${site})에 댓글을 남기며 답글 알림을 받을 주소로 이 주소를 적었습니다.`,
+    replySubject: '댓글 답글 알림을 확인해 주세요',
+    replyAsked:
+      '누군가 Reaction Blocks를 쓰는 사이트에 댓글을 남기며 답글 알림을 받을 주소로 이 주소를 적었습니다.',
     replyHow:
-      '본인이라면 아래에서 확인해 주세요. 그때부터 댓글에 달린 답글을 메일로 알려 드립니다. 확인 전에는 보내지 않습니다.',
-    lettersSubject: (owner: string) => `${owner}의 레터를 받을지 확인해 주세요`,
-    lettersAsked: (owner: string, block: string, site: string) =>
-      `“${block}”(${site}) 양식에 이 주소가 입력되었습니다. ${owner}에서 레터를 보내려고 합니다.`,
-    lettersSender: (sender: string) => `레터는 ${sender}에서 발송됩니다.`,
+      '본인이라면 아래에서 확인해 주세요. 그때부터 그 사이트에서 쓴 댓글에 달린 답글을 메일로 알려 드립니다. 확인 전에는 보내지 않습니다.',
+    lettersSubject: '레터를 받을지 확인해 주세요',
+    lettersAsked:
+      'Reaction Blocks를 쓰는 사이트의 양식에 이 주소가 입력되었습니다. 사이트 운영자가 레터를 보내려고 합니다.',
     lettersHow:
       '본인이고 받기를 원하시면 아래에서 확인해 주세요. 확인 전에는 레터를 보내지 않습니다.',
+    proved: (sender: string) =>
+      `사이트 운영자는 본인 소유임을 확인한 주소 ${sender}에서 메일을 보냅니다.`,
     notifySubject: 'Reaction Blocks 알림 메일 수신을 확인해 주세요',
     notifyAsked: (owner: string) =>
       `Reaction Blocks 계정 ${owner}이(가) 자신의 블록 알림(새 댓글과 응답)을 이 주소로 받겠다고 요청했습니다.`,
@@ -106,23 +101,13 @@ export function renderConfirmMail(
 ): RenderedMail {
   const lang = langOf(c.language);
   const t = TEXTS[lang];
-  const block = oneLine(c.block.name, 'Untitled');
-  const site = siteOf(c.block.url);
-  const owner = oneLine(c.owner_name, t.someone);
-  const subject =
+  const proved = c.sender ? p(t.proved(c.sender)) : '';
+  const [subject, body] =
     c.scope === 'notify'
-      ? t.notifySubject
+      ? [t.notifySubject, p(t.notifyAsked(oneLine(c.owner_email, t.someone))) + p(t.notifyHow)]
       : c.scope === 'reply'
-        ? t.replySubject(block)
-        : t.lettersSubject(owner);
-  const body =
-    c.scope === 'notify'
-      ? p(t.notifyAsked(oneLine(c.owner_email, t.someone))) + p(t.notifyHow)
-      : c.scope === 'reply'
-        ? p(t.replyAsked(block, site)) + p(t.replyHow)
-        : p(t.lettersAsked(owner, block, site)) +
-          (c.sender ? p(t.lettersSender(c.sender)) : '') +
-          p(t.lettersHow);
+        ? [t.replySubject, p(t.replyAsked) + proved + p(t.replyHow)]
+        : [t.lettersSubject, p(t.lettersAsked) + proved + p(t.lettersHow)];
   const notMe = `<p style="margin:16px 0 0;font-size:13px"><a href="${escapeHtml(links.notMe)}" style="color:#6b6b6b">${escapeHtml(t.notMe)}</a></p>`;
   return platformMail(
     lang,

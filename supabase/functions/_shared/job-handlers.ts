@@ -38,7 +38,13 @@ async function notificationMail(
   ctx: NotificationContext,
   send: (mail: OutgoingMail) => Promise<{ messageId: string }>,
 ): Promise<Delivery> {
-  const links = await unsubscribeLinks({ s: ctx.scope, e: ctx.to, b: ctx.block.id });
+  // the owner too: an owner-scope unsubscribe holds for all their blocks, even once this one is gone
+  const links = await unsubscribeLinks({
+    s: ctx.scope,
+    e: ctx.to,
+    b: ctx.block.id,
+    u: ctx.owner_id,
+  });
   const rendered = renderNotification(ctx, { open: openLink(ctx), unsubscribe: links.page });
   return platformMailDelivery(
     send,

@@ -13,7 +13,7 @@ export interface UnsubscribeClaim {
   e: string;
   /** the block the mail was about */
   b: string;
-  /** the owner (letters: the sender whose list the address leaves) */
+  /** the owner (letters: the sender whose list the address leaves; notifications: the block's owner) */
   u?: string;
 }
 

@@ -77,10 +77,12 @@ async function record(claim: UnsubscribeClaim): Promise<void> {
     }
     return;
   }
+  // the block's owner is looked up; the link's owner stands in once the block is deleted
   const { error, status } = await db.rpc('record_mail_optout', {
     p_email: claim.e,
     p_scope: claim.s,
     p_block_id: claim.b,
+    p_owner_id: claim.u ?? undefined,
   });
   if (error) throw dbError(error, status);
 }
