@@ -8,7 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { newGuest, newUser, sql, type TestUser } from './support/clients.ts';
 import { createBlock, save } from './support/drafts.ts';
 import { postMessage } from './support/hostile.ts';
-import { eventually, inbox, mailbox, type Mail } from './support/providers.ts';
+import {
+  clickOneClick,
+  eventually,
+  inbox,
+  mailbox,
+  oneClickLink,
+  type Mail,
+} from './support/providers.ts';
 import { callWorker } from './support/worker.ts';
 import { answerLink, confirmationMail, tokenOf } from './support/consent.ts';
 
@@ -220,18 +227,11 @@ describe("an owner digest's unsubscribe link", () => {
       async () => (await mailbox(owner.email)).find((m) => m.subject.includes('“A”')),
       20_000,
     );
-    const link = /<([^>]+)>/.exec(
-      Object.entries(digest.headers).find(([k]) => k.toLowerCase() === 'list-unsubscribe')![1],
-    )![1]!;
+    const link = oneClickLink(digest);
     expect(
       (await owner.client.from('blocks').delete().eq('id', blockA).select('id')).data,
     ).toHaveLength(1);
-    const click = await fetch(link, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'List-Unsubscribe=One-Click',
-    });
-    expect(click.status).toBe(200);
+    expect((await clickOneClick(link)).status).toBe(200);
     expect(
       await sql('select owner_id from private.mail_optouts where block_id = $1', [blockA]),
     ).toEqual([{ owner_id: owner.id }]);

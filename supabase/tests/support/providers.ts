@@ -27,6 +27,20 @@ export interface Mail {
   sentAt: string;
 }
 
+/** The one-click unsubscribe URL a mail's List-Unsubscribe header carries (RFC 2369). */
+export const oneClickLink = (mail: Mail): string =>
+  /<([^>]+)>/.exec(
+    Object.entries(mail.headers).find(([k]) => k.toLowerCase() === 'list-unsubscribe')![1],
+  )![1]!;
+
+/** The POST a mail client makes on that link (RFC 8058 one-click). */
+export const clickOneClick = (link: string): Promise<Response> =>
+  fetch(link, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'List-Unsubscribe=One-Click',
+  });
+
 /** An address no other test writes to: a mailbox of its own. */
 export const inbox = (label = 'reader') => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 
