@@ -182,7 +182,9 @@ $$;
 revoke execute on function public.record_plan_renewal(uuid, text) from public, anon, authenticated;
 
 -- A renewal payment that failed: the plan stops renewing and ends at its end date; the owner is
--- mailed at once. Idempotent.
+-- mailed at once. Idempotent. A PayPal plan keeps renewing while PayPal retries the payment (its
+-- subscription stays ACTIVE): its auto_renew follows the subscription's status (sync_paypal_plan),
+-- so a Stop still cancels it at PayPal and a payment PayPal retries brings the plan on.
 create function public.record_renewal_failed(p_payment_id uuid, p_charge_id uuid, p_error text)
 returns void language plpgsql security definer set search_path = '' as $$
 declare
@@ -197,7 +199,9 @@ begin
     update private.payment_charges set status = 'failed', error = left(p_error, 500)
       where id = p_charge_id and kind = 'renewal' and status in ('unscheduled', 'scheduled');
   end if;
-  update public.payments set auto_renew = false, renewal_failed_at = now() where id = v_payment.id;
+  update public.payments
+    set auto_renew = (method = 'paypal' and auto_renew), renewal_failed_at = now()
+    where id = v_payment.id;
   perform public.enqueue_job('plan.mail',
     jsonb_build_object('payment_id', v_payment.id, 'template', 'renewal_failed'),
     'plan.mail:renewal_failed:' || v_payment.id || ':' || v_payment.end_date);
@@ -206,17 +210,23 @@ $$;
 revoke execute on function public.record_renewal_failed(uuid, uuid, text) from public, anon, authenticated;
 
 -- What PayPal says about a subscription, applied to its plan: the period runs to the day before
--- the next billing; a changed quantity the owner approved starts with a new period; a subscription
--- that is not active stops renewing (the plan runs to its end). Idempotent (it sets, never adds).
+-- the next billing; a subscription PayPal has ACTIVE renews (auto_renew follows it, unless the
+-- owner stopped it), one that is not active stops renewing (the plan runs to its end). What PayPal
+-- billed for a new period (p_state.billed, its last payment; else the quantity) decides that
+-- period's plan: the change the owner asked (next_*) when it is that price, else the plan of an
+-- earlier change at that price (private.paypal_revisions: one approved on PayPal, then changed
+-- again and not approved), else the row's. Idempotent (it sets, never adds).
 create function public.sync_paypal_plan(p_subscription_id text, p_state jsonb)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
   v_status text := p_state ->> 'status';
   v_next date := (p_state ->> 'next_billing_date')::date;
-  v_quantity numeric := (p_state ->> 'quantity')::numeric;
+  v_billed numeric := coalesce((p_state ->> 'billed')::numeric, (p_state ->> 'quantity')::numeric);
   v_end date;
-  v_approved boolean;
+  v_content jsonb;
+  v_price numeric;
+  v_take_next boolean := false;
 begin
   select * into v_payment from public.payments
     where method = 'paypal' and provider_payment_id = p_subscription_id
@@ -231,20 +241,37 @@ begin
   if v_status = 'ACTIVE' and v_payment.stopped_at is null then
     v_end := coalesce(v_next - 1, v_payment.end_date);
     if v_end > v_payment.end_date then
-      -- a new period: a changed plan the owner approved on PayPal starts now (the row is locked
-      -- above, so v_payment holds what the update sees)
-      v_approved := coalesce(v_payment.next_content is not null and v_payment.next_price = v_quantity, false);
+      -- a new period, of the plan PayPal billed (the row is locked above, so v_payment holds what
+      -- the update sees)
+      if v_billed is null or v_billed = v_payment.price then
+        v_content := v_payment.content;
+        v_price := v_payment.price;
+      elsif v_payment.next_content is not null and v_payment.next_price = v_billed then
+        v_content := v_payment.next_content;
+        v_price := v_billed;
+        v_take_next := true;
+      else
+        select r.content, r.price into v_content, v_price from private.paypal_revisions r
+          where r.payment_id = v_payment.id and r.price = v_billed;
+        if not found then
+          -- billed a price no change of ours asked for: the row's plan, never taken from it
+          v_content := v_payment.content;
+          v_price := v_payment.price;
+        end if;
+      end if;
       update public.payments
-        set end_date = v_end, is_active = true, renewal_failed_at = null,
-            type = case when v_approved
-                        then (private.content_plan(next_content) ->> 'type')::public.payment_type
+        set end_date = v_end, is_active = true, auto_renew = true, renewal_failed_at = null,
+            type = case when v_content is distinct from content
+                        then (private.content_plan(v_content) ->> 'type')::public.payment_type
                         else type end,
-            content = case when v_approved then next_content else content end,
-            price = case when v_approved then next_price else price end,
-            next_content = case when v_approved then null else next_content end,
-            next_price = case when v_approved then null else next_price end
+            content = v_content, price = v_price,
+            next_content = case when v_take_next then null else next_content end,
+            next_price = case when v_take_next then null else next_price end
         where id = v_payment.id
         returning * into v_payment;
+    elsif v_payment.is_active and not v_payment.auto_renew then
+      -- PayPal still bills it (a failed renewal it retries, a plan back after one): it renews
+      update public.payments set auto_renew = true where id = v_payment.id returning * into v_payment;
     end if;
   elsif v_status in ('CANCELLED', 'SUSPENDED', 'EXPIRED') and v_payment.auto_renew then
     update public.payments set auto_renew = false where id = v_payment.id returning * into v_payment;
@@ -334,6 +361,21 @@ end;
 $$;
 revoke execute on function public.record_plan_stop(uuid, uuid) from public, anon, authenticated;
 
+-- The plans of a PayPal subscription's revisions (a Change asks PayPal for quantity = price): PayPal
+-- bills the quantity the owner approved last, which may be an earlier Change than the row's
+-- next_content (approved, then changed again and not approved), so sync_paypal_plan finds the
+-- plan of what PayPal billed here. One row a price (the last Change at that price).
+create table private.paypal_revisions (
+  payment_id uuid not null references public.payments (id) on delete cascade,
+  price numeric(10, 2) not null check (price > 0),
+  content jsonb not null check (jsonb_typeof(content) = 'object'),
+  created_at timestamptz not null default now(),
+  primary key (payment_id, price)
+);
+comment on table private.paypal_revisions is
+  'The plan of each quantity (price) a PayPal plan was revised to, for the period PayPal bills it; no client access.';
+alter table private.paypal_revisions enable row level security;
+
 -- The owner changed the plan of the next periods not paid yet (p_plan, priced p_price: from
 -- end_date + 1, so after a period charged already, whose paid_next_* stay). For a card plan the
 -- pending renewal charge is replaced (its schedule was revoked first) and a new one is scheduled
@@ -361,6 +403,11 @@ begin
     set next_content = private.plan_content(p_plan), next_price = v_price
     where id = v_payment.id
     returning * into v_payment;
+  if v_payment.method = 'paypal' then
+    insert into private.paypal_revisions (payment_id, price, content)
+      values (v_payment.id, v_price, v_payment.next_content)
+      on conflict (payment_id, price) do update set content = excluded.content, created_at = now();
+  end if;
   if v_payment.method = 'iamport' then
     perform private.revoke_renewal_charges(v_payment.id);
     select provider_ref into v_billing_key from private.payment_charges

@@ -1741,6 +1741,16 @@ export type Database = {
       [_ in never]: never;
     };
     Functions: {
+      account_stop: { Args: { p_id: string }; Returns: Json };
+      account_stop_again: {
+        Args: {
+          p_charge_id: string;
+          p_key: string;
+          p_method: Database['public']['Enums']['payment_method'];
+          p_ref: string;
+        };
+        Returns: string;
+      };
       answer_mail_consent: { Args: { p_confirm: boolean; p_token_hash: string }; Returns: Json };
       approve_responses: { Args: { p_response_ids: string[] }; Returns: Json };
       block_results_summary: { Args: { p_block_id: string; p_timezone?: string }; Returns: Json };
@@ -2165,6 +2175,14 @@ export type Database = {
           p_user_id: string;
         };
         Returns: Json;
+      };
+      stop_for_deleted_account: {
+        Args: {
+          p_method: Database['public']['Enums']['payment_method'];
+          p_ref: string;
+          p_user_id: string;
+        };
+        Returns: boolean;
       };
       submit_response: {
         Args: {

@@ -81,25 +81,31 @@ export type RefundState =
 
 /**
  * Cancels the subscription if PayPal still bills it, then refunds every payment PayPal captured
- * for it (in practice its first one). PayPal refuses the refund of a payment not captured yet
+ * for it (in practice its first one), or those since `since` (a deleted account's plan: what was
+ * taken after the deletion). PayPal refuses the refund of a payment not captured yet
  * (PENDING_CAPTURE); a refund it answers PENDING completes later, and asking again with its
  * PayPal-Request-Id answers its latest status.
  */
 export async function refundPaypalPayments(
   subscriptionId: string,
   reason: string,
+  since?: string,
 ): Promise<RefundState> {
   const paypal = paypalClient();
   const s = await paypal.getSubscription(subscriptionId);
   if (s.status === 'ACTIVE' || s.status === 'SUSPENDED')
     await paypal.cancelSubscription(subscriptionId, reason);
   const created = Date.parse(s.create_time ?? s.start_time ?? '');
-  const since = (Number.isNaN(created) ? Date.now() - 31 * DAY_MS : created) - DAY_MS;
-  const transactions = await paypal.listTransactions(
-    subscriptionId,
-    new Date(since).toISOString(),
-    new Date().toISOString(),
-  );
+  const from = since
+    ? Date.parse(since)
+    : (Number.isNaN(created) ? Date.now() - 31 * DAY_MS : created) - DAY_MS;
+  const transactions = (
+    await paypal.listTransactions(
+      subscriptionId,
+      new Date(from).toISOString(),
+      new Date().toISOString(),
+    )
+  ).filter((t) => !since || Date.parse(t.time) >= from);
   let refunded = false;
   let pending = false;
   const refused: string[] = [];

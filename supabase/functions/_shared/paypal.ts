@@ -25,7 +25,15 @@ export interface PayPalSubscription {
   billing_info?: {
     next_billing_time?: string;
     last_payment?: { amount: { currency_code: string; value: string }; time: string };
+    /** Consecutive failures; at the plan's payment_failure_threshold PayPal suspends it. */
     failed_payments_count?: number;
+    /** The last failed payment, and when PayPal tries it again. */
+    last_failed_payment?: {
+      amount?: { currency_code: string; value: string };
+      time?: string;
+      reason_code?: string;
+      next_payment_retry_time?: string;
+    };
   };
   links?: PayPalLink[];
 }

@@ -113,11 +113,18 @@ export function stopPlan(
      * `revoked` once PortOne's schedules are revoked.
      */
     stopAtProvider(ref: string, revoked: () => Promise<void>): Promise<void>;
+    /**
+     * Whether the provider is told even when the row says the plan does not renew: PayPal may
+     * still bill a subscription the row has as not renewing (a failed renewal it retries), and
+     * its cancel of one cancelled already is a no-op.
+     */
+    evenIfNotRenewing?: boolean;
   },
 ) {
   return ownerHandler(ZCancelPayment, async ({ body, user }) => {
     const plan = await settledPlan(call, user.id, body.paymentId);
-    if (!plan.payment.auto_renew) return { status: true, payment: plan.payment };
+    if (!plan.payment.auto_renew && !call.evenIfNotRenewing)
+      return { status: true, payment: plan.payment };
     const ref = providerRef(plan);
     if (ref) await call.stopAtProvider(ref, settleAfterRevoke(call, plan));
     const payment = await record(call, 'record_plan_stop', {

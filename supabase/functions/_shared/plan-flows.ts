@@ -190,8 +190,8 @@ export async function scheduleCardRenewal(
   }
 }
 
-/** Refunds a payment PortOne took for a checkout that cannot become a plan. */
-async function refundCard(chargeId: string, reason: string): Promise<void> {
+/** Refunds a payment PortOne took for a checkout that cannot become a plan (or a deleted account). */
+export async function refundCard(chargeId: string, reason: string): Promise<void> {
   try {
     await portone().payment.cancelPayment({ paymentId: chargeId, reason });
   } catch (err) {
@@ -203,7 +203,9 @@ async function refundCard(chargeId: string, reason: string): Promise<void> {
 type PortOnePayment = Awaited<ReturnType<ReturnType<typeof portone>['payment']['getPayment']>>;
 
 /** A charge's payment as PortOne has it, or null when PortOne has none (nothing was charged). */
-async function portonePayment(charge: ChargeRow): Promise<PortOnePayment | null> {
+export async function portonePayment(
+  charge: Pick<ChargeRow, 'id'>,
+): Promise<PortOnePayment | null> {
   try {
     return await portone().payment.getPayment({ paymentId: charge.id });
   } catch (err) {
@@ -484,19 +486,25 @@ export async function settleEndedPaypalCheckout(
   return { state: 'refunded', message: failed.message, queued: given === 'queued' };
 }
 
-/** What PayPal says about a subscription, applied to its plan (renewals, changes, cancels). */
+/**
+ * What PayPal says about a subscription, applied to its plan (renewals, changes, cancels); `s`: the
+ * subscription, when read already. What PayPal billed last (`billed`) decides a new period's plan.
+ */
 export async function syncPaypalPlan(
   subscriptionId: string,
   paymentFailed = false,
+  s?: PayPalSubscription,
 ): Promise<PaymentRow | null> {
-  const s = await paypalClient().getSubscription(subscriptionId);
+  s ??= await paypalClient().getSubscription(subscriptionId);
   const next = s.billing_info?.next_billing_time;
+  const billed = s.billing_info?.last_payment?.amount.value;
   return rpc<PaymentRow | null>('sync_paypal_plan', {
     p_subscription_id: subscriptionId,
     p_state: {
       status: s.status,
       next_billing_date: next ? new Date(Date.parse(next)).toISOString().slice(0, 10) : null,
       quantity: Number(s.quantity ?? '1'),
+      billed: billed === undefined ? null : Number(billed),
       payment_failed: paymentFailed,
     },
   });

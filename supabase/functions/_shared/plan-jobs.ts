@@ -7,6 +7,8 @@
 //   plan.mail              "your plan ends on ..." / "we could not renew your plan"
 //   plan.paypal-refund     give back what PayPal took for a subscription cancelled without a plan
 //   plan.refund-alert      tell the operator (OPERATOR_EMAIL) of a PayPal payment not given back
+//   plan.account-stop      a deleted account's provider charges stopped, what was taken after given
+//                          back (plan-account-stop.ts)
 // The first five and plan.paypal-refund are idempotent end to end (a fixed PortOne payment id,
 // records that set rather than add, a key deleted already, a refund's PayPal-Request-Id), so they do their provider calls
 // while preparing and answer a final outcome: a worker that dies half way leaves a job that simply
@@ -30,7 +32,9 @@ import {
   type PaymentRow,
 } from './plan-flows.ts';
 import { renderPlanMail, type PlanMailTemplate } from './plan-mail.ts';
-import { PayPalError } from './paypal.ts';
+import { PayPalError, type PayPalSubscription } from './paypal.ts';
+import { paypalClient } from './paypal-env.ts';
+import { ACCOUNT_STOP_JOB, accountStop } from './plan-account-stop.ts';
 import { billingKeyGone, portone, portoneErrorType } from './portone.ts';
 import {
   finishPaypalRefund,
@@ -54,7 +58,20 @@ const reconcile: JobHandler = {
     mapLimit(jobs, 4, async (job): Promise<Outcome> => {
       try {
         const charge = await chargeById(String(job.payload.charge_id));
-        if (!charge) return { status: 'done', result: { skipped: 'no such charge' } };
+        if (!charge) {
+          // the account was deleted with its checkout in flight: what PortOne or PayPal took for
+          // it is given back by its stop (plan.account-stop)
+          const stop = await rpc<string | null>('account_stop_again', {
+            p_charge_id: String(job.payload.charge_id),
+            p_method: null,
+            p_ref: null,
+            p_key: `reconcile:${String(job.payload.charge_id)}`,
+          });
+          return {
+            status: 'done',
+            result: stop ? { account_deleted: stop } : { skipped: 'no such charge' },
+          };
+        }
         if (charge.kind !== 'first' || charge.status !== 'pending')
           return { status: 'done', result: { state: charge.status } };
         const settled = await settleCharge(charge);
@@ -194,9 +211,22 @@ const renewalCheck: JobHandler = {
           return { status: 'done', result: { skipped: 'not renewing' } };
         const today = new Date().toISOString().slice(0, 10);
         if (payment.method === 'paypal' && payment.provider_payment_id) {
-          const synced = await syncPaypalPlan(payment.provider_payment_id);
+          const s = await paypalClient().getSubscription(payment.provider_payment_id);
+          const synced = await syncPaypalPlan(payment.provider_payment_id, false, s);
           if (synced && synced.end_date && synced.end_date >= today)
             return { status: 'done', result: { renewed: synced.end_date } };
+          // PayPal has not billed yet but will: the billing day's payment not taken yet (it bills
+          // during the day), or a failed one it retries; the plan runs on until then
+          const until = paypalBillsUntil(s);
+          if (until) {
+            // looked at again an hour after PayPal's time, within an hour to six from now
+            const at = Date.parse(until) + HOUR_MS;
+            const next = Math.min(
+              Math.max(at, Date.now() + HOUR_MS),
+              Date.now() + PAYPAL_GRACE_LOOK_MS,
+            );
+            return { status: 'defer', run_at: new Date(next).toISOString() };
+          }
         } else if (payment.method === 'iamport' && state?.renewal_charge) {
           const charge = { ...state.renewal_charge, payment };
           const settled = await settleCardRenewal(charge);
@@ -219,6 +249,25 @@ const renewalCheck: JobHandler = {
       }
     }),
 };
+
+/** The longest a PayPal plan past its end waits between looks while PayPal still bills it. */
+const PAYPAL_GRACE_LOOK_MS = 6 * 3_600_000;
+
+/**
+ * When PayPal will next try to bill an ACTIVE subscription whose period is over, from its own
+ * billing_info: the next billing time, if not later than tomorrow (the billing day's payment,
+ * taken during the day, not yet), else the retry of a failed payment (last_failed_payment's
+ * next_payment_retry_time). Null when PayPal will not bill it (not ACTIVE, or nothing due): the
+ * plan then ends.
+ */
+export function paypalBillsUntil(s: PayPalSubscription, now = Date.now()): string | null {
+  if (s.status !== 'ACTIVE') return null;
+  const next = s.billing_info?.next_billing_time;
+  if (next && Date.parse(next) <= now + 86_400_000) return next;
+  const retry = s.billing_info?.last_failed_payment?.next_payment_retry_time;
+  if (retry && Date.parse(retry) > now) return retry;
+  return null;
+}
 
 const HOUR_MS = 3_600_000;
 /** How long a first payment PayPal has not captured yet (an e-check) is waited for. */
@@ -391,4 +440,5 @@ export const planJobHandlers: Record<string, JobHandler> = {
   'plan.mail': planMail,
   [PAYPAL_REFUND_JOB]: paypalRefund,
   'plan.refund-alert': refundAlert,
+  [ACCOUNT_STOP_JOB]: accountStop,
 };

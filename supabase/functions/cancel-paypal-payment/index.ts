@@ -1,5 +1,6 @@
 // cancelPaypalPayment (Stop): the PayPal subscription is cancelled at PayPal first, then the plan
-// row stops renewing; the owner keeps everything until the period ends.
+// row stops renewing; the owner keeps everything until the period ends. PayPal is told whatever the
+// row says (a subscription it still bills is cancelled; one cancelled already is left so).
 import { stopPlan } from '../_shared/plan-calls.ts';
 import { providerUnavailable } from '../_shared/plan-flows.ts';
 import { paypalClient } from '../_shared/paypal-env.ts';
@@ -9,6 +10,7 @@ Deno.serve(
   stopPlan({
     name: 'cancel-paypal-payment',
     method: 'paypal',
+    evenIfNotRenewing: true,
     async stopAtProvider(subscription) {
       try {
         await paypalClient().cancelSubscription(subscription, 'Stopped by the owner');

@@ -6,6 +6,7 @@ import {
   DbError,
   paypalMismatch,
   providerUnavailable,
+  rpc,
   settleEndedPaypalCheckout,
   settlePaypalCheckout,
   startCheckout,
@@ -17,6 +18,7 @@ import {
   settledCheckoutAnswer,
 } from '../_shared/plan-answers.ts';
 import { paypalClient } from '../_shared/paypal-env.ts';
+import { kickWorker } from '../_shared/background.ts';
 import { PayPalError, type PayPalSubscription } from '../_shared/paypal.ts';
 import { queuePaypalRefund, refundable } from '../_shared/paypal-refund.ts';
 import {
@@ -88,6 +90,10 @@ Deno.serve(
           `${message}. The payment will be given back.`,
         );
       }
+      // the account was deleted while this check ran (its subscription approved just before): the
+      // subscription is cancelled and what PayPal took given back by the account's stop
+      if (err instanceof DbError && err.code === 'PT403')
+        await stopForDeletedAccount(user.id, body.subscriptionId);
       throw httpErrorOf(err, 'check-paypal-payment');
     }
     // a checkout closed before the buyer approved it: what PayPal took since goes back
@@ -110,6 +116,25 @@ async function giveBackLater(
 ): Promise<void> {
   try {
     await queuePaypalRefund(subscriptionId, userId, reason);
+  } catch (err) {
+    throw httpErrorOf(err, 'check-paypal-payment');
+  }
+}
+
+/**
+ * A subscription of an account that no longer exists: its stop queued (plan.account-stop cancels it
+ * and gives back what PayPal took); stop_for_deleted_account writes nothing for a live account.
+ */
+async function stopForDeletedAccount(userId: string, subscriptionId: string): Promise<void> {
+  try {
+    if (
+      await rpc<boolean>('stop_for_deleted_account', {
+        p_user_id: userId,
+        p_method: 'paypal',
+        p_ref: subscriptionId,
+      })
+    )
+      kickWorker();
   } catch (err) {
     throw httpErrorOf(err, 'check-paypal-payment');
   }

@@ -4,7 +4,11 @@
 // `sender.release` job for each confirmed claim (private.sender_emails_after_delete), which
 // releases the identity where no other owner's confirmed claim keeps it (as delete-mail-verified
 // does) and is retried while the provider is down (100 attempts, about 90 hours), so the account
-// goes either way.
+// goes either way. Its plan stops the same way: the deleting transaction keeps the provider ids
+// owed a stop (private.account_stops, a trigger on the profile) and enqueues `plan.account-stop`,
+// which revokes the card's PortOne schedule and deletes its billing key, cancels the PayPal
+// subscription, and gives back what they took after the deletion (docs/plans.md, "Deleting an
+// account").
 import { dbError, handler, HttpError } from '../_shared/http.ts';
 import { serviceClient } from '../_shared/clients.ts';
 import { kickWorker } from '../_shared/background.ts';

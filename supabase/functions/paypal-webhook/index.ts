@@ -2,8 +2,9 @@
 // Not a user call: verify_jwt is off and PayPal's verify-webhook-signature call (with our
 // PAYPAL_WEBHOOK_ID) is the check. Each event id is applied once; the subscription it names is
 // read back from PayPal's API before anything changes (one whose checkout had ended, approved too
-// late, is given back: settleEndedPaypalCheckout). A failure answers 500 (503 with Retry-After
-// when the database was out of reach) and PayPal retries.
+// late, is given back: settleEndedPaypalCheckout; one of a deleted account runs its stop again,
+// which cancels it and gives back what PayPal took after the deletion: plan.account-stop). A
+// failure answers 500 (503 with Retry-After when the database was out of reach) and PayPal retries.
 import { json } from '../_shared/http.ts';
 import {
   rpc,
@@ -14,6 +15,7 @@ import {
 } from '../_shared/plan-flows.ts';
 import { webhookFailure } from '../_shared/plan-answers.ts';
 import { paypalClient } from '../_shared/paypal-env.ts';
+import { kickWorker } from '../_shared/background.ts';
 
 interface PayPalEvent {
   id?: unknown;
@@ -79,6 +81,18 @@ Deno.serve(async (req) => {
         type === 'BILLING.SUBSCRIPTION.PAYMENT.FAILED',
       );
       if (plan) applied = 'synced';
+      else if (
+        !checkout &&
+        (await rpc<string | null>('account_stop_again', {
+          p_charge_id: null,
+          p_method: 'paypal',
+          p_ref: subscriptionId,
+          p_key: key,
+        }))
+      ) {
+        applied = 'account_deleted';
+        kickWorker();
+      }
     }
     await rpc('record_payment_event', { p_id: key });
     return json(200, { data: { type, applied } });

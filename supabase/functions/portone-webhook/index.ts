@@ -2,6 +2,8 @@
 // off and the Standard Webhooks signature (PORTONE_WEBHOOK_SECRET, checked by the official SDK,
 // five minutes' tolerance) is the check. Each webhook-id is applied once; the payment it names is
 // read back from PortOne's API before anything changes, so the body itself is never trusted.
+// A payment for a deleted account (its charge went with it) runs its stop again, which gives back
+// what PortOne took (plan.account-stop).
 // A failure answers 500 (503 with Retry-After when the database was out of reach) and PortOne
 // sends it again.
 import { Webhook } from '@portone/server-sdk';
@@ -9,6 +11,7 @@ import { env } from '../_shared/env.ts';
 import { json } from '../_shared/http.ts';
 import { chargeById, rpc, settleCharge } from '../_shared/plan-flows.ts';
 import { webhookFailure } from '../_shared/plan-answers.ts';
+import { kickWorker } from '../_shared/background.ts';
 
 Deno.serve(async (req) => {
   if (req.method !== 'POST')
@@ -43,6 +46,17 @@ Deno.serve(async (req) => {
     if ('data' in event && event.type.startsWith('Transaction.') && 'paymentId' in event.data) {
       const charge = await chargeById(event.data.paymentId);
       if (charge) applied = (await settleCharge(charge)).state;
+      else if (
+        await rpc<string | null>('account_stop_again', {
+          p_charge_id: /^[0-9a-f-]{36}$/i.test(event.data.paymentId) ? event.data.paymentId : null,
+          p_method: null,
+          p_ref: null,
+          p_key: `portone:${event.data.paymentId}`.slice(0, 200),
+        })
+      ) {
+        applied = 'account_deleted';
+        kickWorker();
+      }
     }
     await rpc('record_payment_event', { p_id: key });
     return json(200, { data: { type: event.type, applied } });

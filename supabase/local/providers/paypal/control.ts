@@ -45,6 +45,12 @@ export async function control(
     const body = await readJson(req);
     if (typeof body.fail === 'boolean') s.fail = body.fail;
     if (typeof body.pending_payments === 'boolean') s.pending_payments = body.pending_payments;
+    // where PayPal is in the billing cycle (a test of the billing day before PayPal bills)
+    if (typeof body.next_billing_time === 'string') {
+      if (Number.isNaN(Date.parse(body.next_billing_time)))
+        throw new HttpError(400, 'next_billing_time must be a date and time');
+      s.next_billing_time = new Date(body.next_billing_time).toISOString();
+    }
     // what PayPal does on its own after failed payments: suspends the subscription (the plan's
     // payment_failure_threshold) or cancels it (setup_fee_failure_action: CANCEL)
     if (body.status === 'SUSPENDED' || body.status === 'CANCELLED') {

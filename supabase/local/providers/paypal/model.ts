@@ -75,6 +75,13 @@ export interface Subscription {
   last_payment?: { amount: { currency_code: string; value: string }; time: string };
   next_billing_time?: string;
   failed_payments_count: number;
+  /** The last failed payment and when PayPal retries it (billing_info.last_failed_payment). */
+  last_failed_payment?: {
+    amount: { currency_code: string; value: string };
+    time: string;
+    reason_code: string;
+    next_payment_retry_time: string;
+  };
   /** Every renewal payment fails (control API). */
   fail: boolean;
   /** Payments are captured later: PENDING until the control API completes them (an e-check). */
@@ -254,6 +261,7 @@ export class PayPalModel {
           ? { next_billing_time: s.next_billing_time }
           : {}),
         failed_payments_count: s.failed_payments_count,
+        ...(s.last_failed_payment ? { last_failed_payment: s.last_failed_payment } : {}),
       },
       create_time: s.create_time,
       update_time: s.update_time,
@@ -322,6 +330,13 @@ export class PayPalModel {
     const t = now();
     if (s.fail) {
       s.failed_payments_count++;
+      // PayPal tries a failed payment again a few days later (its subscriptions' retry)
+      s.last_failed_payment = {
+        amount: { currency_code: 'USD', value: `${Number(s.quantity)}.00` },
+        time: t,
+        reason_code: 'PAYMENT_DENIED',
+        next_payment_retry_time: new Date(Date.parse(t) + 5 * 86_400_000).toISOString(),
+      };
       s.update_time = t;
       this.subscriptionEvent(
         s,

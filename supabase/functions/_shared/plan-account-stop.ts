@@ -1,0 +1,116 @@
+// plan.account-stop: what a deleted account's providers may still charge is stopped, and what they
+// took for it after the deletion is given back (docs/plans.md, "Deleting an account"). The account's
+// charges and plan rows went with its profile; private.account_stops keeps the provider ids (one
+// row a billing key or subscription, written in the deleting transaction with this job). A payment
+// that arrives later for one of them (a webhook, the reconcile job) queues the job again
+// (account_stop_again), so it is given back too.
+// Nothing twice: PortOne's cancel of a cancelled payment and a revoke of what is gone answer an
+// error taken as done; PayPal's cancel of a cancelled subscription is done, and each refund has its
+// PayPal-Request-Id (refundPaypalPayments). Nothing lost: any provider failure retries with the
+// queue's backoff (100 attempts, about 90 hours).
+import type { JobHandler, Outcome } from './jobs.ts';
+import { mapLimit } from './map-limit.ts';
+import { portonePayment, refundCard, rpc } from './plan-flows.ts';
+import { portone, portoneErrorType } from './portone.ts';
+import { refundPaypalPayments } from './paypal-refund.ts';
+import { PayPalError } from './paypal.ts';
+
+export const ACCOUNT_STOP_JOB = 'plan.account-stop';
+
+interface AccountStop {
+  id: string;
+  user_id: string;
+  method: 'iamport' | 'paypal';
+  provider_ref: string;
+  charge_ids: string[];
+  was_plan: boolean;
+  deleted_at: string;
+}
+
+const REASON = 'The account was deleted';
+const HOUR_MS = 3_600_000;
+/** How long a checkout in flight at the deletion may still reach PortOne (as plan.reconcile waits). */
+const IN_FLIGHT_MS = 10 * 60_000;
+/** How long a payment (or its refund) PayPal has not completed yet is looked at again. */
+const PENDING_MS = 14 * 24 * HOUR_MS;
+
+const gone = (err: unknown, types: string[]) => types.includes(portoneErrorType(err) ?? '');
+
+/**
+ * Card: the key's schedules revoked, every charge id PortOne may have paid for the account refunded
+ * (a checkout in flight, a renewal not recorded), then the key deleted (PortOne refuses while a
+ * schedule waits: revoked first, and a retry revokes again). `later` when a charge id may still be
+ * paid (a checkout in flight) or a payment is under way.
+ */
+async function stopCard(stop: AccountStop): Promise<'done' | 'later'> {
+  const key = stop.provider_ref;
+  const keyGone = ['BILLING_KEY_NOT_FOUND', 'BILLING_KEY_ALREADY_DELETED'];
+  try {
+    await portone().payment.paymentSchedule.revokePaymentSchedules({ billingKey: key });
+  } catch (err) {
+    if (!gone(err, [...keyGone, 'PAYMENT_SCHEDULE_NOT_FOUND'])) throw err;
+  }
+  let later = false;
+  for (const id of stop.charge_ids) {
+    const payment = await portonePayment({ id });
+    if (!payment) {
+      later ||= Date.now() - Date.parse(stop.deleted_at) < IN_FLIGHT_MS;
+      continue;
+    }
+    if (payment.status === 'PAID') await refundCard(id, REASON);
+    else if (payment.status !== 'FAILED' && payment.status !== 'CANCELLED') later = true;
+  }
+  try {
+    await portone().payment.billingKey.deleteBillingKey({ billingKey: key, reason: REASON });
+  } catch (err) {
+    if (!gone(err, keyGone)) throw err;
+  }
+  return later ? 'later' : 'done';
+}
+
+/**
+ * PayPal: the subscription cancelled, and what PayPal took given back: every payment of a checkout
+ * that never became a plan; of a plan, those after the deletion (the period paid before was the
+ * owner's). `later` while a payment or its refund is pending.
+ */
+async function stopPaypal(stop: AccountStop): Promise<'done' | 'later'> {
+  const since = stop.was_plan ? stop.deleted_at : undefined;
+  const found = await refundPaypalPayments(stop.provider_ref, REASON, since);
+  if (found.state === 'failed') throw new Error(found.error);
+  return found.state === 'pending' ? 'later' : 'done';
+}
+
+export const accountStop: JobHandler = {
+  prepare: (jobs) =>
+    mapLimit(jobs, 4, async (job): Promise<Outcome> => {
+      try {
+        const stop = await rpc<AccountStop | null>('account_stop', {
+          p_id: String(job.payload.stop_id),
+        });
+        if (!stop) return { status: 'done', result: { skipped: 'no such stop' } };
+        let state: 'done' | 'later';
+        try {
+          state = stop.method === 'iamport' ? await stopCard(stop) : await stopPaypal(stop);
+        } catch (err) {
+          if (err instanceof PayPalError && err.status === 404)
+            return { status: 'done', result: { skipped: 'no such subscription' } };
+          throw err;
+        }
+        if (state === 'done') return { status: 'done', result: { stopped: stop.provider_ref } };
+        if (Date.now() - Date.parse(stop.deleted_at) > PENDING_MS) {
+          console.error(
+            `[alert] ${ACCOUNT_STOP_JOB}: a payment still pending after 14 days`,
+            stop.id,
+          );
+          return { status: 'failed', error: 'A payment or its refund still pending after 14 days' };
+        }
+        const wait = stop.method === 'iamport' ? 2 * 60_000 : HOUR_MS;
+        return { status: 'defer', run_at: new Date(Date.now() + wait).toISOString() };
+      } catch (err) {
+        const error = String((err as Error)?.message ?? err).slice(0, 500);
+        if (job.attempts >= job.max_attempts)
+          console.error(`[alert] ${ACCOUNT_STOP_JOB} gave up: ${error}`, job.payload.stop_id);
+        return { status: 'retry', error };
+      }
+    }),
+};

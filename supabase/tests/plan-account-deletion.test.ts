@@ -1,0 +1,203 @@
+// Deleting an account stops what its providers would still charge (docs/plans.md, "Deleting an
+// account"): the card plan's PortOne schedule revoked and its billing key deleted, the PayPal
+// subscription cancelled, through the queue (plan.account-stop, from private.account_stops, the
+// provider ids kept after the profile goes); a payment that arrives for the deleted account (a
+// webhook, the reconcile job, a checkout racing the deletion) is given back, once.
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { callFunction, newUser, sql, stack, type TestUser } from './support/clients.ts';
+import * as plans from './support/plans.ts';
+import { eventually } from './support/providers.ts';
+import { boughtByCard, endsInTwoDays, scheduled } from './support/renewals.ts';
+
+const deleteAccount = async (owner: TestUser) => {
+  const res = await callFunction('delete-user', {}, owner.accessToken);
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+};
+
+/**
+ * The same deletion without delete-user's kick of the worker, so the provider can be made to
+ * charge before the stop job runs (the job queued by the deletion waits for the next run).
+ */
+const deleteQuietly = (owner: TestUser) => sql('delete from auth.users where id = $1', [owner.id]);
+
+/** Runs the worker until `done` holds (the shared queue may hold other files' jobs first). */
+const untilWorked = (done: () => Promise<unknown>, what: () => Promise<unknown>) =>
+  eventually(
+    async () => {
+      await plans.runWorker();
+      return done();
+    },
+    60_000,
+    what,
+  );
+
+const stopJobs = (ref: string) =>
+  sql(
+    `select j.status, j.attempts, j.last_error, j.result from private.jobs j
+       join private.account_stops s on j.payload ->> 'stop_id' = s.id::text
+      where s.provider_ref = $1`,
+    [ref],
+  );
+
+const ownPortonePayments = async (owner: TestUser) =>
+  (await plans.portoneState()).payments
+    .filter((p) => p.customer.id === owner.id)
+    .map((p) => [p.id, p.status]);
+
+const subTransactions = async (sub: string) =>
+  (await plans.paypalState()).transactions
+    .filter((t) => t.subscription_id === sub)
+    .map((t) => t.status);
+
+const subStatus = async (sub: string) =>
+  (await plans.paypalState()).subscriptions.find((s) => s.id === sub)?.status;
+
+describe('deleting an account with a plan', () => {
+  it('card: the renewal schedule is revoked and the billing key deleted; nothing more is charged', async () => {
+    const owner = await newUser('del-card');
+    const { key } = await boughtByCard(owner);
+    const sched = await scheduled(key, 3);
+    await deleteAccount(owner);
+    const keyState = async () =>
+      (await plans.portoneState()).billingKeys.find((k) => k.billingKey === key)?.status;
+    await untilWorked(
+      async () => (await keyState()) === 'DELETED',
+      async () => ({ key: await keyState(), jobs: await stopJobs(key) }),
+    );
+    const st = await plans.portoneState();
+    expect(st.schedules.find((s) => s.id === sched.id)?.status).toBe('REVOKED');
+    // PortOne's run of the day finds nothing to charge
+    await plans.control('portone', '/schedules/run', { billingKey: key });
+    expect(await ownPortonePayments(owner)).toEqual([[expect.any(String), 'PAID']]);
+    // what the stop keeps: the provider ids, not the charge rows
+    expect(
+      await sql('select count(*)::int as n from private.payment_charges where user_id = $1', [
+        owner.id,
+      ]),
+    ).toEqual([{ n: 0 }]);
+  }, 90_000);
+
+  it('card: a renewal PortOne charged as the account went (its webhook after) is refunded, once', async () => {
+    const owner = await newUser('del-card-ran');
+    const { key, paymentId } = await boughtByCard(owner);
+    const chargeId = (await scheduled(key, 3)).paymentId;
+    await endsInTwoDays(paymentId, chargeId);
+    await deleteQuietly(owner);
+    // PortOne runs the schedule before the stop job revoked it; its webhook reaches us
+    await plans.control('portone', '/schedules/run', { paymentId: chargeId });
+    const renewal = async () =>
+      (await plans.portoneState()).payments.find((p) => p.id === chargeId)?.status;
+    await untilWorked(
+      async () => (await renewal()) === 'CANCELLED',
+      async () => ({ renewal: await renewal(), jobs: await stopJobs(key) }),
+    );
+    // the first payment (the period the owner had) stays; the webhook replayed changes nothing
+    const st = await plans.portoneState();
+    expect(
+      st.payments
+        .filter((p) => p.customer.id === owner.id)
+        .map((p) => p.status)
+        .sort(),
+    ).toEqual(['CANCELLED', 'PAID']);
+    const hook = st.webhooks.find((w) => w.summary.paymentId === chargeId);
+    const replay = await fetch(`${stack().apiUrl}/functions/v1/portone-webhook`, {
+      method: 'POST',
+      headers: hook!.headers,
+      body: hook!.body,
+    });
+    expect(replay.status).toBe(200);
+    await plans.runWorker();
+    expect((await plans.portoneState()).payments.find((p) => p.id === chargeId)?.status).toBe(
+      'CANCELLED',
+    );
+  }, 90_000);
+
+  it('paypal: the subscription is cancelled; a payment PayPal took after the deletion is refunded, not the one before', async () => {
+    const owner = await newUser('del-pp');
+    const { sub } = await plans.boughtByPaypal(owner, 3);
+    // PayPal bills once more before the stop job cancels it, and is down for the first refund
+    await deleteQuietly(owner);
+    await plans.control('paypal', '/outage', { subscription: sub, refund: 1 });
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    await untilWorked(
+      async () => (await subTransactions(sub)).join() === 'COMPLETED,REFUNDED',
+      async () => ({ tx: await subTransactions(sub), jobs: await stopJobs(sub) }),
+    );
+    expect(await subStatus(sub)).toBe('CANCELLED');
+    expect(
+      (await plans.paypalState()).refunds.filter((r) => r.subscription_id === sub),
+    ).toHaveLength(1);
+  }, 90_000);
+});
+
+describe('a checkout racing the deletion', () => {
+  it('card: charged while PortOne did not answer, account deleted, then the reconcile job: refunded', async () => {
+    const owner = await newUser('del-card-inflight');
+    const key = await plans.cardKey(owner);
+    await plans.control('portone', `/billing-keys/${key}`, { unanswered: true });
+    const res = await plans.buyByCard(owner, key);
+    expect(res.status).toBe(502);
+    const [charge] = await plans.chargesOf(owner.id);
+    expect(charge!.status).toBe('pending');
+    await deleteAccount(owner);
+    await plans.control('portone', `/billing-keys/${key}`, { unanswered: false });
+    await sql(`update private.jobs set run_at = now() where dedupe_key = $1`, [
+      `plan.reconcile:${charge!.id}`,
+    ]);
+    await untilWorked(
+      async () => (await ownPortonePayments(owner)).join() === `${charge!.id},CANCELLED`,
+      async () => ({ paid: await ownPortonePayments(owner), jobs: await stopJobs(key) }),
+    );
+    const [reconcile] = await sql<{ result: unknown }>(
+      `select result from private.jobs where dedupe_key = $1`,
+      [`plan.reconcile:${charge!.id}`],
+    );
+    expect(reconcile!.result).toMatchObject({ account_deleted: expect.any(String) });
+  }, 90_000);
+
+  it('paypal: approved as the account is deleted (the check finds no owner): cancelled and refunded', async () => {
+    const owner = await newUser('del-pp-race');
+    const sub = await plans.paypalSubscription(owner, 3);
+    const held = new pg.Client({ connectionString: stack().dbUrl });
+    await held.connect();
+    try {
+      await held.query('begin');
+      await held.query('select 1 from public.profiles where id = $1 for update', [owner.id]);
+      const call = plans.buyByPaypal(owner, sub);
+      await eventually(
+        async () =>
+          (
+            await sql(
+              `select pid from pg_stat_activity where wait_event_type = 'Lock' and query like '%start_plan_checkout%'`,
+            )
+          ).length > 0,
+        20_000,
+      );
+      await held.query('delete from auth.users where id = $1', [owner.id]);
+      await held.query('commit');
+      expect((await call).status).toBe(403);
+    } finally {
+      await held.query('rollback').catch(() => undefined);
+      await held.end();
+    }
+    await untilWorked(
+      async () => (await subTransactions(sub)).join() === 'REFUNDED',
+      async () => ({ tx: await subTransactions(sub), jobs: await stopJobs(sub) }),
+    );
+    expect(await subStatus(sub)).toBe('CANCELLED');
+  }, 90_000);
+
+  it('a live owner cannot have a subscription stopped as a deleted account', async () => {
+    const owner = await newUser('del-not');
+    const { sub } = await plans.boughtByPaypal(owner, 3);
+    const [row] = await sql<{ r: boolean }>(
+      `select public.stop_for_deleted_account($1, 'paypal', $2) as r`,
+      [owner.id, sub],
+    );
+    expect(row!.r).toBe(false);
+    expect(await sql('select 1 from private.account_stops where provider_ref = $1', [sub])).toEqual(
+      [],
+    );
+  });
+});

@@ -1,0 +1,134 @@
+// A PayPal plan follows what PayPal does (docs/plans.md, "Renewals, Stop, Change"): a subscription
+// PayPal still has ACTIVE renews (a failed payment it retries, the billing day before it bills),
+// Stop cancels it at PayPal whatever the row says, and what PayPal billed decides the period's plan.
+import { describe, expect, it } from 'vitest';
+import { callFunction, newUser, sql } from './support/clients.ts';
+import * as plans from './support/plans.ts';
+import { eventually } from './support/providers.ts';
+
+const row = async (ownerId: string) => (await plans.paymentsOf(ownerId))[0]!;
+const subStatus = async (sub: string) =>
+  (await plans.paypalState()).subscriptions.find((s) => s.id === sub)?.status;
+
+describe('a PayPal plan PayPal still bills', () => {
+  it('a failed renewal PayPal retries keeps renewing; paid on the retry, Change and Stop work, and Stop cancels at PayPal', async () => {
+    const owner = await newUser('pp-retry');
+    const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
+    await plans.control('paypal', `/subscriptions/${sub}`, { fail: true });
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    await eventually(async () => !!(await row(owner.id)).renewal_failed_at, 15_000);
+    const failed = await row(owner.id);
+    // PayPal keeps it ACTIVE and tries again: the plan renews
+    expect(failed).toMatchObject({ is_active: true, auto_renew: true });
+    await plans.control('paypal', `/subscriptions/${sub}`, { fail: false });
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    await eventually(async () => (await row(owner.id)).end_date !== failed.end_date, 15_000);
+    expect(await row(owner.id)).toMatchObject({ auto_renew: true, renewal_failed_at: null });
+    const change = await callFunction(
+      'change-paypal-payment',
+      { paymentId, plan: plans.custom(40, 0) },
+      owner.accessToken,
+    );
+    expect(change.status, JSON.stringify(change.json)).toBe(200);
+    const stop = await callFunction('cancel-paypal-payment', { paymentId }, owner.accessToken);
+    expect(stop.status).toBe(200);
+    expect(await subStatus(sub)).toBe('CANCELLED');
+  });
+
+  it('Stop cancels at PayPal even when the row says the plan does not renew', async () => {
+    const owner = await newUser('pp-stop-row');
+    const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
+    // the row fell behind PayPal (as a failed renewal left it before)
+    await sql('update public.payments set auto_renew = false where id = $1', [paymentId]);
+    const stop = await callFunction('cancel-paypal-payment', { paymentId }, owner.accessToken);
+    expect(stop.status).toBe(200);
+    expect(await subStatus(sub)).toBe('CANCELLED');
+    expect(await row(owner.id)).toMatchObject({
+      auto_renew: false,
+      stopped_at: expect.anything(),
+    });
+    // a second Stop: PayPal's cancel of a cancelled subscription is no error
+    const again = await callFunction('cancel-paypal-payment', { paymentId }, owner.accessToken);
+    expect(again.status).toBe(200);
+  });
+
+  it('the billing day, before PayPal bills: the renewal check waits for PayPal instead of ending the plan', async () => {
+    const owner = await newUser('pp-billing-day');
+    const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
+    // 00:10 UTC on the billing day: PayPal bills later today (during its billing day, at or a
+    // little after the time it gives), our period ended yesterday. The purchase's webhooks are let
+    // through first (one applied after the update below would move the period by itself)
+    await plans.control('paypal', `/subscriptions/${sub}`, {
+      next_billing_time: `${plans.today()}T00:00:00Z`,
+    });
+    await eventually(async () =>
+      (await plans.paypalState()).webhooks
+        .filter((w) => w.body.includes(sub))
+        .every((w) => w.status === 'delivered'),
+    );
+    await sql(
+      `update public.payments set start_date = current_date - 31, end_date = current_date - 1 where id = $1`,
+      [paymentId],
+    );
+    await sql('select private.expire_plans()');
+    const check = () =>
+      sql<{ status: string; run_at: string; result: unknown }>(
+        `select status, run_at, result from private.jobs
+          where dedupe_key like 'plan.renewal-check:' || $1 || '%'`,
+        [paymentId],
+      );
+    // the check looked, and looks again after PayPal's billing time
+    await eventually(
+      async () => {
+        await plans.runWorker();
+        const [job] = await check();
+        return job && job.status === 'queued' && Date.parse(job.run_at) > Date.now() + 1_800_000;
+      },
+      60_000,
+      check,
+    );
+    expect(await row(owner.id)).toMatchObject({ is_active: true, auto_renew: true });
+    expect(await plans.profileOf(owner.id)).toMatchObject({ paid: true, block_limit: 11 });
+    // PayPal bills: the next period
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    await eventually(async () => (await row(owner.id)).end_date >= plans.today(), 15_000);
+    expect(await row(owner.id)).toMatchObject({ is_active: true, auto_renew: true });
+  }, 90_000);
+});
+
+describe('what PayPal bills decides the plan', () => {
+  it('a Change approved, then changed back and not approved: PayPal bills the approved one, and the period has its plan', async () => {
+    const owner = await newUser('pp-billed');
+    const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
+    const c1 = await callFunction(
+      'change-paypal-payment',
+      { paymentId, plan: plans.custom(40, 0) },
+      owner.accessToken,
+    );
+    expect(c1.status, JSON.stringify(c1.json)).toBe(200);
+    await plans.control('paypal', `/subscriptions/${sub}/approve`);
+    const c2 = await callFunction(
+      'change-paypal-payment',
+      { paymentId, plan: plans.BASIC },
+      owner.accessToken,
+    );
+    expect(c2.status, JSON.stringify(c2.json)).toBe(200);
+    const before = (await row(owner.id)).end_date;
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    await eventually(async () => (await row(owner.id)).end_date !== before, 15_000);
+    expect(
+      (await plans.paypalState()).transactions
+        .filter((t) => t.subscription_id === sub)
+        .map((t) => t.value),
+    ).toEqual(['3.00', '10.00']);
+    // $10 taken: the period is Custom 40 blocks; Basic still waits for the owner's approval
+    expect(await row(owner.id)).toMatchObject({
+      type: 'custom',
+      price: '10.00',
+      content: { planName: 'Custom', blockLimit: 40, responseMonthlyLimit: 0 },
+      next_content: { planName: 'Basic', blockLimit: 8, responseMonthlyLimit: 1000 },
+      next_price: '3.00',
+    });
+    expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 43 });
+  });
+});
