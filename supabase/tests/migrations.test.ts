@@ -1,12 +1,12 @@
 // What supabase/migrations promises a database that already has a history (docs/data-model.md,
-// "Migrations"). A project that applied the 15 migrations the eleventh squash replaced has the
-// baseline's version among them and 14 versions the folder no longer has: migrate refuses it,
+// "Migrations"). A project that applied the 6 migrations the twelfth squash replaced has the
+// baseline's version among them and 5 versions the folder no longer has: migrate refuses it,
 // naming them and the way out, and changes nothing. After the repair a project makes (what
 // `supabase migration repair --status reverted` does: their rows leave the history) it continues
 // from the baseline: the schedules and every migration since apply, and it ends as a new database
 // built from the folder, object by object and job by job.
 // Its schema before is the squash's two files' (the commit that made them compared them with the
-// 15 they replaced: no difference). Both databases are throwaway ones in the test stack's cluster.
+// 6 they replaced: no difference). Both databases are throwaway ones in the test stack's cluster.
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,24 +18,15 @@ import { migrate, MigrationHistoryError } from '../local/migrate.ts';
 import { paths } from '../local/paths.ts';
 import { sql, stack } from './support/clients.ts';
 
-/** The newest migration the eleventh squash replaced: the baseline took its version. */
-const BASELINE = '20261127205440';
-/** The other 14 it replaced, as a project that applied them has them in its history. */
+/** The newest migration the twelfth squash replaced: the baseline took its version. */
+const BASELINE = '20261127234418';
+/** The other 5 it replaced, as a project that applied them has them in its history. */
 const REPLACED = [
-  '20261127114320',
-  '20261127114321',
-  '20261127134309',
-  '20261127141739',
-  '20261127163953',
-  '20261127170639',
-  '20261127170931',
-  '20261127172545',
-  '20261127174042',
-  '20261127174851',
-  '20261127195723',
-  '20261127200158',
-  '20261127203715',
-  '20261127203938',
+  '20261127205440',
+  '20261127205441',
+  '20261127223650',
+  '20261127223833',
+  '20261127230503',
 ];
 
 const files = readdirSync(paths.migrations)
@@ -92,7 +83,7 @@ beforeAll(async () => {
     await c.query('delete from supabase_migrations.schema_migrations');
     await c.query(
       `insert into supabase_migrations.schema_migrations (version, name)
-       select unnest($1::text[]), 'replaced by the eleventh squash'`,
+       select unnest($1::text[]), 'replaced by the twelfth squash'`,
       [[...REPLACED, BASELINE]],
     );
   });

@@ -1,8 +1,8 @@
--- Baseline (eleventh squash): every migration up to 20261127205440 squashed into one, made of the
+-- Baseline (twelfth squash): every migration up to 20261127234418 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the tenth baseline (20261127114320), its schedules and the thirteen
--- migrations of 2026-11-27 that followed them (twelve generated; two data steps that have nothing
--- to fix in a new database); its version is the newest one's, so a project that applied
+-- file after file. It replaces the eleventh baseline (20261127205440), its schedules and the four
+-- migrations of 2026-11-27 that followed them (all generated; one with a data step that has
+-- nothing to fix in a new database); its version is the newest one's, so a project that applied
 -- them all already has it (docs/data-model.md, "Migrations", says what such a project does). The
 -- schedules are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
@@ -2001,7 +2001,7 @@ returns jsonb language sql stable security definer set search_path = '' as $$
     case
       when pr.id is null then jsonb_build_object('skip', 'the account was deleted')
       when nullif(pr.email, '') is null then jsonb_build_object('skip', 'the owner has no email address')
-      when exists (select 1 from private.mail_suppressions s where s.email = lower(pr.email))
+      when private.mailbox_suppressed(pr.email)
         then jsonb_build_object('skip', 'the address is suppressed (bounce or complaint)')
       else jsonb_build_object(
         'to', pr.email, 'user_id', pr.id, 'language', pr.language, 'name', pr.name,
@@ -4924,7 +4924,7 @@ begin
   update pg_temp.letter_recipients r set skip = case
       when exists (select 1 from public.unsubscribes u where u.user_id = p_owner_id and lower(u.email) = r.email)
         then 'the address unsubscribed'
-      when exists (select 1 from private.mail_suppressions s where s.email = r.email)
+      when private.mailbox_suppressed(r.email)
         then 'the address is suppressed (bounce or complaint)'
     end;
   select count(*) filter (where skip is null), count(*) into v_count, v_total from pg_temp.letter_recipients;
@@ -4980,7 +4980,7 @@ language sql stable security definer set search_path = '' as $$
   with m as (
     select a.group_name, lower(a.email) as email, a.awaiting_confirmation as awaiting,
            exists (select 1 from public.unsubscribes u where u.user_id = a.user_id and lower(u.email) = lower(a.email))
-             or exists (select 1 from private.mail_suppressions s where s.email = lower(a.email)) as skip
+             or private.mailbox_suppressed(a.email) as skip
     from public.audience_members a
     where a.user_id = (select auth.uid()) and not a.deactivated and a.has_email
   )
@@ -5026,7 +5026,7 @@ begin
       when b.status <> 'reserved' then 'already ' || b.status
       when exists (select 1 from public.unsubscribes u where u.user_id = b.owner_id and lower(u.email) = lower(b.email))
         then 'the address unsubscribed'
-      when exists (select 1 from private.mail_suppressions s where s.email = lower(b.email))
+      when private.mailbox_suppressed(b.email)
         then 'the address is suppressed (bounce or complaint)'
     end;
   -- a sender whose letters bounce or draw complaints too often stops sending (mail_sender_status)
@@ -5303,7 +5303,7 @@ begin
   v_skip := case
     when exists (select 1 from public.unsubscribes u where u.user_id = v_letter.owner_id and lower(u.email) = v_email)
       then 'the address unsubscribed'
-    when exists (select 1 from private.mail_suppressions s where s.email = v_email)
+    when private.mailbox_suppressed(v_email)
       then 'the address is suppressed (bounce or complaint)'
     when not private.take_response_quota(v_letter.owner_id, 1)
       then 'the monthly email quota is used up'
@@ -5357,6 +5357,25 @@ grant execute on function public.trigger_letter_choices() to authenticated;
 -- events (SES through SNS) applied to it, suppressions, opt-outs and unsubscribes, and the
 -- sender's reputation.
 
+-- The mailbox an address reaches, for the caps and the suppression checks (docs/security.md
+-- "One mailbox, many spellings"): lower case, trimmed, the local part cut at its first '+'
+-- (victim+1@x and victim+2@x reach victim@x), and for gmail.com and googlemail.com the dots of
+-- the local part gone and the domain gmail.com. Only for counting and matching: mail still goes
+-- to the address as typed. A local part that is nothing before its '+' stays whole.
+create function private.mailbox_key(p_email text)
+returns text language sql immutable parallel safe set search_path = '' as $$
+  select case when a.domain is null then a.address
+              when a.domain in ('gmail.com', 'googlemail.com')
+                then replace(a.local, '.', '') || '@gmail.com'
+              else a.local || '@' || a.domain end
+  from (select t.address, t.domain,
+               coalesce(nullif(split_part(t.whole, '+', 1), ''), t.whole) as local
+        from (select lower(btrim(p_email)) as address,
+                     nullif(substring(lower(btrim(p_email)) from '@([^@]*)$'), '') as domain,
+                     substring(lower(btrim(p_email)) from '^(.*)@[^@]*$') as whole) t) a;
+$$;
+revoke execute on function private.mailbox_key(text) from public;
+
 create table public.sender_emails (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
@@ -5390,6 +5409,9 @@ call private.clients_read('public.sender_emails', 'Users can read their own send
   'user_id = (select auth.uid())');
 -- delete-mail-verified counts the other owners' claims of an address
 create index sender_emails_email_idx on public.sender_emails (email);
+-- "Not me" drops the claims nobody confirmed of every spelling of the mailbox (private.not_me)
+create index sender_emails_mailbox_idx on public.sender_emails (private.mailbox_key(email))
+  where confirmed_at is null;
 
 -- An account that goes takes its claims with it (the profile's cascade): the provider's identity
 -- of each confirmed one is released by the jobs worker (`sender.release`,
@@ -5420,37 +5442,100 @@ create table private.sender_email_tokens (
   sender_email_id uuid primary key references public.sender_emails (id) on delete cascade,
   token_hash text not null unique check (token_hash ~ '^[0-9a-f]{64}$'),
   expires_at timestamptz not null,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  -- the mail's "Not me" link (the /confirm-email page, answer_mail_consent): the address says the
+  -- claim is not its; it confirms nothing, and goes with the claim or the next request
+  not_me_hash text unique check (not_me_hash ~ '^[0-9a-f]{64}$'),
+  not_me_expires_at timestamptz
 );
 create index sender_email_tokens_expires_at_idx on private.sender_email_tokens (expires_at);
 comment on table private.sender_email_tokens is
-  'The live confirmation token of a sender email claim (one per claim; a new request replaces it), as the SHA-256 of the token mailed to the address. Spent by confirm_sender_email; gone with the claim.';
+  'The live confirmation token of a sender email claim (one per claim; a new request replaces it), as the SHA-256 of the token mailed to the address, and the hash of the mail''s "Not me" token. Spent by confirm_sender_email or answer_mail_consent; gone with the claim.';
 alter table private.sender_email_tokens enable row level security;
 revoke all on private.sender_email_tokens from public, anon, authenticated;
 
-create function public.request_sender_email(p_user_id uuid, p_email text, p_token_hash text)
+-- Every sender confirmation mail, by mailbox (private.mailbox_key): one a day per mailbox, whoever
+-- asks (docs/security.md "Sender addresses"). Not tied to the account or the claim, so deleting
+-- either gives the address no day back; rows go after two days (reserve_sender_confirmation).
+create table private.sender_confirmation_mails (
+  id bigint generated always as identity primary key,
+  mailbox text not null,
+  user_id uuid not null,
+  mailed_at timestamptz not null default now()
+);
+comment on table private.sender_confirmation_mails is
+  'Sender confirmation mails sent (request-mail-verify), by mailbox key, for the one-a-day cap across owners.';
+alter table private.sender_confirmation_mails enable row level security;
+revoke all on private.sender_confirmation_mails from public, anon, authenticated;
+create index sender_confirmation_mails_mailbox_idx
+  on private.sender_confirmation_mails (mailbox, mailed_at);
+
+-- Before request-mail-verify mails an address: refuses a suppressed mailbox ({outcome:
+-- suppressed}) and a mailbox a sender confirmation went to in the last 24 hours, for any owner
+-- ({outcome: sent_today, retry_at}); else notes the mail ({outcome: reserved, id}). One mailbox at
+-- a time (an advisory lock): twenty accounts asking at once make one mail.
+create function public.reserve_sender_confirmation(p_user_id uuid, p_email text)
+returns jsonb language plpgsql security definer set search_path = '' as $$
+declare
+  v_key text := private.mailbox_key(p_email);
+  v_last timestamptz;
+  v_id bigint;
+begin
+  perform pg_advisory_xact_lock(hashtextextended('sender_confirmation:' || v_key, 0));
+  if private.mailbox_suppressed(p_email) then
+    return jsonb_build_object('outcome', 'suppressed');
+  end if;
+  select max(mailed_at) into v_last from private.sender_confirmation_mails
+    where mailbox = v_key and mailed_at > now() - interval '24 hours';
+  if v_last is not null then
+    return jsonb_build_object('outcome', 'sent_today', 'retry_at', v_last + interval '24 hours');
+  end if;
+  delete from private.sender_confirmation_mails where mailed_at < now() - interval '2 days';
+  insert into private.sender_confirmation_mails (mailbox, user_id) values (v_key, p_user_id)
+    returning id into v_id;
+  return jsonb_build_object('outcome', 'reserved', 'id', v_id);
+end;
+$$;
+comment on function public.reserve_sender_confirmation(uuid, text) is
+  'Notes a sender confirmation mail about to go to an address, or refuses it: suppressed, or sent_today (one a day per mailbox, across owners) with retry_at. Service role only (request-mail-verify).';
+revoke all on function public.reserve_sender_confirmation(uuid, text) from public, anon, authenticated;
+grant execute on function public.reserve_sender_confirmation(uuid, text) to service_role;
+
+-- The provider refused the mail reserve_sender_confirmation noted: it did not go, the day is not spent.
+create function public.release_sender_confirmation(p_id bigint)
+returns void language sql security definer set search_path = '' as $$
+  delete from private.sender_confirmation_mails where id = p_id;
+$$;
+revoke all on function public.release_sender_confirmation(bigint) from public, anon, authenticated;
+grant execute on function public.release_sender_confirmation(bigint) to service_role;
+
+create function public.request_sender_email(p_user_id uuid, p_email text, p_token_hash text,
+                                            p_not_me_hash text)
 returns uuid language plpgsql security definer set search_path = '' as $$
 declare
   v_id uuid;
 begin
-  delete from private.sender_email_tokens where expires_at < now();
+  delete from private.sender_email_tokens
+    where expires_at < now() and coalesce(not_me_expires_at, expires_at) < now();
   insert into public.sender_emails as s (user_id, email, status)
     values (p_user_id, lower(p_email), 'pending')
     on conflict (user_id, email) do update
       set status = case when s.status = 'verified' then s.status else 'pending' end,
           updated_at = now()
     returning id into v_id;
-  insert into private.sender_email_tokens (sender_email_id, token_hash, expires_at)
-    values (v_id, p_token_hash, now() + interval '24 hours')
+  insert into private.sender_email_tokens (sender_email_id, token_hash, expires_at, not_me_hash,
+                                           not_me_expires_at)
+    values (v_id, p_token_hash, now() + interval '24 hours', p_not_me_hash, now() + interval '7 days')
     on conflict (sender_email_id) do update
-      set token_hash = excluded.token_hash, expires_at = excluded.expires_at, created_at = now();
+      set token_hash = excluded.token_hash, expires_at = excluded.expires_at, created_at = now(),
+          not_me_hash = excluded.not_me_hash, not_me_expires_at = excluded.not_me_expires_at;
   return v_id;
 end;
 $$;
-comment on function public.request_sender_email(uuid, text, text) is
-  'Adds (or asks again for) an owner''s claim on a sender address with the hash of the token just mailed to it; an older token of the claim stops working. Service role only (request-mail-verify).';
-revoke all on function public.request_sender_email(uuid, text, text) from public, anon, authenticated;
-grant execute on function public.request_sender_email(uuid, text, text) to service_role;
+comment on function public.request_sender_email(uuid, text, text, text) is
+  'Adds (or asks again for) an owner''s claim on a sender address with the hashes of the tokens just mailed to it (confirm, 24 hours; "Not me", 7 days); the claim''s older tokens stop working. Service role only (request-mail-verify, after reserve_sender_confirmation).';
+revoke all on function public.request_sender_email(uuid, text, text, text) from public, anon, authenticated;
+grant execute on function public.request_sender_email(uuid, text, text, text) to service_role;
 
 create function public.confirm_sender_email(p_user_id uuid, p_token_hash text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -5553,27 +5638,66 @@ create table private.provider_events (
 comment on table private.provider_events is 'Ids of provider events (SNS MessageId) already applied, so a duplicate delivery changes nothing.';
 alter table private.provider_events enable row level security;
 
--- Addresses nothing is sent to any more: hard bounces and complaints (as SES's suppression list).
--- Addresses are stored lower-cased and compared that way.
+-- Addresses nothing is sent to any more: hard bounces and complaints (as SES's suppression list),
+-- and "Not me" answers to confirmation mails. Addresses are stored lower-cased; the checks of the
+-- confirmation and notification mails go through private.mailbox_suppressed.
 create table private.mail_suppressions (
   email text primary key check (char_length(email) <= 320 and email = lower(email)),
   reason text not null check (reason in ('bounce', 'complaint', 'not_me')),
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  -- private.mailbox_key(email): a complaint's or a "Not me"'s reach
+  mailbox text generated always as (private.mailbox_key(email)) stored
 );
 comment on table private.mail_suppressions is 'Addresses that hard-bounced, complained or answered "not me" to a confirmation mail (mail-consent.sql): every later mail to them is skipped.';
 alter table private.mail_suppressions enable row level security;
 
--- One-click unsubscribes from notification mails, per block: scope owner (mailTo) or reply
--- (replies to the commenter's message). Letters use public.unsubscribes.
+-- A complaint or a "Not me" is the mailbox's own word: it covers every spelling of the mailbox
+-- (private.mailbox_key). A bounce covers the address that bounced only: a domain without
+-- '+' addresses bounces victim+x@ while victim@ is fine, and anyone can make that bounce.
+create index mail_suppressions_mailbox_idx on private.mail_suppressions (mailbox)
+  where reason <> 'bounce';
+
+-- Whether the platform sends an address nothing (the one suppression check of the confirmation
+-- mails, sender and consent, and of the notification mails).
+create function private.mailbox_suppressed(p_email text)
+returns boolean language sql stable set search_path = '' as $$
+  select exists (select 1 from private.mail_suppressions s
+                 where s.email = lower(btrim(p_email))
+                    or (s.reason <> 'bounce' and s.mailbox = private.mailbox_key(p_email)));
+$$;
+revoke execute on function private.mailbox_suppressed(text) from public;
+
+-- "Not me" to a confirmation mail (consent or sender): the mailbox gets nothing more from the
+-- platform, and the sender claims on any spelling of it that nobody confirmed go (a claim never
+-- confirmed never made the provider's identity). The one definition of the answer.
+create function private.not_me(p_email text)
+returns void language sql set search_path = '' as $$
+  insert into private.mail_suppressions (email, reason) values (lower(btrim(p_email)), 'not_me')
+    on conflict (email) do update set reason = 'not_me'
+    where private.mail_suppressions.reason = 'bounce';
+  delete from public.sender_emails
+    where private.mailbox_key(email) = private.mailbox_key(p_email) and confirmed_at is null;
+$$;
+revoke execute on function private.not_me(text) from public;
+
+-- One-click unsubscribes from notification mails: scope owner (mailTo: all of the owner's block
+-- digests to the address, looked up by owner) or reply (replies to the commenter's message on
+-- that block). The owner is written at unsubscribe time from the block's owner, so deleting the
+-- block keeps the opt-out (block_id names the block the link came from; no foreign key).
+-- Letters use public.unsubscribes.
 create table private.mail_optouts (
   email text not null check (char_length(email) <= 320 and email = lower(email)),
   scope text not null check (scope in ('owner', 'reply')),
   block_id uuid not null,
   created_at timestamptz not null default now(),
+  -- the block's owner when the address unsubscribed
+  owner_id uuid not null references public.profiles (id) on delete cascade,
   primary key (email, scope, block_id)
 );
-comment on table private.mail_optouts is 'Notification unsubscribes (signed one-click links): no more mails of that scope about that block to that address.';
+comment on table private.mail_optouts is 'Notification unsubscribes (signed one-click links): no more owner digests of that block''s owner (scope owner), or replies on that block (scope reply), to that address.';
 alter table private.mail_optouts enable row level security;
+-- notification_context's owner-scope lookup, and the owner's cascade
+create index mail_optouts_owner_email_scope_idx on private.mail_optouts (owner_id, email, scope);
 
 -- Called by public.finish_jobs (jobs.sql) for an outcome that carries a `mail`:
 --   {to, from, subject, kind, provider_message_id?, user_id?, sender_user_id?, block_id?, delivery_id?}
@@ -5740,28 +5864,40 @@ $$;
 revoke execute on function public.mail_sender_status(uuid) from public, anon, authenticated;
 
 -- Records a one-click unsubscribe from notification mails (the unsubscribe function checks the
--- signed token first).
-create function public.record_mail_optout(p_email text, p_scope text, p_block_id uuid)
+-- signed token first), with the block's owner: an owner-scope opt-out then holds for all of that
+-- owner's blocks, deleted ones too. When the block is already gone, p_owner_id (the owner the
+-- signed link names; links from before it named none) stands in; without either nothing is
+-- recorded (the block sends nothing more).
+create function public.record_mail_optout(p_email text, p_scope text, p_block_id uuid,
+                                          p_owner_id uuid default null)
 returns void language sql security definer set search_path = '' as $$
-  insert into private.mail_optouts (email, scope, block_id) values (lower(p_email), p_scope, p_block_id)
+  insert into private.mail_optouts (email, scope, block_id, owner_id)
+    select lower(p_email), p_scope, p_block_id, o.id
+    from (select coalesce((select b.owner_id from public.blocks b where b.id = p_block_id),
+                          (select p.id from public.profiles p where p.id = p_owner_id)) as id) o
+    where o.id is not null
     on conflict do nothing;
 $$;
-revoke execute on function public.record_mail_optout(text, text, uuid) from public, anon, authenticated;
+revoke execute on function public.record_mail_optout(text, text, uuid, uuid) from public, anon, authenticated;
 
--- Whether an address already left these notification mails: the unsubscribe page says so
--- instead of asking again. security definer: private.mail_optouts is not readable through the API.
+-- Whether an address already left these notification mails (owner scope: any of the block
+-- owner's digests): the unsubscribe page says so instead of asking again. security definer:
+-- private.mail_optouts is not readable through the API.
 create function public.mail_optout_exists(p_email text, p_scope text, p_block_id uuid)
 returns boolean language sql stable security definer set search_path = '' as $$
   select exists (select 1 from private.mail_optouts
-                 where email = lower(p_email) and scope = p_scope and block_id = p_block_id);
+                 where email = lower(p_email) and scope = p_scope and block_id = p_block_id)
+    or (p_scope = 'owner' and exists (
+          select 1 from private.mail_optouts o join public.blocks b on b.owner_id = o.owner_id
+          where b.id = p_block_id and o.email = lower(p_email) and o.scope = 'owner'));
 $$;
 revoke execute on function public.mail_optout_exists(text, text, uuid) from public, anon, authenticated;
 
 -- Whether any of these addresses is suppressed (for mails outside notifications).
 create function public.mail_suppressed(p_emails text[])
 returns text[] language sql stable security definer set search_path = '' as $$
-  select coalesce(array_agg(email), '{}') from private.mail_suppressions
-    where email = any(array(select lower(e) from unnest(p_emails) e));
+  select coalesce(array_agg(lower(btrim(e))), '{}') from unnest(p_emails) e
+    where private.mailbox_suppressed(e);
 $$;
 revoke execute on function public.mail_suppressed(text[]) from public, anon, authenticated;
 
@@ -5792,9 +5928,12 @@ create trigger sender_emails_set_updated_at before update on public.sender_email
 -- dedupe key). start_mail_consent sends at most one confirmation mail per address a day (a reply
 -- confirmation past it is dropped, a letters one waits a day), at most the owner's daily cap
 -- (mail_consent.owner_daily_free / _paid; past it the ask is dropped and counted for the owner:
--- confirmation_mail_usage), none to a suppressed address. It carries no visitor text: the
--- block's name and site and the owner's name are the owner's words. "Not me" on its page puts
--- the address on the suppression list: the platform then sends it nothing at all. Rows that
+-- confirmation_mail_usage), none to a suppressed address. It carries no free text of a visitor's
+-- or an owner's (an owner can be their own visitor): no block name, site or profile name, only
+-- the owner's verified sender address or (notify) sign-in address. "Not me" on its page puts
+-- the address on the suppression list: the platform then sends it nothing at all. The address's
+-- day and the suppression checks count the mailbox (private.mailbox_key, mail.sql): victim+1@x
+-- and victim+2@x are victim@x. Rows that
 -- never confirmed go when their token expires (purge_mail_consents, daily).
 
 create table private.mail_consents (
@@ -5802,7 +5941,7 @@ create table private.mail_consents (
   email text not null check (char_length(email) <= 320 and email = lower(email)),
   -- the owner: reply notifications on their blocks, or their letters
   owner_id uuid not null references public.profiles (id) on delete cascade,
-  -- the block that last asked (its name and site go into the mail and the page)
+  -- the block that last asked (the confirmation page names it; the mail does not)
   block_id uuid references public.blocks (id) on delete set null,
   confirmed_at timestamptz,
   -- the live token's SHA-256 (hex): one per row, a new mail replaces it, spent when answered
@@ -5842,13 +5981,15 @@ create table private.confirmation_mails (
   job_id bigint primary key,
   email text not null,
   owner_id uuid not null,
-  mailed_at timestamptz not null default now()
+  mailed_at timestamptz not null default now(),
+  -- private.mailbox_key(email): what the address's day counts (victim+1@ is victim@)
+  mailbox text generated always as (private.mailbox_key(email)) stored
 );
 comment on table private.confirmation_mails is
   'Confirmation mails sent (double opt-in), by address and owner, for the daily caps; not tied to the account that asked.';
 alter table private.confirmation_mails enable row level security;
 revoke all on private.confirmation_mails from public, anon, authenticated;
-create index confirmation_mails_email_idx on private.confirmation_mails (email, mailed_at);
+create index confirmation_mails_mailbox_idx on private.confirmation_mails (mailbox, mailed_at);
 create index confirmation_mails_owner_idx on private.confirmation_mails (owner_id, mailed_at);
 
 -- Whether an address confirmed reply notifications for a commenter on an owner's blocks, or (p_commenter_id
@@ -5893,6 +6034,30 @@ returns public.language_code language sql stable set search_path = '' as $$
 $$;
 revoke execute on function private.request_locale(public.language_code) from public;
 
+-- The dedupe key of today's `confirm.mail` job asking p_email about reply notifications for
+-- p_commenter_id, or (p_commenter_id null) p_owner_id's letters, or (p_notifications) their
+-- notification mails: one such job per address, owner and commenter (or scope) a UTC day.
+-- ask_mail_consent enqueues under it; consent_asked_today reads it (the workspace's resend).
+create function private.consent_ask_key(p_email text, p_owner_id uuid, p_commenter_id uuid,
+                                        p_notifications boolean default false)
+returns text language sql stable set search_path = '' as $$
+  select 'confirm.mail:' || p_owner_id || ':'
+    || coalesce(p_commenter_id::text,
+                case when coalesce(p_notifications, false) then 'notify' else 'letters' end)
+    || ':' || lower(btrim(p_email)) || ':' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD');
+$$;
+revoke execute on function private.consent_ask_key(text, uuid, uuid, boolean) from public;
+
+-- Whether that confirmation was asked today (its job exists, whatever became of it).
+create function private.consent_asked_today(p_email text, p_owner_id uuid, p_commenter_id uuid,
+                                            p_notifications boolean default false)
+returns boolean language sql stable set search_path = '' as $$
+  select exists (select 1 from private.jobs j
+                 where j.dedupe_key = private.consent_ask_key(p_email, p_owner_id, p_commenter_id,
+                                                              p_notifications));
+$$;
+revoke execute on function private.consent_asked_today(text, uuid, uuid, boolean) from public;
+
 -- Asks an address to confirm reply notifications for p_commenter_id's comments on p_owner_id's
 -- blocks, or (p_commenter_id null) p_owner_id's letters, or (p_notifications) p_owner_id's
 -- notification mails: one `confirm.mail` job per address, owner and commenter (or scope) a day. Answers 'confirmed', 'suppressed' (nothing is asked) or 'pending'
@@ -5905,7 +6070,7 @@ declare
   v_email text := lower(btrim(p_email));
   v_notify boolean := coalesce(p_notifications, false) and p_commenter_id is null;
 begin
-  if exists (select 1 from private.mail_suppressions where email = v_email) then
+  if private.mailbox_suppressed(v_email) then
     return 'suppressed';
   end if;
   if private.mail_confirmed(v_email, p_owner_id, p_commenter_id, v_notify) then
@@ -5915,9 +6080,7 @@ begin
     jsonb_build_object('email', v_email, 'owner_id', p_owner_id, 'commenter_id', p_commenter_id,
                        'block_id', p_block_id, 'locale', coalesce(p_locale, 'en'))
       || case when v_notify then jsonb_build_object('scope', 'notify') else '{}'::jsonb end,
-    'confirm.mail:' || p_owner_id || ':'
-      || coalesce(p_commenter_id::text, case when v_notify then 'notify' else 'letters' end) || ':' || v_email
-      || ':' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD'),
+    private.consent_ask_key(v_email, p_owner_id, p_commenter_id, v_notify),
     null, null, 'mail');
   return 'pending';
 end;
@@ -5985,8 +6148,10 @@ revoke execute on function private.purge_mail_consents() from public;
 -- The worker starts one `confirm.mail` job (running) with the hash of the token it is about to
 -- mail. Answers {skip: reason}, {defer_until} (a letters confirmation when another went to the
 -- address less than a day ago), or what the mail needs: {to, scope: reply|letters|notify, language,
--- block: {name, url}, owner_name, sender, owner_email}. A notify confirmation carries no word the
--- owner chose (no block name or site, no account name): only the owner's sign-in address. The token replaces the row's older one; a job run
+-- block: {id}, owner_id, sender, owner_email}. No confirmation carries a word the owner chose (no
+-- block name or site, no profile name: an owner can pose as their own visitor and type any
+-- address): reply and letters ones the owner's verified sender address if any (proved theirs;
+-- letters come from it), a notify one the owner's sign-in address. The token replaces the row's older one; a job run
 -- again (retried before the provider took it) replaces its own. In order: the address's day (one
 -- confirmation mail a day: a reply one past it is dropped, as many accounts may name one address;
 -- a letters one, one per owner, waits), then the owner's day (owner_confirmation_cap: past it the
@@ -6001,7 +6166,6 @@ declare
   v_row private.mail_consents;
   v_last timestamptz;
   v_block public.blocks;
-  v_owner_name text;
   v_sender text;
   v_locale public.language_code;
   v_notify boolean;
@@ -6027,8 +6191,8 @@ begin
     return jsonb_build_object('skip', 'a request of the old form');
   end if;
   -- one address at a time: the daily cap is read and written under this lock
-  perform pg_advisory_xact_lock(hashtextextended('mail_consent:' || v_email, 0));
-  if exists (select 1 from private.mail_suppressions where email = v_email) then
+  perform pg_advisory_xact_lock(hashtextextended('mail_consent:' || private.mailbox_key(v_email), 0));
+  if private.mailbox_suppressed(v_email) then
     return jsonb_build_object('skip', 'the address is suppressed');
   end if;
   select * into v_block from public.blocks where id = (v_job.payload ->> 'block_id')::uuid;
@@ -6055,7 +6219,8 @@ begin
     return jsonb_build_object('skip', 'this confirmation went to the address less than a day ago');
   end if;
   select max(mailed_at) into v_last from private.confirmation_mails
-    where email = v_email and job_id <> p_job_id and mailed_at > now() - interval '24 hours';
+    where mailbox = private.mailbox_key(v_email) and job_id <> p_job_id
+      and mailed_at > now() - interval '24 hours';
   if v_last is not null then
     if v_commenter is not null then
       return jsonb_build_object('skip', 'a confirmation went to the address less than a day ago');
@@ -6079,9 +6244,7 @@ begin
     on conflict (job_id) do update set mailed_at = now();
   if v_notify then
     select u.email into v_owner_email from auth.users u where u.id = v_owner;
-  elsif v_commenter is null then
-    select coalesce(nullif(btrim(p.name), ''), '') into v_owner_name
-      from public.profiles p where p.id = v_owner;
+  else
     select s.email into v_sender from public.sender_emails s
       where s.user_id = v_owner and s.status = 'verified' order by s.created_at limit 1;
   end if;
@@ -6089,10 +6252,8 @@ begin
     'to', v_email,
     'scope', case when v_notify then 'notify' when v_commenter is null then 'letters' else 'reply' end,
     'language', v_locale,
-    'block', jsonb_build_object('id', v_block.id,
-                                'name', case when not v_notify then v_block.name end,
-                                'url', case when not v_notify then v_block.embeded_url end),
-    'owner_id', v_owner, 'owner_name', v_owner_name, 'sender', v_sender, 'owner_email', v_owner_email);
+    'block', jsonb_build_object('id', v_block.id),
+    'owner_id', v_owner, 'sender', v_sender, 'owner_email', v_owner_email);
 end;
 $$;
 comment on function public.start_mail_consent(bigint, text) is
@@ -6101,7 +6262,8 @@ revoke all on function public.start_mail_consent(bigint, text) from public, anon
 grant execute on function public.start_mail_consent(bigint, text) to service_role;
 
 -- What a live token asks, for the confirmation page: {scope, email, block_name, owner_name,
--- owner_email, locale}, or null when the token is unknown, spent or expired. A notify token names
+-- owner_email, locale}, or null when the token is unknown, spent or expired (scope sender: the
+-- "Not me" link of a sender confirmation mail, which can only say no). A notify token names
 -- the owner by their sign-in address only (no block name, no account name: owner-chosen words).
 create function public.mail_consent_info(p_token_hash text)
 returns jsonb language sql stable security definer set search_path = '' as $$
@@ -6115,32 +6277,54 @@ returns jsonb language sql stable security definer set search_path = '' as $$
            'owner_email', case when c.for_notifications then
              (select u.email from auth.users u where u.id = c.owner_id) end)
   from private.mail_consents c left join public.blocks b on b.id = c.block_id
-  where c.token_hash = p_token_hash and c.token_expires_at > now();
+  where c.token_hash = p_token_hash and c.token_expires_at > now()
+  -- a sender confirmation mail's "Not me" token (mail.sql): scope sender, named by the sign-in
+  -- address of the account that asked
+  union all
+  select jsonb_build_object('scope', 'sender', 'email', s.email, 'block_name', null,
+                            'locale', coalesce(p.language, 'en'), 'owner_name', null,
+                            'owner_email', u.email)
+  from private.sender_email_tokens t
+    join public.sender_emails s on s.id = t.sender_email_id
+    left join public.profiles p on p.id = s.user_id
+    left join auth.users u on u.id = s.user_id
+  where t.not_me_hash = p_token_hash and t.not_me_expires_at > now();
 $$;
 revoke all on function public.mail_consent_info(text) from public, anon, authenticated;
 grant execute on function public.mail_consent_info(text) to service_role;
 
 -- Spends a token: p_confirm true confirms (the owner's members with the address stop waiting, and
--- the letters its forms held for it are queued again), false is "not me" (the address joins the
--- suppression list). Answers {outcome: confirmed | declined | invalid, scope, email}.
+-- the letters its forms held for it are queued again), false is "not me" (private.not_me: the
+-- mailbox joins the suppression list). A sender confirmation mail's "Not me" token answers false
+-- only (true: invalid). Answers {outcome: confirmed | declined | invalid, scope, email}.
 create function public.answer_mail_consent(p_token_hash text, p_confirm boolean)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_row private.mail_consents;
+  v_sender text;
 begin
   -- the row lock makes the token single use: a second call waits, then finds it gone
   select * into v_row from private.mail_consents
     where token_hash = p_token_hash and token_expires_at > now() for update;
   if not found then
-    return jsonb_build_object('outcome', 'invalid');
+    -- a sender confirmation mail's "Not me" (mail.sql): it can only decline; the claim, and with
+    -- it the token, goes (private.not_me)
+    select s.email into v_sender from private.sender_email_tokens t
+      join public.sender_emails s on s.id = t.sender_email_id
+      where t.not_me_hash = p_token_hash and t.not_me_expires_at > now() and not p_confirm
+      for update of t;
+    if not found then
+      return jsonb_build_object('outcome', 'invalid');
+    end if;
+    perform private.not_me(v_sender);
+    return jsonb_build_object('outcome', 'declined', 'scope', 'sender', 'email', v_sender);
   end if;
   update private.mail_consents
     set token_hash = null, token_expires_at = null,
         confirmed_at = case when p_confirm then now() end
     where id = v_row.id;
   if not p_confirm then
-    insert into private.mail_suppressions (email, reason) values (v_row.email, 'not_me')
-      on conflict (email) do nothing;
+    perform private.not_me(v_row.email);
   elsif v_row.commenter_id is null and not v_row.for_notifications then
     update public.audience_members set awaiting_confirmation = false
       where user_id = v_row.owner_id and lower(email) = v_row.email and awaiting_confirmation;
@@ -6160,7 +6344,7 @@ begin
 end;
 $$;
 comment on function public.answer_mail_consent(text, boolean) is
-  'Spends a mail confirmation token: confirms (true) or suppresses the address (false, "not me"); outcome invalid when unknown, spent or expired. Service role only (confirm-email).';
+  'Spends a mail confirmation token: confirms (true) or suppresses the mailbox (false, "not me"; a sender confirmation mail''s "Not me" token: false only, its claim goes); outcome invalid when unknown, spent or expired. Service role only (confirm-email).';
 revoke all on function public.answer_mail_consent(text, boolean) from public, anon, authenticated;
 grant execute on function public.answer_mail_consent(text, boolean) to service_role;
 
@@ -6179,7 +6363,8 @@ grant execute on function public.answer_mail_consent(text, boolean) to service_r
 -- address, one of their verified sender addresses, or an address that confirmed this owner's
 -- notifications through the link mailed to it (mail-consent.sql, for_notifications). Saving
 -- another address asks it once (ask_notification_consent); until it says yes its digests are
--- skipped. An unsubscribe from one owner digest stops all of that owner's digests to the address.
+-- skipped. An unsubscribe from one owner digest stops all of that owner's digests to the address
+-- (private.mail_optouts keeps the owner: deleting that block does not undo it).
 
 -- Enqueues the notifications of a new message: notify.owner for the block's owner (mailTo), and
 -- notify.reply for a commenter who asked for replies, which waits for a published reply (the owner is told of held messages: that is how they learn to approve).
@@ -6293,15 +6478,16 @@ begin
     raise exception 'not a notification kind: %', p_kind using errcode = 'P0001';
   end if;
 
-  -- an owner digest's unsubscribe counts for all of that owner's blocks (one yes, one no)
-  if exists (select 1 from private.mail_optouts o
-             where o.email = lower(v_to) and o.scope = v_scope
-               and (o.block_id = v_block_id
-                    or (v_scope = 'owner' and o.block_id in
-                          (select b.id from public.blocks b where b.owner_id = v_block.owner_id)))) then
+  -- an owner digest's unsubscribe counts for all of that owner's blocks, deleted ones too (one
+  -- yes, one no: the opt-out keeps the owner); a reply one for the block's replies
+  if (case when v_scope = 'owner'
+           then exists (select 1 from private.mail_optouts o
+                        where o.owner_id = v_block.owner_id and o.email = lower(v_to) and o.scope = 'owner')
+           else exists (select 1 from private.mail_optouts o
+                        where o.email = lower(v_to) and o.scope = 'reply' and o.block_id = v_block_id) end) then
     return jsonb_build_object('skip', 'the address unsubscribed');
   end if;
-  if exists (select 1 from private.mail_suppressions where email = lower(v_to)) then
+  if private.mailbox_suppressed(v_to) then
     return jsonb_build_object('skip', 'the address is suppressed (bounce or complaint)');
   end if;
 
@@ -6390,9 +6576,10 @@ revoke execute on function private.ask_notification_consent(public.blocks, text)
 grant execute on function private.ask_notification_consent(public.blocks, text) to service_role;
 
 -- The state of a block's notification address, for the workspace: {email, state, mailed_at}
--- with state none (no address), allowed (own, verified sender or confirmed: nothing to show),
--- waiting (a link was or will be mailed; notifications start once it is confirmed) or
--- suppressed (the address refused or bounced: nothing will be mailed to it). Owner only.
+-- with state none (no address), allowed (own, verified sender or confirmed: nothing to show) or
+-- waiting (a link was or will be mailed; notifications start once it is confirmed). An address
+-- on the platform's suppression list reads as waiting: whether someone else's mailbox refused
+-- the platform's mail is not the owner's to learn (docs/security.md). Owner only.
 create function public.notification_address_status(p_block_id uuid)
 returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
@@ -6410,9 +6597,6 @@ begin
   end if;
   if private.notification_address_allowed(v_owner, v_to) then
     return jsonb_build_object('email', v_to, 'state', 'allowed');
-  end if;
-  if exists (select 1 from private.mail_suppressions where email = lower(btrim(v_to))) then
-    return jsonb_build_object('email', v_to, 'state', 'suppressed');
   end if;
   return jsonb_build_object('email', v_to, 'state', 'waiting',
     'mailed_at', (select c.mailed_at from private.mail_consents c
@@ -6447,9 +6631,7 @@ begin
   if exists (select 1 from private.mail_consents c
              where c.email = v_email and c.owner_id = v_block.owner_id and c.commenter_id is null
                and c.for_notifications and c.mailed_at > now() - interval '24 hours')
-     or exists (select 1 from private.jobs j
-                where j.dedupe_key = 'confirm.mail:' || v_block.owner_id || ':notify:' || v_email
-                                     || ':' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD')) then
+     or private.consent_asked_today(v_email, v_block.owner_id, null, true) then
     return jsonb_build_object('sent', false);
   end if;
   return jsonb_build_object('sent', private.ask_notification_consent(v_block, v_to) = 'pending');
@@ -6597,6 +6779,134 @@ create unique index payment_charges_in_flight_idx on private.payment_charges (us
   where kind = 'first' and status = 'pending';
 create index payment_charges_payment_idx on private.payment_charges (payment_id, kind, period_start);
 
+-- What a deleted account still owes a stop at its providers (docs/plans.md, "Deleting an
+-- account"): its charges and plan rows go with the profile, so the provider ids the
+-- `plan.account-stop` job needs are kept here, one row a billing key or subscription. Card: the
+-- key's schedules revoked, every charge id it may have paid (a checkout in flight, a renewal not
+-- recorded) refunded if PortOne took it, the key deleted. PayPal: the subscription cancelled, and
+-- what PayPal took for it given back (everything for a checkout that never became a plan; for a
+-- plan, what it took after the deletion). No client access; no foreign key (the owner is gone).
+create table private.account_stops (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null,
+  method public.payment_method not null,
+  -- the PortOne billing key or the PayPal subscription id
+  provider_ref text not null check (char_length(provider_ref) between 1 and 200),
+  -- card: the payment ids PortOne may have charged for this account (our charge ids)
+  charge_ids uuid[] not null default '{}',
+  -- the ref paid for a recorded plan (its payments before deleted_at were the owner's)
+  was_plan boolean not null default false,
+  deleted_at timestamptz not null default now(),
+  unique (method, provider_ref)
+);
+comment on table private.account_stops is
+  'Provider ids of deleted accounts owed a stop (schedules, billing keys, subscriptions) and refunds of what was taken after; no client access.';
+alter table private.account_stops enable row level security;
+create index account_stops_charge_ids_idx on private.account_stops using gin (charge_ids);
+
+-- Writes the stop of one billing key or subscription of a deleted account and queues its job (100
+-- attempts with the queue's backoff, capped at an hour: about 90 hours of provider outage).
+-- p_key names the job: a payment arriving later queues another run (account_stop_again).
+create function private.queue_account_stop(p_user_id uuid, p_method public.payment_method,
+  p_ref text, p_charge_ids uuid[], p_was_plan boolean, p_key text default 'deleted')
+returns uuid language plpgsql set search_path = '' as $$
+declare
+  v_id uuid;
+begin
+  insert into private.account_stops (user_id, method, provider_ref, charge_ids, was_plan)
+    values (p_user_id, p_method, p_ref, coalesce(p_charge_ids, '{}'), p_was_plan)
+    on conflict (method, provider_ref) do update
+      set charge_ids = coalesce((select array_agg(distinct c) from unnest(
+                                   private.account_stops.charge_ids || excluded.charge_ids) c), '{}'),
+          was_plan = private.account_stops.was_plan or excluded.was_plan
+    returning id into v_id;
+  perform public.enqueue_job('plan.account-stop', jsonb_build_object('stop_id', v_id),
+                             'plan.account-stop:' || v_id || ':' || left(p_key, 200), null, null, null, 100);
+  return v_id;
+end;
+$$;
+revoke execute on function private.queue_account_stop(uuid, public.payment_method, text, uuid[], boolean, text) from public;
+
+-- Deleting a profile (the account's deletion cascades here) writes the stops of every billing key
+-- and subscription that may still charge: a checkout in flight, and a plan still running (a legacy
+-- PayPal one too, and a stopped one: its card key may be left after a late schedule, and a cancel or revoke of what
+-- is gone already is a no-op). Runs before the cascade takes the charges.
+create function private.profiles_before_delete_stop_payments()
+returns trigger language plpgsql security definer set search_path = '' as $$
+declare
+  v_row record;
+begin
+  for v_row in
+    select c.method, c.provider_ref, c.status = 'recorded' as was_plan,
+           array_remove(array[case when c.status = 'pending' then c.id end,
+                               case when c.status = 'pending' then c.next_charge_id end]
+                        || coalesce((select array_agg(r.id) from private.payment_charges r
+                                     where r.payment_id = c.payment_id and r.kind = 'renewal'
+                                       and r.status in ('unscheduled', 'scheduled')), '{}'), null) as ids
+    from private.payment_charges c
+    left join public.payments p on p.id = c.payment_id
+    where c.user_id = old.id and c.kind = 'first'
+      and (c.status = 'pending' or (c.status = 'recorded' and p.is_active))
+    union all
+    -- a PayPal plan row without a checkout of ours (a legacy one) that PayPal may still bill
+    select p.method, p.provider_payment_id, true, '{}'::uuid[]
+    from public.payments p
+    where p.user_id = old.id and p.method = 'paypal' and p.provider_payment_id is not null
+      and p.is_active
+  loop
+    perform private.queue_account_stop(old.id, v_row.method, v_row.provider_ref, v_row.ids,
+                                       v_row.was_plan);
+  end loop;
+  return old;
+end;
+$$;
+create trigger profiles_before_delete_stop_payments before delete on public.profiles
+  for each row execute function private.profiles_before_delete_stop_payments();
+
+-- A stop for a subscription approved while its account was deleted (check-paypal-payment found
+-- no profile): written only when the account is gone, so a live owner's subscription is never
+-- stopped through it. Answers whether it was written.
+create function public.stop_for_deleted_account(p_user_id uuid, p_method public.payment_method, p_ref text)
+returns boolean language plpgsql security definer set search_path = '' as $$
+begin
+  if exists (select 1 from public.profiles where id = p_user_id) then
+    return false;
+  end if;
+  perform private.queue_account_stop(p_user_id, p_method, p_ref, '{}', false, 'checkout');
+  return true;
+end;
+$$;
+revoke execute on function public.stop_for_deleted_account(uuid, public.payment_method, text) from public, anon, authenticated;
+
+-- A payment (a webhook, the reconcile job) for a charge id or a ref a deleted account owed a stop:
+-- its job runs again (p_key: once per payment), which refunds it. Answers the stop's id, or null
+-- when it is no deleted account's.
+create function public.account_stop_again(p_charge_id uuid, p_method public.payment_method,
+  p_ref text, p_key text)
+returns uuid language plpgsql security definer set search_path = '' as $$
+declare
+  v_id uuid;
+begin
+  select id into v_id from private.account_stops
+    where (p_charge_id is not null and charge_ids @> array[p_charge_id])
+       or (method = p_method and provider_ref = p_ref)
+    limit 1;
+  if v_id is not null then
+    perform public.enqueue_job('plan.account-stop', jsonb_build_object('stop_id', v_id),
+                               'plan.account-stop:' || v_id || ':' || left(p_key, 200), null, null, null, 100);
+  end if;
+  return v_id;
+end;
+$$;
+revoke execute on function public.account_stop_again(uuid, public.payment_method, text, text) from public, anon, authenticated;
+
+-- What the plan.account-stop job reads.
+create function public.account_stop(p_id uuid)
+returns jsonb language sql stable security definer set search_path = '' as $$
+  select to_jsonb(s) from private.account_stops s where s.id = p_id;
+$$;
+revoke execute on function public.account_stop(uuid) from public, anon, authenticated;
+
 -- The spec's price of a plan {type, blockLimit, responseMonthlyLimit}: floor(blockLimit / 4) +
 -- floor(responseMonthlyLimit / 1000) dollars, or null for a plan that cannot be bought (Basic is
 -- 8 and 1000; counts are multiples of 4 and 1000 within 400 and 100000; at least $3).
@@ -6637,6 +6947,27 @@ returns date language sql immutable set search_path = '' as $$
   select (p_start + interval '1 month')::date - 1;
 $$;
 revoke execute on function private.period_end(date) from public;
+
+-- The one lock order of every function that writes an owner's plans: the owner's profile, then the
+-- plan row (p_payment_id), then the charge (p_charge_id). Deleting the account locks the profile
+-- first too (its cascade goes auth.users, profiles, then the plan rows and charges), and a plan
+-- function that writes a row or the limits goes on to the profile (apply_plan_limits, a charge's
+-- key on it), so one that locked its plan row first deadlocked with a deletion. Answers false when
+-- the owner has no profile (the account was deleted, perhaps while this waited); callers read the
+-- rows they locked afterwards, and find nothing then.
+create function private.lock_plan(p_user_id uuid, p_payment_id uuid default null, p_charge_id uuid default null)
+returns boolean language plpgsql set search_path = '' as $$
+begin
+  perform 1 from public.profiles where id = p_user_id for update;
+  if not found then
+    return false;
+  end if;
+  perform 1 from public.payments where id = p_payment_id and user_id = p_user_id for update;
+  perform 1 from private.payment_charges where id = p_charge_id and user_id = p_user_id for update;
+  return true;
+end;
+$$;
+revoke execute on function private.lock_plan(uuid, uuid, uuid) from public;
 
 -- Applies the owner's active plan rows to the profile: the ONE writer of paid, block_limit and
 -- response_monthly_limit. Limits are Starter's (3 blocks, 100 emails) plus the largest addition
@@ -6703,8 +7034,7 @@ declare
   v_price numeric := private.plan_price(p_plan);
   v_start date := current_date;
 begin
-  perform 1 from public.profiles where id = p_user_id for update;
-  if not found then
+  if not private.lock_plan(p_user_id) then
     raise exception 'Sign in with Google or Apple first' using errcode = 'PT403';
   end if;
   if v_price is null then
@@ -6762,13 +7092,11 @@ declare
   v_payment public.payments;
   v_end date;
 begin
-  -- the owner first, then the charge (a charge's owner never changes: read it unlocked), as
-  -- start_plan_checkout and deleting an account take them
-  perform 1 from public.profiles
-    where id = (select user_id from private.payment_charges where id = p_charge_id and kind = 'first')
-    for update;
-  select * into v_charge from private.payment_charges
-    where id = p_charge_id and kind = 'first' for update;
+  -- the owner first, then the charge (private.lock_plan; a charge's owner never changes: read it
+  -- unlocked)
+  perform private.lock_plan(user_id, null, id) from private.payment_charges
+    where id = p_charge_id and kind = 'first';
+  select * into v_charge from private.payment_charges where id = p_charge_id and kind = 'first';
   if not found then
     raise exception 'No such plan' using errcode = 'PT404';
   end if;
@@ -6918,8 +7246,7 @@ declare
   v_coupon public.coupons;
   v_payment public.payments;
 begin
-  perform 1 from public.profiles where id = p_user_id;
-  if not found then
+  if not private.lock_plan(p_user_id) then
     raise exception 'Sign in with Google or Apple first' using errcode = 'PT403';
   end if;
   select * into v_coupon from public.coupons where lower(code) = lower(btrim(p_code)) for update;
@@ -7014,24 +7341,23 @@ $$;
 revoke execute on function private.next_card_charge(public.payments, text, uuid, text) from public;
 
 -- A scheduled renewal the provider created (the schedule job's answer): true when the charge is
--- still the plan's next one to charge. Locks the plan row, then the charge, as Stop and Change do,
--- so it waits for one running: a charge they revoked meanwhile (or one of a plan that stopped
--- renewing) keeps the schedule id and answers false, and the job revokes that schedule at PortOne.
+-- still the plan's next one to charge. Locks the owner, the plan row, then the charge
+-- (private.lock_plan), as Stop and Change do, so it waits for one running: a charge they revoked
+-- meanwhile (or one of a plan that stopped renewing, or whose account was deleted) keeps the
+-- schedule id or is gone and answers false, and the job revokes that schedule at PortOne.
 create function public.mark_charge_scheduled(p_charge_id uuid, p_schedule_id text)
 returns boolean language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
   v_charge private.payment_charges;
 begin
-  select * into v_payment from public.payments
-    where id = (select payment_id from private.payment_charges
-                  where id = p_charge_id and kind = 'renewal')
-    for update;
-  select * into v_charge from private.payment_charges
-    where id = p_charge_id and kind = 'renewal' for update;
+  perform private.lock_plan(user_id, payment_id, id) from private.payment_charges
+    where id = p_charge_id and kind = 'renewal';
+  select * into v_charge from private.payment_charges where id = p_charge_id and kind = 'renewal';
   if not found then
     return false;
   end if;
+  select * into v_payment from public.payments where id = v_charge.payment_id;
   if v_charge.status = 'unscheduled' and v_payment.is_active and v_payment.auto_renew then
     update private.payment_charges set status = 'scheduled', schedule_id = left(p_schedule_id, 200)
       where id = v_charge.id;
@@ -7103,8 +7429,8 @@ revoke execute on function private.start_paid_plans(uuid) from public;
 -- charge is written. A changed plan is charged 3 days before its period, so it is kept beside the
 -- plan (paid_next_*) and starts on its period's first day (private.start_paid_plans: here when
 -- that day has come, else the daily expiry); the same plan simply runs on. Idempotent per charge.
--- Locks the plan row, then the charge: every plan function locks a plan's payments row before its
--- charges (a Change or Stop revokes the charges of the row it locked), so none waits for another.
+-- Locks the owner, the plan row, then the charge (private.lock_plan), as every plan function and
+-- deleting the account take them, so none waits for another in a circle.
 create function public.record_plan_renewal(p_charge_id uuid, p_provider_payment_id text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
@@ -7113,15 +7439,14 @@ declare
   v_content jsonb;
   v_changed boolean;
 begin
-  -- a renewal charge's plan row never changes: read it unlocked, lock the row, then the charge
-  select * into v_payment from public.payments
-    where id = (select payment_id from private.payment_charges
-                  where id = p_charge_id and kind = 'renewal')
-    for update;
+  -- a renewal charge's owner and plan row never change: read them unlocked, then lock
+  perform private.lock_plan(user_id, payment_id, id) from private.payment_charges
+    where id = p_charge_id and kind = 'renewal';
+  select * into v_charge from private.payment_charges where id = p_charge_id and kind = 'renewal';
+  select * into v_payment from public.payments where id = v_charge.payment_id;
   if not found then
     raise exception 'No such plan' using errcode = 'PT404';
   end if;
-  select * into v_charge from private.payment_charges where id = p_charge_id for update;
   if v_charge.status = 'recorded' then
     return to_jsonb(v_payment);
   end if;
@@ -7152,13 +7477,16 @@ $$;
 revoke execute on function public.record_plan_renewal(uuid, text) from public, anon, authenticated;
 
 -- A renewal payment that failed: the plan stops renewing and ends at its end date; the owner is
--- mailed at once. Idempotent.
+-- mailed at once. Idempotent. A PayPal plan keeps renewing while PayPal retries the payment (its
+-- subscription stays ACTIVE): its auto_renew follows the subscription's status (sync_paypal_plan),
+-- so a Stop still cancels it at PayPal and a payment PayPal retries brings the plan on.
 create function public.record_renewal_failed(p_payment_id uuid, p_charge_id uuid, p_error text)
 returns void language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
 begin
-  select * into v_payment from public.payments where id = p_payment_id for update;
+  perform private.lock_plan(user_id, id, p_charge_id) from public.payments where id = p_payment_id;
+  select * into v_payment from public.payments where id = p_payment_id;
   if not found or v_payment.renewal_failed_at is not null then
     return;
   end if;
@@ -7166,7 +7494,9 @@ begin
     update private.payment_charges set status = 'failed', error = left(p_error, 500)
       where id = p_charge_id and kind = 'renewal' and status in ('unscheduled', 'scheduled');
   end if;
-  update public.payments set auto_renew = false, renewal_failed_at = now() where id = v_payment.id;
+  update public.payments
+    set auto_renew = (method = 'paypal' and auto_renew), renewal_failed_at = now()
+    where id = v_payment.id;
   perform public.enqueue_job('plan.mail',
     jsonb_build_object('payment_id', v_payment.id, 'template', 'renewal_failed'),
     'plan.mail:renewal_failed:' || v_payment.id || ':' || v_payment.end_date);
@@ -7175,42 +7505,68 @@ $$;
 revoke execute on function public.record_renewal_failed(uuid, uuid, text) from public, anon, authenticated;
 
 -- What PayPal says about a subscription, applied to its plan: the period runs to the day before
--- the next billing; a changed quantity the owner approved starts with a new period; a subscription
--- that is not active stops renewing (the plan runs to its end). Idempotent (it sets, never adds).
+-- the next billing; a subscription PayPal has ACTIVE renews (auto_renew follows it, unless the
+-- owner stopped it), one that is not active stops renewing (the plan runs to its end). What PayPal
+-- billed for a new period (p_state.billed, its last payment; else the quantity) decides that
+-- period's plan: the change the owner asked (next_*) when it is that price, else the plan of an
+-- earlier change at that price (private.paypal_revisions: one approved on PayPal, then changed
+-- again and not approved), else the row's. Idempotent (it sets, never adds).
 create function public.sync_paypal_plan(p_subscription_id text, p_state jsonb)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
   v_status text := p_state ->> 'status';
   v_next date := (p_state ->> 'next_billing_date')::date;
-  v_quantity numeric := (p_state ->> 'quantity')::numeric;
+  v_billed numeric := coalesce((p_state ->> 'billed')::numeric, (p_state ->> 'quantity')::numeric);
   v_end date;
-  v_approved boolean;
+  v_content jsonb;
+  v_price numeric;
+  v_take_next boolean := false;
 begin
   select * into v_payment from public.payments
     where method = 'paypal' and provider_payment_id = p_subscription_id
-    order by created_at desc limit 1
-    for update;
+    order by created_at desc limit 1;
+  if not found or not private.lock_plan(v_payment.user_id, v_payment.id) then
+    return null;
+  end if;
+  select * into v_payment from public.payments where id = v_payment.id;
   if not found then
     return null;
   end if;
   if v_status = 'ACTIVE' and v_payment.stopped_at is null then
     v_end := coalesce(v_next - 1, v_payment.end_date);
     if v_end > v_payment.end_date then
-      -- a new period: a changed plan the owner approved on PayPal starts now (the row is locked
-      -- above, so v_payment holds what the update sees)
-      v_approved := coalesce(v_payment.next_content is not null and v_payment.next_price = v_quantity, false);
+      -- a new period, of the plan PayPal billed (the row is locked above, so v_payment holds what
+      -- the update sees)
+      if v_billed is null or v_billed = v_payment.price then
+        v_content := v_payment.content;
+        v_price := v_payment.price;
+      elsif v_payment.next_content is not null and v_payment.next_price = v_billed then
+        v_content := v_payment.next_content;
+        v_price := v_billed;
+        v_take_next := true;
+      else
+        select r.content, r.price into v_content, v_price from private.paypal_revisions r
+          where r.payment_id = v_payment.id and r.price = v_billed;
+        if not found then
+          -- billed a price no change of ours asked for: the row's plan, never taken from it
+          v_content := v_payment.content;
+          v_price := v_payment.price;
+        end if;
+      end if;
       update public.payments
-        set end_date = v_end, is_active = true, renewal_failed_at = null,
-            type = case when v_approved
-                        then (private.content_plan(next_content) ->> 'type')::public.payment_type
+        set end_date = v_end, is_active = true, auto_renew = true, renewal_failed_at = null,
+            type = case when v_content is distinct from content
+                        then (private.content_plan(v_content) ->> 'type')::public.payment_type
                         else type end,
-            content = case when v_approved then next_content else content end,
-            price = case when v_approved then next_price else price end,
-            next_content = case when v_approved then null else next_content end,
-            next_price = case when v_approved then null else next_price end
+            content = v_content, price = v_price,
+            next_content = case when v_take_next then null else next_content end,
+            next_price = case when v_take_next then null else next_price end
         where id = v_payment.id
         returning * into v_payment;
+    elsif v_payment.is_active and not v_payment.auto_renew then
+      -- PayPal still bills it (a failed renewal it retries, a plan back after one): it renews
+      update public.payments set auto_renew = true where id = v_payment.id returning * into v_payment;
     end if;
   elsif v_status in ('CANCELLED', 'SUSPENDED', 'EXPIRED') and v_payment.auto_renew then
     update public.payments set auto_renew = false where id = v_payment.id returning * into v_payment;
@@ -7231,6 +7587,7 @@ returns void language plpgsql security definer set search_path = '' as $$
 declare
   v_user uuid;
 begin
+  perform private.lock_plan(user_id, id) from public.payments where id = p_payment_id;
   update public.payments set is_active = false, auto_renew = false
     where id = p_payment_id and is_active
     returning user_id into v_user;
@@ -7271,13 +7628,16 @@ $$;
 revoke execute on function public.plan_for_owner(uuid, uuid, public.payment_method) from public, anon, authenticated;
 
 -- The owner stopped the plan (the provider was told first): no more renewals, the plan runs to
--- its end date; a period paid already keeps its plan (paid_next_*, which starts on its day).
--- Idempotent.
+-- its end date; a period paid already keeps its plan (paid_next_*, which starts on its day). A
+-- card plan's billing key is deleted at PortOne by `plan.delete-billing-key`, queued here: the
+-- Stop deletes it at once too, but PortOne refuses while a schedule made late (after the Stop's
+-- revoke) waits, so the job tries again until plan.revoke-schedule has revoked it. Idempotent.
 create function public.record_plan_stop(p_user_id uuid, p_payment_id uuid)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
 begin
+  perform private.lock_plan(p_user_id, p_payment_id);
   update public.payments
     set auto_renew = false, stopped_at = coalesce(stopped_at, now()), next_content = null, next_price = null
     where id = p_payment_id and user_id = p_user_id
@@ -7286,10 +7646,30 @@ begin
     raise exception 'No such plan' using errcode = 'PT404';
   end if;
   perform private.revoke_renewal_charges(p_payment_id);
+  if v_payment.method = 'iamport' then
+    perform public.enqueue_job('plan.delete-billing-key', jsonb_build_object('billing_key', provider_ref),
+                               'plan.delete-billing-key:' || provider_ref, null, null, null, 100)
+      from private.payment_charges where payment_id = p_payment_id and kind = 'first';
+  end if;
   return to_jsonb(v_payment);
 end;
 $$;
 revoke execute on function public.record_plan_stop(uuid, uuid) from public, anon, authenticated;
+
+-- The plans of a PayPal subscription's revisions (a Change asks PayPal for quantity = price): PayPal
+-- bills the quantity the owner approved last, which may be an earlier Change than the row's
+-- next_content (approved, then changed again and not approved), so sync_paypal_plan finds the
+-- plan of what PayPal billed here. One row a price (the last Change at that price).
+create table private.paypal_revisions (
+  payment_id uuid not null references public.payments (id) on delete cascade,
+  price numeric(10, 2) not null check (price > 0),
+  content jsonb not null check (jsonb_typeof(content) = 'object'),
+  created_at timestamptz not null default now(),
+  primary key (payment_id, price)
+);
+comment on table private.paypal_revisions is
+  'The plan of each quantity (price) a PayPal plan was revised to, for the period PayPal bills it; no client access.';
+alter table private.paypal_revisions enable row level security;
 
 -- The owner changed the plan of the next periods not paid yet (p_plan, priced p_price: from
 -- end_date + 1, so after a period charged already, whose paid_next_* stay). For a card plan the
@@ -7305,8 +7685,9 @@ begin
   if v_price is null or v_price is distinct from p_price then
     raise exception 'The price has changed; check the plan and try again' using errcode = 'P0001';
   end if;
+  perform private.lock_plan(p_user_id, p_payment_id);
   select * into v_payment from public.payments
-    where id = p_payment_id and user_id = p_user_id and is_active for update;
+    where id = p_payment_id and user_id = p_user_id and is_active;
   if not found then
     raise exception 'No such plan' using errcode = 'PT404';
   end if;
@@ -7317,6 +7698,11 @@ begin
     set next_content = private.plan_content(p_plan), next_price = v_price
     where id = v_payment.id
     returning * into v_payment;
+  if v_payment.method = 'paypal' then
+    insert into private.paypal_revisions (payment_id, price, content)
+      values (v_payment.id, v_price, v_payment.next_content)
+      on conflict (payment_id, price) do update set content = excluded.content, created_at = now();
+  end if;
   if v_payment.method = 'iamport' then
     perform private.revoke_renewal_charges(v_payment.id);
     select provider_ref into v_billing_key from private.payment_charges
@@ -7361,7 +7747,21 @@ declare
   v_row record;
   v_users uuid[];
   v_user uuid;
+  v_owners uuid[] := '{}';
 begin
+  -- the owners whose plans start or end now are locked first, one after the other in one order,
+  -- as every plan function takes them (private.lock_plan); a plan that comes due after this
+  -- (stopped past its end meanwhile) ends tomorrow
+  for v_user in
+    select distinct user_id from public.payments
+    where is_active and (paid_next_from <= current_date
+                         or (end_date < current_date and (not auto_renew or end_date < current_date - 7)))
+    order by user_id
+  loop
+    if private.lock_plan(v_user) then
+      v_owners := v_owners || v_user;
+    end if;
+  end loop;
   v_started := private.start_paid_plans();
 
   for v_row in
@@ -7388,7 +7788,7 @@ begin
   with ended as (
     update public.payments set is_active = false, auto_renew = false
     where is_active and end_date < current_date
-      and (not auto_renew or end_date < current_date - 7)
+      and (not auto_renew or end_date < current_date - 7) and user_id = any(v_owners)
     returning id, user_id
   ), revoked as (
     update private.payment_charges c set status = 'revoked'
