@@ -1,5 +1,6 @@
 import type { Project } from './config.js';
 import { ApiError } from './errors.js';
+import { call } from './request.js';
 import { log } from './log.js';
 import { flush, write } from './storage.js';
 import { isSignedIn } from './user.js';
@@ -64,6 +65,9 @@ async function authCall(p: Project, path: string, body: object): Promise<Session
       'Content-Type': 'application/json',
     },
     body: JSON.stringify(body),
+  }).catch(() => {
+    // not reached (offline, or the auth server down): the element's own words, not the browser's
+    throw new ApiError('Network error', 'network');
   });
   const json = await res.json().catch(() => ({}));
   if (!res.ok)
@@ -93,7 +97,8 @@ const fresh = (s: Session | null): boolean => !!s && s.expires_at - 60 > Date.no
 /**
  * Runs `fn` holding the lock supabase-js takes for the same storage key (`lock:<key>`), so the
  * SDK and the dashboard's client, in any tab of the origin, never refresh one session at once
- * (the refresh token rotates: the second would be refused). Without the Web Locks API (plain
+ * (the refresh token rotates: the second would be refused), and a sign-in, a sign-out or a
+ * session forgotten (refused) never lands in the middle of a refresh. Without the Web Locks API (plain
  * http pages), the page's own once() is all there is.
  */
 const locked = <T>(name: string, fn: () => Promise<T>): Promise<T> =>
@@ -124,23 +129,60 @@ export async function ensureSession(p: Project, create: boolean): Promise<Sessio
   return once(p, 's', () => signUp(p));
 }
 
-/** Refreshes the stored session: the new one, or null (refused: forgotten; or unreachable). */
+/** The same session (its refresh token rotates with every refresh, a new sign-in has another). */
+const same = (a: Session | null, b: Session | null): boolean =>
+  a?.refresh_token === b?.refresh_token;
+
+/**
+ * Refreshes the stored session: the new one, or null (refused: forgotten; or unreachable). Held
+ * under the lock sign-in and sign-out take (locked), and saved only over the session it refreshed:
+ * a log out, or another account signed in, while the refresh was on its way is never undone.
+ */
 async function refresh(p: Project): Promise<Session | null> {
   // another tab, element bundle or the dashboard may have refreshed (or forgotten) it meanwhile
   const now = await loadSession(p);
   if (!now || fresh(now)) return now;
+  let n: Session | null = null;
   try {
-    const n = await authCall(p, 'token?grant_type=refresh_token', {
+    n = await authCall(p, 'token?grant_type=refresh_token', {
       refresh_token: now.refresh_token,
     });
-    saveSession(p, n);
-    await flush(key(p));
-    return n;
   } catch (e) {
     log('session refresh failed', e);
-    if ((e as ApiError).details === 'refused') saveSession(p, null);
-    return null;
+    if ((e as ApiError).details !== 'refused') return null;
   }
+  // changed while the server answered (signed out or in, here or in another tab): that stays
+  const cur = await loadSession(p);
+  if (!same(cur, now)) return cur;
+  saveSession(p, n);
+  await flush(key(p));
+  return n;
+}
+
+/**
+ * A session the server did not take (a 401: a token it cannot verify, signed with a rotated secret
+ * or altered): forgotten if it is still the stored one, under the lock a refresh takes, and said
+ * once; the visitor is shown signed out and reads go without it (core/api.ts rpc).
+ */
+export const refused = (p: Project, s: Session): Promise<void> =>
+  locked(key(p), async () => {
+    if ((await loadSession(p))?.access_token !== s.access_token) return;
+    log('signed out: the server did not take the session');
+    saveSession(p, null);
+  });
+
+/**
+ * A read with the visitor's session (core/api.ts rpc, when one is stored), refreshed first when it
+ * must be. A token the server does not take (a 401) is forgotten (refused) and the read goes again
+ * without it: the element loads as a signed-out visitor's, where it failed until the token expired.
+ */
+export async function read<T>(p: Project, name: string, body: object): Promise<T> {
+  const s = await ensureSession(p, false);
+  return call<T>(p, name, body, s?.access_token).catch(async (e: ApiError) => {
+    if (!s || e.status !== 401) throw e;
+    await refused(p, s);
+    return read<T>(p, name, body);
+  });
 }
 
 /**
@@ -152,14 +194,23 @@ export const signUp = (p: Project, captcha?: string): Promise<Session> =>
     (n) => (saveSession(p, n), n),
   );
 
-export function signOut(p: Project): void {
+/**
+ * Signs out: the server is told and the session goes at once (this page and storage), then again
+ * under the lock a refresh takes: one still on its way when the visitor logged out saves nothing
+ * over it, and a session of the same user stored meanwhile (a refresh that landed first, in
+ * another tab) goes too.
+ */
+export async function signOut(p: Project): Promise<void> {
   const s = getSession(p);
-  if (s)
-    fetch(p.url + '/auth/v1/logout', {
-      method: 'POST',
-      headers: { apikey: p.key, Authorization: 'Bearer ' + s.access_token },
-    }).catch(() => {});
+  if (!s) return saveSession(p, null);
+  fetch(p.url + '/auth/v1/logout', {
+    method: 'POST',
+    headers: { apikey: p.key, Authorization: 'Bearer ' + s.access_token },
+  }).catch(() => {});
   saveSession(p, null);
+  await locked(key(p), async () => {
+    if ((await loadSession(p))?.user.id === s.user.id) saveSession(p, null);
+  });
 }
 
 /**
@@ -210,12 +261,15 @@ export function handleAuthReturn(p: Project): boolean {
   const access = q.get('access_token');
   const refresh = q.get('refresh_token');
   if (!access && !q.get('error')) return false;
-  if (access && refresh)
-    saveSession(p, sessionFromTokens(access, refresh, Number(q.get('expires_in')) || undefined));
-  else log('sign-in failed', q.get('error_description') || q.get('error'));
+  if (!access || !refresh) log('sign-in failed', q.get('error_description') || q.get('error'));
   history.replaceState(null, '', location.pathname + location.search);
-  // the session is sealed into storage in the background: the opener reads it once it is there
-  void flush(key(p)).then(() => {
+  // kept under the lock a refresh takes (one on its way for the session before saves nothing over
+  // it), sealed into storage: the opener reads it once it is there
+  void locked(key(p), async () => {
+    if (access && refresh)
+      saveSession(p, sessionFromTokens(access, refresh, Number(q.get('expires_in')) || undefined));
+    await flush(key(p));
+  }).then(() => {
     try {
       window.opener?.postMessage({ type: AUTH_MESSAGE, ok: !!access }, location.origin);
     } catch {

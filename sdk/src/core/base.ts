@@ -310,7 +310,6 @@ export class BlockElement extends ReactionElement {
       p,
       'get_block_public',
       { p_block_id: blockId, ...(this.pageKey ? { p_page_key: this.pageKey } : {}) },
-      false,
       true,
     );
     const s = own && view?.block && (await session);

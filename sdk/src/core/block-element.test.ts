@@ -14,6 +14,7 @@ import {
   KEY,
   PROJECT,
   block,
+  fakeJwt,
   idOf,
   mockApi,
   newPage,
@@ -25,7 +26,7 @@ import {
 import { mountReady } from '../test/mount.js';
 import { captcha, whichOne } from '../test/fixtures.js';
 import { saveSession } from './auth.js';
-import { getSession } from './session.js';
+import { getSession, key, loadSession } from './session.js';
 import '../components/block/block.js';
 
 /** A view per block id, so what the element shows tells which block it loaded. */
@@ -421,7 +422,7 @@ describe("block elements: a signed-in visitor's session refused at a write", () 
         }
         await until(() => errors.length);
         expect(errors).to.deep.equal([
-          'signed_out You were signed out, so this was not sent. Sign in again to send it.',
+          'signed_out You were signed out, so this was not sent. Try again to send it.',
         ]);
         const sent = api.calls.map((c) => c.name);
         expect(sent, 'the refresh asked').to.include('/auth/v1/token');
@@ -437,7 +438,193 @@ describe("block elements: a signed-in visitor's session refused at a write", () 
         await el.updateComplete;
         if (type !== 'button')
           expect(el.shadowRoot!.querySelector('[part~=error]')!.textContent).to.equal(
-            'You were signed out, so this was not sent. Sign in again to send it.',
+            'You were signed out, so this was not sent. Try again to send it.',
           );
+        // tried again, it is sent, as the text says: by whoever the visitor is now (no one
+        // signed in: a new anonymous visitor)
+        el.shadowRoot!.querySelector<HTMLElement>(control)!.click();
+        const writes = () => api.calls.filter((c) => c.name === rpc);
+        await until(() => writes().length === (checked ? 2 : 1));
+        expect(api.calls.filter((c) => c.name === '/auth/v1/signup')).to.have.length(1);
+        expect(writes().at(-1)!.auth).to.not.equal('Bearer ' + KEY);
+        await wait(20);
+        expect(errors, 'nothing more said').to.have.length(1);
       });
+});
+
+// What a like (every element's write goes the same way, core/writer.ts send) does when the
+// signed-in visitor's session changes under it: while the captcha is shown (logged out, or
+// another account signed in, in another tab), when the auth server cannot be reached, when the
+// server does not take its token at all; and what a retry after the refusal does.
+describe("block elements: a signed-in visitor's write and the session under it", () => {
+  let api: ReturnType<typeof mockApi>;
+  beforeEach(reset);
+  afterEach(() => api.restore());
+
+  const p = { url: PROJECT, key: KEY } as never;
+  const likeView = () => ({ block: block({ captcha }), me: {} });
+  /** Another account's session, signed in in another tab. */
+  const walt = {
+    access_token: fakeJwt('walt'),
+    refresh_token: 'rw',
+    expires_at: Date.now() / 1000 + 3600,
+    user: { id: 'walt', is_anonymous: false },
+  };
+  /** A like block whose first like trips the limit (with the captcha on), the next goes. */
+  function serve(more: Record<string, (b: Record<string, unknown>) => unknown> = {}) {
+    let tripped = false;
+    api = mockApi({
+      get_block_view: likeView,
+      toggle_block_like: () => {
+        if (tripped) return { liked: true, like_count: 1 };
+        tripped = true;
+        throw new ApiError(429, 'too fast', 'PT429', 'captcha');
+      },
+      '/functions/v1/verify-captcha': () => ({ data: { passed: true } }),
+      ...more,
+    });
+  }
+  async function mountLike() {
+    const el = await mountReady<ReactionLike>('reaction-like');
+    const errors: string[] = [];
+    el.addEventListener('reaction-error', (e) =>
+      errors.push(e.detail.code + ' ' + e.detail.message),
+    );
+    return { el, errors, button: () => el.shadowRoot!.querySelector('button')! };
+  }
+  const sent = (name: string) => api.calls.filter((c) => c.name === name);
+
+  for (const change of ['logged out', 'another account signed in'] as const)
+    it(`${change} while the captcha is shown: no pass asked, nothing sent again, no sign-up`, async () => {
+      serve();
+      const vera = withSession('vera', false, { user_metadata: { full_name: 'Vera' } });
+      const { el, errors, button } = await mountLike();
+      button().click();
+      await until(() => el.querySelector('[slot=captcha] button'));
+      // in another tab: the same storage
+      if (change === 'logged out') saveSession(p, null);
+      else saveSession(p, walt);
+      el.querySelector<HTMLButtonElement>('[slot=captcha] button')!.click();
+      await until(() => errors.length);
+      expect(errors).to.deep.equal([
+        'signed_out You were signed out, so this was not sent. Try again to send it.',
+      ]);
+      expect(sent('/functions/v1/verify-captcha'), 'no pass').to.have.length(0);
+      expect(sent('/auth/v1/signup'), 'no sign-up').to.have.length(0);
+      const likes = sent('toggle_block_like');
+      expect(likes, 'only the first like').to.have.length(1);
+      expect(likes[0]!.auth).to.equal('Bearer ' + vera);
+    });
+
+  for (const change of ['logs out', 'another account signs in'] as const)
+    it(`a refresh on its way when the visitor ${change} elsewhere saves nothing over it`, async () => {
+      let answer!: () => void;
+      const held = new Promise<void>((r) => (answer = r));
+      api = mockApi({
+        get_block_view: likeView,
+        '/auth/v1/token': async () => {
+          await held;
+          return {
+            access_token: fakeJwt('vera'),
+            refresh_token: 'r2',
+            expires_in: 3600,
+            user: { id: 'vera', is_anonymous: false },
+          };
+        },
+        '/auth/v1/logout': () => new Response(null, { status: 204 }),
+      });
+      withSession('vera', false);
+      saveSession(p, { ...getSession(p)!, expires_at: 1 });
+      const { ensureSession, signOut } = await import('./auth.js');
+      const refreshed = ensureSession(p, false);
+      await until(() => sent('/auth/v1/token').length);
+      // in this tab (the log out clears at once) or another (the same storage)
+      const out = change === 'logs out' ? signOut(p) : saveSession(p, walt);
+      const now = change === 'logs out' ? null : 'walt';
+      answer();
+      expect((await refreshed)?.user.id ?? null, 'the session the refresh gives').to.equal(now);
+      await out;
+      await wait(20);
+      newPage();
+      expect((await loadSession(p))?.user.id ?? null, 'the session kept').to.equal(now);
+      if (!now) expect(localStorage.getItem(key(p)), 'nothing stored').to.equal(null);
+    });
+
+  it('a token the server does not take: the session is forgotten, said once, and the block loads as a signed-out visitor', async () => {
+    const forged = fakeJwt('vera', { is_anonymous: false }) + 'x';
+    api = mockApi({
+      get_block_view: () => ({ block: block({ like_count: 3 }), me: {} }),
+      // PostgREST's answer to a token it cannot verify; the anon key's read goes
+      get_block_me: () => {
+        if (api.calls.at(-1)!.auth === 'Bearer ' + forged)
+          throw new ApiError(401, 'JWSError JWSInvalidSignature', 'PGRST301');
+        return { me: {} };
+      },
+    });
+    const real = api.calls;
+    withSession('vera', false, {}, forged);
+    const logged: string[] = [];
+    const warn = console.warn;
+    console.warn = (...a: unknown[]) => logged.push(a.join(' '));
+    try {
+      const el = await mountReady<ReactionLike>('reaction-like');
+      expect(el.shadowRoot!.querySelector('button')?.textContent?.trim()).to.equal('3 Likes');
+      expect(getSession(p), 'signed out').to.equal(null);
+      expect(
+        real.filter((c) => c.name === 'get_block_me').map((c) => c.auth),
+        'asked with the token, then without',
+      ).to.deep.equal(['Bearer ' + forged, 'Bearer ' + KEY]);
+      // a second element on the page (and the next page) reads as a signed-out visitor
+      const other = await mountReady<ReactionLike>('reaction-like');
+      expect(other.shadowRoot!.querySelector('button')?.textContent?.trim()).to.equal('3 Likes');
+      expect(real.filter((c) => c.name === 'get_block_me')).to.have.length(2);
+      expect(logged.filter((l) => l.includes('signed out'))).to.have.length(1);
+    } finally {
+      console.warn = warn;
+    }
+  });
+
+  it("a write whose token the server does not take: a signed-in visitor's is not sent again as anyone else's", async () => {
+    const forged = fakeJwt('vera', { is_anonymous: false }) + 'x';
+    api = mockApi({
+      get_block_view: () => ({ block: block(), me: {} }),
+      toggle_block_like: () => {
+        throw new ApiError(401, 'JWSError JWSInvalidSignature', 'PGRST301');
+      },
+    });
+    withSession('vera', false, {}, forged);
+    const { errors, button } = await mountLike();
+    button().click();
+    await until(() => errors.length);
+    expect(errors).to.deep.equal([
+      'signed_out You were signed out, so this was not sent. Try again to send it.',
+    ]);
+    expect(sent('toggle_block_like')).to.have.length(1);
+    expect(sent('/auth/v1/signup')).to.have.length(0);
+    expect(getSession(p)).to.equal(null);
+  });
+
+  for (const who of ['signed in', 'anonymous'] as const)
+    it(`the auth server unreachable with an expired session (${who}): nothing sent, the element's own words`, async () => {
+      api = mockApi({
+        get_block_view: () => ({ block: block({ language: 'ko' }), me: {} }),
+        toggle_block_like: () => ({ liked: true, like_count: 1 }),
+        '/auth/v1/token': () => {
+          throw new TypeError('Failed to fetch');
+        },
+      });
+      withSession('vera', who === 'anonymous');
+      saveSession(p, { ...getSession(p)!, expires_at: 1 });
+      const { el, errors, button } = await mountLike();
+      button().click();
+      await until(() => errors.length);
+      expect(errors).to.deep.equal(['network 서버에 연결하지 못했습니다. 다시 시도해 주세요.']);
+      expect(sent('toggle_block_like'), 'nothing sent').to.have.length(0);
+      expect(sent('/auth/v1/signup')).to.have.length(0);
+      expect(getSession(p)?.user.id, 'kept for the next try').to.equal('vera');
+      await el.updateComplete;
+      expect(el.shadowRoot!.querySelector('[part~=error]')!.textContent).to.equal(
+        '서버에 연결하지 못했습니다. 다시 시도해 주세요.',
+      );
+    });
 });

@@ -3,9 +3,10 @@
 // block) is rendered into a light-DOM child the element slots into its captcha panel (third-party
 // widgets need the document, not a shadow root); the token goes to the verify-captcha function,
 // which gives the visitor a pass for the block; then the element sends the write again.
-import { ensureSession, SIGNED_OUT } from './auth.js';
+import { SIGNED_OUT } from './auth.js';
 import type { Project } from './config.js';
 import { ApiError } from './errors.js';
+import type { Session } from './session.js';
 import type { CaptchaConfig } from './types.js';
 
 interface Turnstile {
@@ -49,18 +50,20 @@ export interface CaptchaHost {
   element: HTMLElement;
   project: Project;
   block: { id: string; language?: string | null };
+  /** The session the write goes with (core/writer.ts): the pass is for it, made for no other. */
+  session(): Promise<Session>;
   setState(state: '' | 'open' | 'failed'): void;
   setCancel(cancel: (() => void) | undefined): void;
 }
 
 /** verify-captcha: a pass for the block, for the visitor's session. */
 async function verify(host: CaptchaHost, token: string): Promise<boolean> {
-  const s = await ensureSession(host.project, true);
+  const s = await host.session();
   const res = await fetch(`${host.project.url}/functions/v1/verify-captcha`, {
     method: 'POST',
     headers: {
       apikey: host.project.key,
-      Authorization: 'Bearer ' + (s?.access_token || host.project.key),
+      Authorization: 'Bearer ' + s.access_token,
       'Content-Type': 'application/json',
     },
     body: JSON.stringify({ blockId: host.block.id, token }),

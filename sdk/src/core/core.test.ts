@@ -180,6 +180,8 @@ describe('core', () => {
     );
     try {
       expect(handleAuthReturn({ url: PROJECT, key: KEY })).to.equal(true);
+      // kept under the lock a refresh takes (core/auth.ts)
+      await until(() => getSession({ url: PROJECT, key: KEY }));
       const s = getSession({ url: PROJECT, key: KEY })!;
       expect(s.user.id).to.equal('g-user');
       expect(s.user.user_metadata!.full_name).to.equal('Gina');

@@ -5,6 +5,8 @@ export class ApiError extends Error {
   /** What a 429 refuses: the write (message, like, submit, ...) and whose limit (visitor, block, address, owner). */
   declare action?: string;
   declare scope?: string;
+  /** The HTTP status of a refused call (401: the server did not take the visitor's token). */
+  declare status?: number;
 
   constructor(
     message: string,

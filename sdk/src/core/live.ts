@@ -310,13 +310,7 @@ class Hub {
       return;
     }
     t.reads--;
-    const read = rpc<Read>(
-      this.p,
-      'get_block_change',
-      { p_block_id: t.block, p_id: id },
-      false,
-      true,
-    );
+    const read = rpc<Read>(this.p, 'get_block_change', { p_block_id: t.block, p_id: id }, true);
     t.applied = t.applied
       .then(() => read)
       .then((c) => {

@@ -1,4 +1,5 @@
 import type { Project } from './config.js';
+import { ApiError } from './errors.js';
 
 /**
  * The request of an RPC: POST {project}/rest/v1/rpc/{name} with a JSON body and the visitor's
@@ -25,4 +26,48 @@ export function request(
           body: JSON.stringify(body),
         },
       ];
+}
+
+/**
+ * Calls an RPC with `token` (the visitor's access token; none: the anon key) and reads its answer;
+ * a refusal is an ApiError with PostgREST's code, message and details, and its HTTP status.
+ */
+export async function call<T>(
+  p: Project,
+  name: string,
+  body: object,
+  token = '',
+  get = false,
+): Promise<T> {
+  if (!p.url || !p.key) throw new ApiError('Missing project-url or anon-key', 'config');
+  let res: Response;
+  try {
+    res = await fetch(...request(p, name, body, token, get));
+  } catch {
+    throw new ApiError('Network error', 'network');
+  }
+  const text = await res.text();
+  let json: unknown = null;
+  // the database's 429s say their wait in the hint, as JSON: a page on another origin cannot
+  // read Retry-After (hosted Supabase does not expose it)
+  let said: object | undefined;
+  try {
+    json = text ? JSON.parse(text) : null;
+    said = JSON.parse((json as { hint: string }).hint);
+  } catch {
+    /* not JSON, no hint, or a hint in words */
+  }
+  if (!res.ok) {
+    const e = (json || {}) as { message?: string; code?: string; details?: string };
+    throw Object.assign(
+      new ApiError(
+        e.message || res.statusText || 'Request failed',
+        e.code || String(res.status),
+        e.details || '',
+      ),
+      said,
+      { status: res.status },
+    );
+  }
+  return json as T;
 }

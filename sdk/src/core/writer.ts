@@ -5,7 +5,7 @@
 // limit tripped (core/captcha.ts, a chunk of its own), and what a refused write says. A reader
 // never loads it.
 import { html, nothing } from 'lit/html.js';
-import { rpc } from './api.js';
+import { call } from './api.js';
 import type { CaptchaHost } from './captcha.js';
 import type { Project } from './config.js';
 import { ApiError } from './errors.js';
@@ -37,7 +37,7 @@ interface BlockElement extends HTMLElement {
 }
 
 /** What a write needs of its element: who writes where, and how its captcha panel opens and closes. */
-interface WriteHost extends Omit<CaptchaHost, 'block'> {
+interface WriteHost extends Omit<CaptchaHost, 'block' | 'session'> {
   /** The block on screen (its captcha settings), if loaded. */
   block?: Block;
   blockId: string;
@@ -106,32 +106,49 @@ export async function write<T>(element: HTMLElement, name: string, body: object)
 
 async function send<T>(h: WriteHost, name: string, body: object): Promise<T> {
   const p = h.project;
-  // the visitor's list of blocks with a part of their own written to (core/marks.ts), before the
-  // write is sent: the session is made or refreshed first, so the write that makes the user
-  // starts its list
-  const had = h.mine ? await loadSession(p) : null;
-  const { ensureSession, SIGNED_OUT } = await auth();
-  // a failure is met again by the write's own (a sign-up's captcha), but a signed-in visitor's
-  // session refused is said now: the next try would find no session and sign up a new visitor
-  const s =
-    (h.mine || h.as) &&
-    (await ensureSession(p, true).catch((e: ApiError) => {
-      if (e.code === SIGNED_OUT) throw e;
-      return null;
-    }));
-  // the session is someone else's now (another caller met the refusal first and signed up an
-  // anonymous visitor, or another account signed in): the write, built for the signed-in
-  // visitor (their name, picture, website, email), is not sent (one that could not reach the
-  // server to refresh goes on, as before)
-  if (h.as && s && s.user.id !== h.as) throw new ApiError('Signed out', SIGNED_OUT);
-  if (s && h.mine)
-    await (await marks()).markWrite(p, s, h.block?.id || h.blockId, had?.user.id !== s.user.id);
-  const { keepProfile } = await identity();
+  const [{ ensureSession, refused, SIGNED_OUT }, { keepProfile }] = await Promise.all([
+    auth(),
+    identity(),
+  ]);
+  // what it says (said): a comment or Q&A offers to sign in again; the other elements send it
+  // when the visitor tries again, as whoever they are now
+  const signedOut = () =>
+    new ApiError('Signed out', SIGNED_OUT, /^(comment|qna)$/.test(h.block?.type || '') ? 'in' : '');
+  /**
+   * The session the write goes with, asked again for every send (the first, the one after a
+   * captcha) and for the captcha's pass: made or refreshed now (an anonymous visitor's first write
+   * makes the user), and for a write the element started for a signed-in visitor, theirs only.
+   * Another one (another caller met the refusal first and signed up an anonymous visitor, another
+   * account signed in, or they logged out: here or in another tab) and a refused refresh send
+   * nothing (SIGNED_OUT); nor does a session the auth server could not be reached to refresh (the
+   * anon key would be refused): the visitor can try again. The write is noted in the visitor's
+   * list of blocks written to (core/marks.ts) before it is sent, so the write that makes the user
+   * starts its list.
+   */
+  const session = async (): Promise<Session> => {
+    const had = h.mine ? await loadSession(p) : null;
+    // a signed-in visitor's write never makes a user
+    const s = await ensureSession(p, !h.as);
+    if (h.as && (s ? s.user.id !== h.as : !(await loadSession(p)))) throw signedOut();
+    if (!s) throw new ApiError('Network error', 'network');
+    if (h.mine)
+      await (await marks()).markWrite(p, s, h.block?.id || h.blockId, had?.user.id !== s.user.id);
+    return s;
+  };
+  const go = async (again = !h.as): Promise<T> => {
+    const s = await session();
+    return call<T>(p, name, body, s.access_token).catch(async (e: ApiError) => {
+      // a token the server did not take (a rotated secret): forgotten; an anonymous visitor's
+      // write goes once more (with a new user), a signed-in visitor's is not sent as anyone else's
+      if (e.status !== 401) throw e;
+      await refused(p, s);
+      if (again) return go(false);
+      throw h.as ? signedOut() : e;
+    });
+  };
+  let done: T;
   try {
-    const done = await rpc<T>(p, name, body, true);
-    // the page's new profile is kept once something was written with it
-    keepProfile();
-    return done;
+    done = await go();
   } catch (e) {
     const block = h.block;
     // the anonymous sign-up asked for a captcha (past the address's limit: visitors behind one
@@ -140,7 +157,7 @@ async function send<T>(h: WriteHost, name: string, body: object): Promise<T> {
     if (!block?.captcha || (!signUp && (e as ApiError).details !== 'captcha')) throw e;
     const { solveCaptcha } = await import('./captcha.js');
     await solveCaptcha(
-      { ...h, block },
+      { ...h, block, session },
       block.captcha,
       e,
       signUp
@@ -151,8 +168,13 @@ async function send<T>(h: WriteHost, name: string, body: object): Promise<T> {
           }
         : undefined,
     );
-    return await rpc<T>(p, name, body, true);
+    // sent again the same way: the session checked again (the visitor may have logged out, or
+    // another account signed in, while the captcha was shown)
+    done = await go();
   }
+  // the page's new profile is kept once something was written with it
+  keepProfile();
+  return done;
 }
 
 /**
@@ -175,7 +197,9 @@ export function said(e: ApiError | null, lang: string): string {
           : details === 'quota'
             ? 'quotaReached'
             : code === 'signed_out' // core/auth.ts SIGNED_OUT
-              ? 'signedOut'
+              ? details
+                ? 'signedOut'
+                : 'signedOutRetry'
               : '';
   return key && translator(lang, texts)(key);
 }

@@ -156,6 +156,9 @@ describe("reaction-comment's composer and the writer's profile", () => {
       .click();
     await until(() => !el['signedIn']);
     await el.updateComplete;
+    // done once its part under the session's lock is (core/auth.ts signOut): the next test signs
+    // the same account in
+    await navigator.locks.request('lock:reaction-blocks.session:' + PROJECT, () => {});
   };
 
   // A signed-in visitor writes under their account's name (the profile's animal name is the

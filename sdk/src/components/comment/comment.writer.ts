@@ -292,7 +292,7 @@ export async function signIn(c: CommentHost, provider: 'google' | 'apple', popup
 
 export async function logOut(c: CommentHost) {
   try {
-    (await loadAuth()).signOut(c.project);
+    void (await loadAuth()).signOut(c.project);
   } catch (e) {
     c.say(c.fail(e));
     return;

@@ -89,6 +89,7 @@ const ko: KoreanTexts = {
   reported: '신고됨',
   held: '승인 대기 중',
   signedOut: '로그아웃되어 보내지 않았습니다. 다시 로그인한 뒤 보내 주세요.',
+  signedOutRetry: '로그아웃되어 보내지 않았습니다. 다시 시도하면 보냅니다.',
   heldNotice: '소유자가 승인하면 다른 사람에게도 보입니다.',
   confirmMailNotice:
     '이 주소가 확인한 뒤에만 답글 알림을 보냅니다. 가능하면 확인 링크를 메일로 보내 드립니다.',
