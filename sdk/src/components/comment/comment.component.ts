@@ -321,9 +321,13 @@ export default class ReactionComment extends BlockElement {
     );
   }
 
-  /** Shows why something was refused or failed, in the live region of that place. */
+  /**
+   * Shows why something was refused or failed, in the live region of that place; any action
+   * (each says '' first) or failure takes the last notice off.
+   */
   private say(text: string, at = ''): false {
     this._error = { at, text };
+    this._notice = '';
     return false;
   }
 

@@ -1104,6 +1104,43 @@ describe('reaction-comment', () => {
       });
     });
 
+    it('says every report, not only the first, and takes the notice off at the next action', async () => {
+      withSession('visitor-1');
+      const el = await mount(
+        {
+          block: block({ type: 'comment' }),
+          messages: [msg('x1'), msg('x2'), msg('x3', { like_count: 0 })],
+        },
+        {
+          report_message: (b) => ({ id: b.p_message_id, reported: true }),
+          toggle_message_like: () => ({ liked: true, like_count: 1 }),
+        },
+      );
+      await until(() => has(item(el, 'x2'), 'Report'));
+      const notice = $(el, '[part=notice]');
+      const heard: string[] = [];
+      new MutationObserver(() => heard.push(notice.textContent!)).observe(notice, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+      const said = 'You reported the message to the owner.';
+      for (const id of ['x1', 'x2']) {
+        button(item(el, id), 'Report').click();
+        await until(() => item(el, id).querySelector('.row'));
+        button(item(el, id), 'Report').click();
+        await until(() => item(el, id).textContent!.includes('Reported'));
+        await until(() => notice.textContent === said);
+      }
+      // each report changed the polite region: emptied, then said (a screen reader says both)
+      expect(heard.filter((t) => t === said)).to.have.length(2);
+      expect(heard.filter((t) => t === '').length).to.be.greaterThan(0);
+      expect(heard.lastIndexOf('')).to.be.greaterThan(heard.indexOf(said));
+      // an unrelated action takes it off: it no longer speaks of a report
+      item(el, 'x3').querySelector<HTMLButtonElement>('[aria-pressed]')!.click();
+      await until(() => notice.textContent === '');
+    });
+
     it('never sends a photo the server would refuse; a signed-in Google picture is sent', async () => {
       localStorage.setItem(
         'reaction-blocks.session:' + PROJECT,

@@ -101,7 +101,6 @@ export async function post(
   if (lengthOf(text) > MESSAGE_MAX) return say(c.t('lengthError', { max: MESSAGE_MAX }));
   c._sending = true;
   c.say('');
-  c._notice = '';
   try {
     // a signed-in writer's session refused at Send (revoked, or signed out where this page did
     // not hear it), or no longer theirs: nothing is sent (core/writer.ts write, SIGNED_OUT) and the
@@ -224,7 +223,9 @@ export async function report(c: CommentHost, m: Message) {
     if (!c.isDummy) await c.write('report_message', { p_message_id: m.id });
     c.reported.add(m.id);
     c.setMode(m.id);
-    // "Reported" takes the button's place: said in the element's polite live region
+    // "Reported" takes the button's place: said in the element's polite live region, emptied
+    // first (say) so that a second report is said again
+    await c.updateComplete;
     c._notice = c.t('reportSent');
     c.emit('reaction-message', { action: 'report', id: m.id });
   } catch (e) {
@@ -237,6 +238,7 @@ export async function report(c: CommentHost, m: Message) {
  * before), corrected by the server's answer or undone.
  */
 export async function like(c: CommentHost, m: Message, was: boolean) {
+  c.say('');
   try {
     const r = await c.write<{ liked: boolean; like_count: number }>('toggle_message_like', {
       p_message_id: m.id,
