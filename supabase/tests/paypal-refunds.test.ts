@@ -7,7 +7,11 @@
 // captured yet), never twice; a refund PayPal refuses, or one the job gives up on, is recorded
 // `failed` for the owner's Plan page and mailed to the operator.
 import { describe, expect, it } from 'vitest';
-import { PLAN_MESSAGES, SECOND_PURCHASE_CODES } from '@reaction-blocks/contracts/plans';
+import {
+  PLAN_MESSAGES,
+  SECOND_PURCHASE_CODES,
+  SECOND_PURCHASE_REFUNDED_CODES,
+} from '@reaction-blocks/contracts/plans';
 import { newUser, sql, type TestUser } from './support/clients.ts';
 import * as plans from './support/plans.ts';
 import { eventually, mailbox } from './support/providers.ts';
@@ -137,7 +141,7 @@ describe('a PayPal checkout that cannot become a plan gives the payment back', (
     // refunded by this call or by the webhook's settle a moment before it (then a retry's answer)
     expect(answer.status).toBe(409);
     expect(answer.json.error).toMatchObject(
-      answer.json.error?.code === 'refunded'
+      answer.json.error?.code === SECOND_PURCHASE_REFUNDED_CODES.activePlan
         ? { message: `${PLAN_MESSAGES.activePlan}. The payment was given back.` }
         : {
             code: SECOND_PURCHASE_CODES.activePlan,
@@ -149,10 +153,11 @@ describe('a PayPal checkout that cannot become a plan gives the payment back', (
       payments: ['REFUNDED'],
       refunds: 1,
     });
-    // a retry answers the same without refunding again (its code: another plan came first, not
-    // refund_pending's "start again"); the job finds it refunded
+    // a retry answers without refunding again, as the refund stands (given back: its code says
+    // another plan came first and the payment went back, not refund_pending's "start again");
+    // the job finds it refunded
     const retry = await plans.buyByPaypal(owner, sub);
-    expect(retry.json.error?.code).toBe(SECOND_PURCHASE_CODES.activePlan);
+    expect(retry.json.error?.code).toBe(SECOND_PURCHASE_REFUNDED_CODES.activePlan);
     await runRefundJob(sub);
     expect(await refundJob(sub)).toMatchObject({ status: 'done', result: { refunded: true } });
     expect((await atPayPal(sub)).refunds).toBe(1);
@@ -168,10 +173,11 @@ describe('a PayPal checkout that cannot become a plan gives the payment back', (
     await plans.control('paypal', `/subscriptions/${sub}/approve`);
     await givenBack(owner, sub);
     const atPayPalNow = await settledAtPayPal(sub);
+    // a retry says how the refund stands: given back (it said "will be given back" before)
     const retry = await plans.buyByPaypal(owner, sub, plan);
     expect(retry.json.error).toMatchObject({
-      code: 'refund_pending',
-      message: 'The subscription price does not match the plan. The payment will be given back.',
+      code: 'refunded',
+      message: 'The subscription price does not match the plan. The payment was given back.',
     });
     expect(atPayPalNow).toEqual({
       status: 'CANCELLED',
@@ -208,10 +214,10 @@ describe('a PayPal checkout that cannot become a plan gives the payment back', (
       await runRefundJob(sub);
       expect(await refundJob(sub)).toMatchObject({ status: 'done', result: { refunded: true } });
       expect(await atPayPal(sub)).toMatchObject({ payments: ['REFUNDED'], refunds: 1 });
-      // never twice: the job again, a retry of the checkout
+      // never twice: the job again, a retry of the checkout (which says it was given back)
       await runRefundJob(sub);
       expect((await plans.buyByPaypal(owner, sub)).json.error?.code).toBe(
-        SECOND_PURCHASE_CODES.activePlan,
+        SECOND_PURCHASE_REFUNDED_CODES.activePlan,
       );
       expect((await atPayPal(sub)).refunds).toBe(1);
     } finally {
@@ -355,8 +361,8 @@ describe('a PayPal subscription paid for a checkout that had ended, or cancelled
     });
     const retry = await plans.buyByPaypal(owner, sub);
     expect(retry.json.error).toMatchObject({
-      code: 'refund_pending',
-      message: 'The subscription is cancelled. The payment will be given back.',
+      code: 'refunded',
+      message: 'The subscription is cancelled. The payment was given back.',
     });
     await runRefundJob(sub);
     expect((await atPayPal(sub)).refunds).toBe(1);
@@ -461,18 +467,42 @@ describe('a refund PayPal does not make is never counted as given back', () => {
     },
   );
 
-  it('a refund tried at once that PayPal answers CANCELLED reads "will be given back", then failed by the job', async () => {
+  it('a refund tried at once that PayPal answers CANCELLED is said and recorded failed at once, the operator mailed once', async () => {
+    // before: "will be given back" until the job, two minutes later, recorded it failed
     const owner = await newUser('paypal-refund-now-cancelled');
     const sub = await pendingCheckout(owner);
     await planByHand(owner);
     await withRefundAnswer(sub, 'CANCELLED', async () => {
       const answer = await approveAndSettle(owner, sub);
-      // the webhook's settle or this check tried the refund: never `refunded`
-      expect(answer.json.error?.code).toBe(SECOND_PURCHASE_CODES.activePlan);
+      // the webhook's settle or this check tried the refund: never `refunded`; `refund_failed`
+      // once PayPal has answered (a check that met the webhook's refund under way: the retry)
+      expect([SECOND_PURCHASE_CODES.activePlan, 'refund_failed']).toContain(
+        answer.json.error?.code,
+      );
       await eventually(async () => (await atPayPal(sub)).refunds === 1);
+      // recorded failed without the job
+      await eventually(async () => (await refundsOf(owner))[0]?.status === 'failed');
+      expect(await refundJob(sub)).toMatchObject({ status: 'queued', attempts: 0 });
+      expect(await refundsOf(owner)).toEqual([
+        {
+          subscription_id: sub,
+          user_id: owner.id,
+          status: 'failed',
+          error: expect.stringContaining('CANCELLED') as string,
+        },
+      ]);
+      const retry = await plans.buyByPaypal(owner, sub);
+      expect(retry.json.error).toMatchObject({
+        code: 'refund_failed',
+        message: `${PLAN_MESSAGES.activePlan}. PayPal refused to give the payment back; the Plan page says whom to write to.`,
+      });
+      // the job, when it runs, finds the same: nothing more refunded, no second alert
+      await alertOf(sub);
       await runRefundJob(sub);
       expect(await refundJob(sub)).toMatchObject({ status: 'failed' });
-      expect(await refundsOf(owner)).toMatchObject([{ subscription_id: sub, status: 'failed' }]);
+      await plans.runWorker();
+      expect((await atPayPal(sub)).refunds).toBe(1);
+      expect((await mailbox(OPERATOR)).filter((m) => m.subject.includes(sub))).toHaveLength(1);
     });
   });
 

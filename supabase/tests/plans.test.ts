@@ -290,8 +290,8 @@ describe('purchase by PayPal subscription', () => {
     );
     // a cancelled subscription (the one cancelled above) that PayPal took a payment for ends the
     // checkout by our own reading, not by a refusal (never the decline's `payment_failed`), and
-    // its payment goes back: `refunded`; a retry of that checkout (no longer pending) says it
-    // will be given back (paypal-refunds.test.ts, the buyer's cancel)
+    // its payment goes back: `refunded`; a retry of that checkout (no longer pending) says the
+    // same, as its refund stands (paypal-refunds.test.ts, the buyer's cancel)
     const ended = await plans.buyByPaypal(owner, cheap);
     expect(ended.status, JSON.stringify(ended.json)).toBe(409);
     expect(ended.json.error).toMatchObject({
@@ -301,8 +301,8 @@ describe('purchase by PayPal subscription', () => {
     const again = await plans.buyByPaypal(owner, cheap);
     expect(again.status, JSON.stringify(again.json)).toBe(409);
     expect(again.json.error).toMatchObject({
-      code: 'refund_pending',
-      message: 'The subscription is cancelled. The payment will be given back.',
+      code: 'refunded',
+      message: 'The subscription is cancelled. The payment was given back.',
     });
     expect(await plans.paymentsOf(owner.id)).toEqual([]);
     // not approved yet: nothing recorded, the reconcile job waits for it

@@ -130,22 +130,46 @@ export async function refundPaypalPayments(
 }
 
 /**
- * The cancel and refund tried at once, after queuePaypalRefund: `refunded` only when PayPal
- * refunded every payment it took; `queued` otherwise (PayPal did not answer, has not captured the
- * payment or completed its refund yet, or refused the refund), and the job does it, or records
- * that it could not.
+ * How a queued refund stands, as the owner is answered: `refunded` when PayPal refunded every
+ * payment it took, `failed` when PayPal refused the refund (FAILED or CANCELLED: final, recorded
+ * at once for the owner's Plan page and the operator, as the job would record it), `queued`
+ * otherwise (PayPal did not answer, or has not captured the payment or completed its refund yet:
+ * the job does it, or records that it could not).
  */
+export type RefundOutcome = 'refunded' | 'failed' | 'queued';
+
+/** The cancel and refund tried at once, after queuePaypalRefund: how it stands (RefundOutcome). */
 export async function refundPaypalNow(
   subscriptionId: string,
   reason: string,
-): Promise<'refunded' | 'queued'> {
+): Promise<RefundOutcome> {
   try {
     if ((await refundable(subscriptionId)) !== 'yes') return 'queued';
-    const { state } = await refundPaypalPayments(subscriptionId, reason);
-    if (state === 'refunded') await finishPaypalRefund(subscriptionId, 'refunded');
-    return state === 'refunded' ? 'refunded' : 'queued';
+    const found = await refundPaypalPayments(subscriptionId, reason);
+    if (found.state === 'refunded' || found.state === 'failed')
+      await finishPaypalRefund(
+        subscriptionId,
+        found.state,
+        found.state === 'failed' ? found.error : undefined,
+      );
+    return found.state === 'refunded' || found.state === 'failed' ? found.state : 'queued';
   } catch (err) {
     console.error('[plans] PayPal refund (queued)', err);
     return 'queued';
   }
+}
+
+/**
+ * How a refund queued earlier stands (a retry of its checkout): its public.paypal_refunds row
+ * refunded or failed, else queued.
+ */
+export async function refundOutcomeOf(subscriptionId: string): Promise<RefundOutcome> {
+  const { data, error } = await serviceClient()
+    .from('paypal_refunds')
+    .select('status')
+    .eq('subscription_id', subscriptionId)
+    .maybeSingle();
+  if (error) throw new Error(`paypal_refunds: ${error.message}`);
+  const status = (data as { status: string } | null)?.status;
+  return status === 'refunded' || status === 'failed' ? status : 'queued';
 }

@@ -5,6 +5,7 @@ import { HttpError, inTransit, retriedFailure, unavailable } from './http.ts';
 import {
   PLAN_MESSAGES,
   SECOND_PURCHASE_CODES,
+  SECOND_PURCHASE_REFUNDED_CODES,
   secondPurchaseOf,
 } from '@reaction-blocks/contracts/plans';
 import {
@@ -75,14 +76,24 @@ export function checkoutAnswer(settled: Settled): { status: true; payment: Payme
         `${PLAN_MESSAGES.failedToPayment}: ${settled.message}`,
       );
     case 'refunded': {
-      if (!settled.queued)
-        throw new HttpError(409, 'refunded', `${settled.message}. The payment was given back.`);
-      // another plan, or another checkout, came first: its own code (the dashboard's text for it)
+      // another plan, or another checkout, came first: its own codes (the dashboard's texts)
       const second = secondPurchaseOf(settled.message);
+      if (settled.refund === 'failed')
+        throw new HttpError(
+          409,
+          'refund_failed',
+          `${settled.message}. PayPal refused to give the payment back; the Plan page says whom to write to.`,
+        );
+      if (settled.refund === 'queued')
+        throw new HttpError(
+          409,
+          second ? SECOND_PURCHASE_CODES[second] : 'refund_pending',
+          `${settled.message}. The payment will be given back.`,
+        );
       throw new HttpError(
         409,
-        second ? SECOND_PURCHASE_CODES[second] : 'refund_pending',
-        `${settled.message}. The payment will be given back.`,
+        second ? SECOND_PURCHASE_REFUNDED_CODES[second] : 'refunded',
+        `${settled.message}. The payment was given back.`,
       );
     }
     case 'pending':

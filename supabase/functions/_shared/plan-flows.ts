@@ -8,7 +8,12 @@ import { serviceClient } from './clients.ts';
 import { HttpError } from './http.ts';
 import { paypalClient } from './paypal-env.ts';
 import { approveLink, PayPalError, type PayPalSubscription } from './paypal.ts';
-import { queuePaypalRefund, refundPaypalNow } from './paypal-refund.ts';
+import {
+  queuePaypalRefund,
+  refundOutcomeOf,
+  refundPaypalNow,
+  type RefundOutcome,
+} from './paypal-refund.ts';
 import {
   PLAN_MESSAGES,
   PLAN_RULES,
@@ -122,10 +127,12 @@ export type Settled =
    */
   | { state: 'failed'; message: string; refused?: boolean; cancelled?: boolean }
   /**
-   * The provider took the money but the plan could not be recorded: the money went back, or
-   * (`queued`) the refund is queued and the jobs worker gives it back.
+   * The provider took the money but the plan could not be recorded: the money went back (a card
+   * payment cancelled; `refund` absent or `refunded`), the refund is queued and the jobs worker
+   * gives it back (`queued`), or PayPal refused it (`failed`: recorded for the owner's Plan page
+   * and the operator).
    */
-  | { state: 'refunded'; message: string; queued?: boolean }
+  | { state: 'refunded'; message: string; refund?: RefundOutcome }
   | { state: 'pending' }
   | { state: 'none' };
 
@@ -255,7 +262,7 @@ async function failCheckout(
 /** A failed first charge's outcome from its recorded error. */
 export const failedCharge = (error: string | null | undefined): Settled => {
   if (error?.startsWith(GIVEN_BACK))
-    return { state: 'refunded', message: error.slice(GIVEN_BACK.length), queued: true };
+    return { state: 'refunded', message: error.slice(GIVEN_BACK.length), refund: 'queued' };
   if (error?.startsWith(CANCELLED))
     return { state: 'failed', message: error.slice(CANCELLED.length), cancelled: true };
   const refused = !!error?.startsWith(REFUSED);
@@ -455,11 +462,10 @@ async function givePaypalCheckoutBack(
   await rpc('fail_plan_checkout', { p_charge_id: charge.id, p_error: GIVEN_BACK + message });
   // a settle beside this one may have given it back first, with its own reason
   const error = (await chargeById(charge.id))?.error;
-  const given = await refundPaypalNow(subscriptionId, message);
   return {
     state: 'refunded',
     message: error?.startsWith(GIVEN_BACK) ? error.slice(GIVEN_BACK.length) : message,
-    queued: given === 'queued',
+    refund: await refundPaypalNow(subscriptionId, message),
   };
 }
 
@@ -475,6 +481,9 @@ export async function settleEndedPaypalCheckout(
   s?: PayPalSubscription,
 ): Promise<Settled> {
   const failed = failedCharge(charge.error);
+  // given back already (a retry): as its refund stands now
+  if (failed.state === 'refunded')
+    return { ...failed, refund: await refundOutcomeOf(charge.provider_ref) };
   if (failed.state !== 'failed') return failed;
   s ??= await paypalClient().getSubscription(charge.provider_ref);
   const paid = !!s.billing_info?.last_payment;
@@ -482,8 +491,11 @@ export async function settleEndedPaypalCheckout(
   const billed = s.status === 'ACTIVE' && !(s.billing_info?.failed_payments_count ?? 0);
   if (s.custom_id !== charge.user_id || !(paid || billed)) return failed;
   await queuePaypalRefund(s.id, charge.user_id, failed.message);
-  const given = await refundPaypalNow(s.id, failed.message);
-  return { state: 'refunded', message: failed.message, queued: given === 'queued' };
+  return {
+    state: 'refunded',
+    message: failed.message,
+    refund: await refundPaypalNow(s.id, failed.message),
+  };
 }
 
 /**

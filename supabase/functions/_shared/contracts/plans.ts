@@ -56,6 +56,16 @@ export const SECOND_PURCHASE_CODES = {
   paymentInProgress: 'second_checkout_refused',
 } as const satisfies Partial<Record<keyof typeof PLAN_MESSAGES, string>>;
 
+/**
+ * The same refusals when PayPal gave the payment back at once (check-paypal-payment's settle
+ * refunded it before answering): their codes, by the same plan messages
+ * (plans.payment.secondRefunded.<key>).
+ */
+export const SECOND_PURCHASE_REFUNDED_CODES = {
+  activePlan: 'second_plan_refunded',
+  paymentInProgress: 'second_checkout_refunded',
+} as const satisfies Record<keyof typeof SECOND_PURCHASE_CODES, string>;
+
 /** The second-purchase refusal a plan message is, if it is one. */
 export const secondPurchaseOf = (message: string) =>
   (Object.keys(SECOND_PURCHASE_CODES) as Array<keyof typeof SECOND_PURCHASE_CODES>).find(

@@ -396,6 +396,23 @@ describe('payment', () => {
         'another payment of yours is being completed, so this PayPal subscription was cancelled and its payment will be given back (PayPal may take a few days). Your plan appears on the Plan page once the other payment is done.',
         '다른 결제가 처리되는 중이라 이 PayPal 구독을 취소했으며, 결제 금액은 환불될 예정입니다(PayPal 처리에 며칠 걸릴 수 있습니다). 다른 결제가 끝나면 플랜 페이지에 플랜이 표시됩니다.',
       ],
+      // the same, the payment given back at once (SECOND_PURCHASE_REFUNDED_CODES)
+      [
+        failure('second_plan_refunded', 'The server may word this any way.'),
+        'you already have an active plan, so this PayPal subscription was cancelled and its payment was given back.',
+        '이미 이용 중인 플랜이 있어 이 PayPal 구독을 취소했으며, 결제 금액은 환불되었습니다.',
+      ],
+      [
+        failure('second_checkout_refunded', 'The server may word this any way.'),
+        'another payment of yours is being completed, so this PayPal subscription was cancelled and its payment was given back. Your plan appears on the Plan page once the other payment is done.',
+        '다른 결제가 처리되는 중이라 이 PayPal 구독을 취소했으며, 결제 금액은 환불되었습니다. 다른 결제가 끝나면 플랜 페이지에 플랜이 표시됩니다.',
+      ],
+      // PayPal refused the refund at once: said now, not "will be given back"
+      [
+        failure('refund_failed', 'The server may word this any way.'),
+        'no plan was added and the PayPal subscription was cancelled, but PayPal refused to give its payment back, so it could not be given back automatically. We have been told; the Plan page says whom to write to.',
+        '플랜은 추가되지 않았고 PayPal 구독은 취소했지만, PayPal이 환불을 거절해 결제 금액을 자동으로 돌려드리지 못했습니다. 담당자에게 알렸으며, 문의할 곳은 플랜 페이지에 안내되어 있습니다.',
+      ],
       [
         failure('refund_pending', 'The subscription is cancelled. The payment will be given back.'),
         'your plan could not be recorded, so the PayPal subscription was cancelled and its payment will be given back (PayPal may take a few days). No plan was added; start again.',

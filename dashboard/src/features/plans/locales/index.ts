@@ -203,6 +203,13 @@ export const en = {
       paymentInProgress:
         'another payment of yours is being completed, so this PayPal subscription was cancelled and its payment will be given back (PayPal may take a few days). Your plan appears on the Plan page once the other payment is done.',
     },
+    // the same, when PayPal gave the payment back at once (SECOND_PURCHASE_REFUNDED_CODES)
+    secondRefunded: {
+      activePlan:
+        'you already have an active plan, so this PayPal subscription was cancelled and its payment was given back.',
+      paymentInProgress:
+        'another payment of yours is being completed, so this PayPal subscription was cancelled and its payment was given back. Your plan appears on the Plan page once the other payment is done.',
+    },
     // the server's checkout_failed: our own reading ended the checkout, not a refusal
     checkoutEnded:
       'we could not confirm this payment for your order (it was cancelled, not found, or the checkout had already ended). No plan was added; start again.',
@@ -212,6 +219,8 @@ export const en = {
         'the payment was taken but your plan could not be recorded, so it was given back. No plan was added; start again.',
       refund_pending:
         'your plan could not be recorded, so the PayPal subscription was cancelled and its payment will be given back (PayPal may take a few days). No plan was added; start again.',
+      refund_failed:
+        'no plan was added and the PayPal subscription was cancelled, but PayPal refused to give its payment back, so it could not be given back automatically. We have been told; the Plan page says whom to write to.',
       provider_unavailable:
         'the payment service did not answer. Nothing changed on your plan; try again in a moment.',
       payment_pending:
@@ -471,6 +480,12 @@ export const ko: typeof en = {
       paymentInProgress:
         '다른 결제가 처리되는 중이라 이 PayPal 구독을 취소했으며, 결제 금액은 환불될 예정입니다(PayPal 처리에 며칠 걸릴 수 있습니다). 다른 결제가 끝나면 플랜 페이지에 플랜이 표시됩니다.',
     },
+    secondRefunded: {
+      activePlan:
+        '이미 이용 중인 플랜이 있어 이 PayPal 구독을 취소했으며, 결제 금액은 환불되었습니다.',
+      paymentInProgress:
+        '다른 결제가 처리되는 중이라 이 PayPal 구독을 취소했으며, 결제 금액은 환불되었습니다. 다른 결제가 끝나면 플랜 페이지에 플랜이 표시됩니다.',
+    },
     checkoutEnded:
       '주문의 결제를 확인하지 못했습니다(결제가 취소되었거나, 찾을 수 없거나, 이미 끝난 결제입니다). 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
     reasons: {
@@ -478,6 +493,8 @@ export const ko: typeof en = {
         '결제는 되었지만 플랜을 기록하지 못해 결제를 취소(환불)했습니다. 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
       refund_pending:
         '플랜을 기록하지 못해 PayPal 구독을 취소했으며, 결제 금액은 환불될 예정입니다(PayPal 처리에 며칠 걸릴 수 있습니다). 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
+      refund_failed:
+        '플랜은 추가되지 않았고 PayPal 구독은 취소했지만, PayPal이 환불을 거절해 결제 금액을 자동으로 돌려드리지 못했습니다. 담당자에게 알렸으며, 문의할 곳은 플랜 페이지에 안내되어 있습니다.',
       provider_unavailable:
         '결제 서비스가 응답하지 않았습니다. 플랜에는 바뀐 것이 없으니 잠시 후 다시 시도해 주세요.',
       payment_pending:

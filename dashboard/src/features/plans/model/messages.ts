@@ -1,6 +1,9 @@
 // The plan functions answer with the shared English messages (PLAN_MESSAGES); the screens show
 // them in the reader's language (plans.messages.*).
-import { SECOND_PURCHASE_CODES } from '@reaction-blocks/contracts/plans';
+import {
+  SECOND_PURCHASE_CODES,
+  SECOND_PURCHASE_REFUNDED_CODES,
+} from '@reaction-blocks/contracts/plans';
 import { messageOf, failureReason, sharedMessageReason } from '../../../lib/errors';
 import { PLAN_MESSAGES } from './plans';
 
@@ -16,6 +19,7 @@ const planMessages = new Set<string>(Object.values(PLAN_MESSAGES));
 const PAYMENT_CODES = [
   'refunded',
   'refund_pending',
+  'refund_failed',
   'provider_unavailable',
   'payment_pending',
   'plan_mismatch',
@@ -28,8 +32,17 @@ const PAYMENT_CODES = [
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
-/** check-paypal-payment's refusals of a second purchase, by their codes (plans.payment.second). */
-const SECOND_PURCHASE = Object.entries(SECOND_PURCHASE_CODES);
+/**
+ * check-paypal-payment's refusals of a second purchase, by their codes: the payment to be given
+ * back (plans.payment.second), or given back already (plans.payment.secondRefunded).
+ */
+const SECOND_PURCHASE = [
+  ...Object.entries(SECOND_PURCHASE_CODES).map(([key, code]) => [code, `second.${key}`]),
+  ...Object.entries(SECOND_PURCHASE_REFUNDED_CODES).map(([key, code]) => [
+    code,
+    `secondRefunded.${key}`,
+  ]),
+];
 
 const codeOf = (cause: unknown) => (cause as { code?: unknown } | null)?.code;
 
@@ -57,8 +70,8 @@ function paymentReason(t: T, cause: unknown): string {
   const code = codeOf(cause);
   // a second purchase refused (a plan is active, or another checkout is in flight): its
   // subscription is given back, and "start again" would be wrong
-  const second = SECOND_PURCHASE.find(([, secondCode]) => secondCode === code);
-  if (second) return t(`plans.payment.second.${second[0]}`);
+  const second = SECOND_PURCHASE.find(([secondCode]) => secondCode === code);
+  if (second) return t(`plans.payment.${second[1]}`);
   if ((PAYMENT_CODES as readonly unknown[]).includes(code))
     return t(`plans.payment.reasons.${String(code)}`);
   if (planMessages.has(messageOf(cause))) return planReason(t, cause);
