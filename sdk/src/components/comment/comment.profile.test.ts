@@ -15,6 +15,7 @@ import { flush } from '../../core/storage.js';
 import type { Block } from '../../core/types.js';
 import {
   $,
+  ApiError,
   commentView,
   fakeJwt,
   KEY,
@@ -27,7 +28,7 @@ import {
   withSession,
 } from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
-import { message } from '../../test/fixtures.js';
+import { captcha, message } from '../../test/fixtures.js';
 
 describe("reaction-comment's composer and the writer's profile", () => {
   let api: ReturnType<typeof mockApi>;
@@ -278,6 +279,15 @@ describe("reaction-comment's composer and the writer's profile", () => {
       });
     });
 
+  /** What the element's error lines say. */
+  const said = (el: Element) =>
+    [...el.shadowRoot!.querySelectorAll('[part~=error]')].map((e) => e.textContent).join();
+  /** Waits until the element says the writer was signed out: the requests sent by then. */
+  const signedOutSaid = async (el: Element) => {
+    await until(() => said(el).includes('You were signed out'));
+    return api.calls.map((c) => c.name);
+  };
+
   // A signed-in writer's session whose refresh the auth server refuses at Send (revoked, or signed
   // out where this page did not hear it): the write would sign up a new anonymous visitor and post
   // under the writer's name, website and email. Nothing is sent; the composer shows them signed
@@ -313,10 +323,7 @@ describe("reaction-comment's composer and the writer's profile", () => {
         type(textarea(el), 'hello');
         await el.updateComplete;
         $<HTMLButtonElement>(el, '[part=composer] [part=submit]').click();
-        const said = () =>
-          [...el.shadowRoot!.querySelectorAll('[part~=error]')].map((e) => e.textContent).join();
-        await until(() => said().includes('You were signed out'));
-        const sent = api.calls.map((c) => c.name);
+        const sent = await signedOutSaid(el);
         expect(sent, 'no post, no anonymous sign-up').to.not.include.any.members([
           'post_message',
           '/auth/v1/signup',
@@ -325,11 +332,55 @@ describe("reaction-comment's composer and the writer's profile", () => {
         await until(() => !el['signedIn']);
         await el.updateComplete;
         expect(textarea(el).value, 'the text').to.equal('hello');
-        expect(said(), 'still said').to.include('You were signed out');
+        expect(said(el), 'still said').to.include('You were signed out');
         expect(name(el).value).to.equal(getIdentity().name);
         expect(home().value, 'the website').to.equal('');
         expect(email().value, 'the email').to.equal('');
       });
+
+  // The outside tester's case: a signed-in writer past the limit gets the captcha; before they
+  // pass it, another tab logs out (or signs another account in). The post is not sent again with
+  // whatever session is there by then: no anonymous sign-up under their name, no post as the
+  // other account, no pass asked for either.
+  for (const change of ['logged out', 'another account signed in'] as const)
+    it(`posts nothing after the captcha when ${change === 'logged out' ? 'the writer logged out' : 'another account signed in'} in another tab meanwhile`, async () => {
+      const el = await signedIn('comment', { captcha });
+      const p = { url: PROJECT, key: KEY } as never;
+      api.restore();
+      api = mockApi({
+        get_block_view: () => commentView({ captcha }),
+        post_message: () => {
+          throw new ApiError(429, 'too fast', 'PT429', 'captcha');
+        },
+        '/functions/v1/verify-captcha': () => ({ data: { passed: true } }),
+      });
+      type(textarea(el), 'captcha race');
+      await el.updateComplete;
+      $<HTMLButtonElement>(el, '[part=composer] [part=submit]').click();
+      await until(() => el.querySelector('[slot=captcha] button'));
+      saveSession(
+        p,
+        change === 'logged out'
+          ? null
+          : {
+              access_token: fakeJwt('walt'),
+              refresh_token: 'rw',
+              expires_at: Date.now() / 1000 + 3600,
+              user: { id: 'walt', is_anonymous: false, user_metadata: { full_name: 'Walt' } },
+            },
+      );
+      el.querySelector<HTMLButtonElement>('[slot=captcha] button')!.click();
+      const sent = await signedOutSaid(el);
+      expect(sent, 'no pass, no sign-up').to.not.include.any.members([
+        '/functions/v1/verify-captcha',
+        '/auth/v1/signup',
+      ]);
+      expect(
+        sent.filter((n) => n === 'post_message'),
+        'the first try only',
+      ).to.have.length(1);
+      expect(textarea(el).value, 'the text').to.equal('captcha race');
+    });
 
   // Signing in is the same visitor going on with what they are writing: an email typed anonymously
   // and not sent yet stays in the composer (as the draft does) and goes with the signed-in post, in
