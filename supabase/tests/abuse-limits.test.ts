@@ -418,14 +418,11 @@ describe('abuse: anonymous sign-up storm', () => {
   }
 
   /** Anonymous users this test made (each sign-in carries its marker: other files sign in too). */
-  const anonymousUsers = async (marker: string) =>
-    (
-      await sql<{ n: number }>(
-        `select count(*)::int as n from auth.users
-         where is_anonymous and raw_user_meta_data ->> 'probe' = $1`,
-        [marker],
-      )
-    )[0]!.n;
+  const anonymousUsers = (marker: string) =>
+    hostile.count(
+      `select 1 from auth.users where is_anonymous and raw_user_meta_data ->> 'probe' = $1`,
+      [marker],
+    );
 
   it('30 anonymous sign-ins an hour per address; the 31st is refused with 429 and creates no user', async () => {
     const server = await authWithDefaultLimit();
@@ -584,13 +581,8 @@ describe('abuse: spoofed X-Forwarded-For through the gateway (issue 17)', () => 
     };
   }
 
-  const madeBy = async (marker: string) =>
-    (
-      await sql<{ n: number }>(
-        `select count(*)::int as n from auth.users where raw_user_meta_data ->> 'probe' = $1`,
-        [marker],
-      )
-    )[0]!.n;
+  const madeBy = (marker: string) =>
+    hostile.count(`select 1 from auth.users where raw_user_meta_data ->> 'probe' = $1`, [marker]);
 
   it('40 sign-ins, each claiming another address: the gateway adds the real one, 30 pass, 10 get 429', async () => {
     const gateway = await gatewayWithDefaultLimits(['10.0.0.5']);
@@ -793,11 +785,11 @@ describe('abuse: burning the monthly response quota', () => {
     expect(warning.text).toContain('4 of the 5 responses');
     expect(full.subject).toBe('This month’s responses are used up');
     expect(full.html).toContain('/profile/plan');
-    const jobs = await sql<{ n: number }>(
-      "select count(*)::int as n from private.jobs where kind = 'quota.notice' and payload ->> 'user_id' = $1",
+    const jobs = await hostile.count(
+      "select 1 from private.jobs where kind = 'quota.notice' and payload ->> 'user_id' = $1",
       [owner.id],
     );
-    expect(jobs[0]!.n).toBe(2);
+    expect(jobs).toBe(2);
   });
 });
 

@@ -7,7 +7,7 @@
 // by its /64, whatever way it is written (compressed, zeros, case, brackets, a zone id).
 import { describe, expect, it } from 'vitest';
 import { addressGroup } from '../local/auth/rate-limit.ts';
-import { sql } from './support/clients.ts';
+import { sql, sqlValue } from './support/clients.ts';
 
 /** Inputs in groups: each inner list is one group; every group differs from the others. */
 const GROUPS: string[][] = [
@@ -47,13 +47,8 @@ const NOT_ADDRESSES = [
   'gggg::1',
 ];
 
-const sqlGroup = async (input: string) =>
-  (
-    await sql<{ g: string | null }>(
-      'select private.address_group(private.parse_address($1)) as g',
-      [input],
-    )
-  )[0]!.g;
+const sqlGroup = (input: string) =>
+  sqlValue<string | null>('select private.address_group(private.parse_address($1))', [input]);
 
 describe('the address group, in SQL and in the auth server', () => {
   it('groups every input the same in both', async () => {

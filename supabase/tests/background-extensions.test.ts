@@ -19,7 +19,7 @@ import {
   type CronFields,
   type Schedule,
 } from '../local/background/schedule.ts';
-import { anonClient, newUser, serviceClient, sql, stack } from './support/clients.ts';
+import { anonClient, newUser, serviceClient, sql, sqlValue, stack } from './support/clients.ts';
 import { eventually } from './support/providers.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -45,8 +45,8 @@ async function one<T extends Record<string, unknown>>(text: string, params: unkn
   return row;
 }
 
-const parse = async (schedule: string): Promise<Schedule> =>
-  (await sql<{ p: Schedule }>('select cron._parse_schedule($1) as p', [schedule]))[0]!.p;
+const parse = (schedule: string) =>
+  sqlValue<Schedule>('select cron._parse_schedule($1)', [schedule]);
 
 interface RunRow {
   runid: string;

@@ -15,7 +15,7 @@
 // a track record once it is older than limits.track_record_hours (24), as messages and responses
 // do; since the sixth review only history on the block is one (hostile-track-record.test.ts).
 import { describe, expect, it } from 'vitest';
-import { anonClient, newGuest, newUser, sql } from './support/clients.ts';
+import { anonClient, newGuest, newUser, sql, sqlValue } from './support/clients.ts';
 import { addQuestion, createBlock } from './support/drafts.ts';
 
 describe('a live hint replayed on another page of the same block', () => {
@@ -57,12 +57,10 @@ describe('a live hint replayed on another page of the same block', () => {
 describe('a storm of fresh signed-in accounts', () => {
   it("counts at most the address's share of a free owner's month; the rest is held, not refused", async () => {
     const owner = await newUser('storm-owner');
-    const limit = (
-      await sql<{ n: number }>(
-        'select response_monthly_limit as n from public.profiles where id = $1',
-        [owner.id],
-      )
-    )[0]!.n;
+    const limit = await sqlValue<number>(
+      'select response_monthly_limit from public.profiles where id = $1',
+      [owner.id],
+    );
     expect(limit).toBe(100);
     const block = await createBlock(owner, 'form');
     const q = await addQuestion(block, { type: 'short_text', index: 0, required: true });

@@ -16,6 +16,7 @@ import {
   newUser,
   paidOwner,
   sql,
+  sqlValue,
   stack,
   type TestUser,
   wholeQuotaForOneAddress,
@@ -491,13 +492,8 @@ describe('the monthly quota under a burst', () => {
     const { owner } = await ownerWithBlocks();
     await sql('update public.profiles set response_monthly_limit = 40 where id = $1', [owner.id]);
     await sql('select private.set_monthly_response_count($1, 25)', [owner.id]);
-    const take = async (n: number) =>
-      (
-        await sql<{ ok: boolean }>('select private.take_response_quota($1, $2) as ok', [
-          owner.id,
-          n,
-        ])
-      )[0]!.ok;
+    const take = (n: number) =>
+      sqlValue<boolean>('select private.take_response_quota($1, $2)', [owner.id, n]);
     expect(await take(16)).toBe(false);
     expect(await take(15)).toBe(true);
     expect(await take(1)).toBe(false);

@@ -10,6 +10,7 @@ import {
   rolledBack,
   serviceClient,
   sql,
+  sqlValue,
   type TestUser,
 } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
@@ -555,11 +556,9 @@ describe('abuse: the captcha after the limits trip', () => {
     const res = await hostile.refusedPost(visitor, blocks.comment, hostile.TOO_FAST.message, 429);
     expect(res.error?.details).toBe('captcha');
     // the database refuses a replay even when a provider would take it
-    const hash = (
-      await sql<{ h: string }>(
-        'select token_hash as h from private.captcha_tokens order by created_at desc limit 1',
-      )
-    )[0]!.h;
+    const hash = await sqlValue<string>(
+      'select token_hash from private.captcha_tokens order by created_at desc limit 1',
+    );
     const again = await serviceClient().rpc('grant_captcha_pass', {
       p_user_id: visitor.id,
       p_block_id: blocks.comment,

@@ -8,6 +8,7 @@ import {
   newGuest,
   newUser,
   sql,
+  sqlValue,
   type TestUser,
   wholeQuotaForOneAddress,
 } from './support/clients.ts';
@@ -266,13 +267,8 @@ describe('"+ N responses" reset', () => {
       const guest = await newGuest();
       await guest.client.rpc('record_button_click', { p_block_id: block, p_creator_name: 'G' });
     }
-    const count = async () =>
-      (
-        await sql<{ n: number }>(
-          'select new_response_count as n from public.blocks where id = $1',
-          [block],
-        )
-      )[0]!.n;
+    const count = () =>
+      sqlValue<number>('select new_response_count from public.blocks where id = $1', [block]);
     expect(await count()).toBe(4);
 
     // a stranger's reset changes nothing (RLS: not their row)

@@ -93,6 +93,13 @@ export async function sql<T extends pg.QueryResultRow = Record<string, unknown>>
   }
 }
 
+/** The one value a query answers (the first column of its first row): a count, an id, a flag. */
+export async function sqlValue<T>(text: string, params: unknown[] = []): Promise<T> {
+  const [row] = await sql(text, params);
+  if (!row) throw new Error(`no row from: ${text}`);
+  return Object.values(row)[0] as T;
+}
+
 /** The backend pid of a session, for waitsOnLock. */
 export const backendPid = async (client: pg.Client) =>
   (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;

@@ -4,7 +4,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { TReactionType } from '@reaction-blocks/contracts/enums';
-import { apiClient, paidOwner, sql, stack, type TestUser } from './clients.ts';
+import { apiClient, paidOwner, sql, sqlValue, stack, type TestUser } from './clients.ts';
 import { addQuestion, createBlock } from './drafts.ts';
 
 export { addQuestion };
@@ -173,8 +173,8 @@ export async function writeUntilRefused<T, W>(
   return { answers: each.flatMap((e) => e.mine), refusals: each.map((e) => e.refusal) };
 }
 
-export const count = async (query: string, params: unknown[]): Promise<number> =>
-  (await sql<{ n: number }>(`select count(*)::int as n from (${query}) q`, params))[0]!.n;
+export const count = (query: string, params: unknown[]): Promise<number> =>
+  sqlValue<number>(`select count(*)::int from (${query}) q`, params);
 
 /** A supabase-js client that sends `token` as the user JWT, like a page with a stolen session. */
 export const clientWithToken = (token: string, apikey = stack().anonKey): SupabaseClient =>
