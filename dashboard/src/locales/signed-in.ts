@@ -121,7 +121,7 @@ const en = {
     removeAccount: 'Remove account',
     removeTitle: 'Remove account',
     removeText:
-      'Your account, your blocks and all their responses will be deleted. This cannot be undone.',
+      'Your account, your blocks and all their responses will be deleted, and a plan you pay for stops with it: nothing more is charged. This cannot be undone.',
     removeConfirm: 'Remove account',
     removeBack: 'Back',
     removeFailed: 'Your account was not removed: {{message}}',
@@ -242,7 +242,8 @@ const ko: SameShape<typeof en> = {
     invalidUrl: 'http:// 또는 https://로 시작하는 전체 URL을 입력하세요',
     removeAccount: '계정 삭제',
     removeTitle: '계정 삭제',
-    removeText: '계정과 블록, 모든 응답이 삭제되며 되돌릴 수 없습니다.',
+    removeText:
+      '계정과 블록, 모든 응답이 삭제되고, 결제 중인 플랜도 함께 해지되어 더 이상 결제되지 않습니다. 되돌릴 수 없습니다.',
     removeConfirm: '계정 삭제',
     removeBack: '뒤로',
     removeFailed: '계정을 삭제하지 못했습니다: {{message}}',
