@@ -374,6 +374,17 @@ export const SHOTS: Shot[] = [
   },
   // /purchase sends the demo owner (on a paid plan) to /profile/plan: the plans journey shoots it
   { name: 'profile-account', path: '/profile', fullPage: true, prepare: shown(h1) },
+  {
+    // the Remove account dialog (a paid plan stops with the account), not confirmed
+    name: 'profile-remove',
+    path: '/profile',
+    prepare: async (page) => {
+      await h1(page).waitFor();
+      await page.getByRole('button', { name: /Remove account|계정 삭제/ }).click();
+      await page.getByRole('alertdialog').waitFor();
+      await settle(page);
+    },
+  },
   { name: 'work-ab', path: `/work/${block('05')}`, prepare: workspace },
   { name: 'work-like', path: `/work/${block('03')}`, prepare: workspace },
   {
