@@ -1,7 +1,8 @@
 // The public pages as a visitor sees them (issue 22), for `npm run screens`: every block type's
 // /block/ page and its states (loading, not available, incomplete link, failed load), the A/B
 // after a vote, a dark block, the letter page; /unsubscribe (asking, done, already unsubscribed,
-// invalid link, failed, loading), /confirm-email (asking, confirmed, invalid link) and
+// invalid link, failed, loading), /confirm-email (asking, confirmed, a sender mail's "Not me"
+// asking and answered, invalid link) and
 // /not_supported. No session: a browser context of its own.
 import { createHash, randomBytes } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -69,6 +70,36 @@ async function consentLink(ctx: PublicContext): Promise<string> {
   return `/confirm-email?token=${token}&locale=${ctx.locale}`;
 }
 const yesConfirm = /Yes, confirm|네, 확인합니다/;
+
+/**
+ * A sender address confirmation mail's "Not me" link (supabase/functions/request-mail-verify): a
+ * pending claim of the demo owner with a live "Not me" token; `after` removes what is left.
+ */
+async function senderNotMeLink(ctx: PublicContext): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+  await ctx.db.query(
+    `with claim as (
+       insert into public.sender_emails (user_id, email) values ($1, $2) returning id)
+     insert into private.sender_email_tokens
+       (sender_email_id, token_hash, expires_at, not_me_hash, not_me_expires_at)
+     select id, $3, now() + interval '1 day', $4, now() + interval '7 days' from claim`,
+    [
+      DEMO_ID,
+      `screens-sender-${randomBytes(4).toString('hex')}@example.com`,
+      sha(randomBytes(32).toString('base64url')),
+      sha(token),
+    ],
+  );
+  return `/confirm-email?token=${token}&locale=${ctx.locale}&answer=not-me`;
+}
+const dropSenderClaims = async (ctx: PublicContext) => {
+  await ctx.db.query(
+    `delete from public.sender_emails where user_id = $1 and email like 'screens-sender-%'`,
+    [DEMO_ID],
+  );
+};
+const notMe = /^(Not me|본인이 아닙니다)$/;
 
 /** A request that never answers while the picture is taken. */
 const hold = (pattern: string) => (page: Page) => page.route(pattern, () => {});
@@ -230,6 +261,22 @@ export const PUBLIC_SHOTS: PublicShot[] = [
     ready: async (page) => {
       await page.getByRole('button', { name: yesConfirm }).click();
       await page.locator('.confirm-email-page [data-state=confirmed]').waitFor();
+    },
+  },
+  {
+    // a sender address mail's "Not me": one answer only, and the page after it
+    name: 'confirm-email-sender',
+    path: senderNotMeLink,
+    after: dropSenderClaims,
+    ready: (page) => page.getByRole('button', { name: notMe }).waitFor(),
+  },
+  {
+    name: 'confirm-email-sender-done',
+    path: senderNotMeLink,
+    after: dropSenderClaims,
+    ready: async (page) => {
+      await page.getByRole('button', { name: notMe }).click();
+      await page.locator('.confirm-email-page [data-state=declined]').waitFor();
     },
   },
   {

@@ -372,6 +372,35 @@ export const SHOTS: Shot[] = [
     path: '/profile/email?confirm=cut-short',
     prepare: shown((page) => page.locator('[role="alert"]').first()),
   },
+  {
+    // an address that said "Not me" (or bounced): request-mail-verify refuses it before mailing
+    // (its answer is stood in for here: the stack's own would need the suppression row first)
+    name: 'profile-email-suppressed',
+    path: '/profile/email',
+    prepare: async (page) => {
+      await page.route('**/functions/v1/request-mail-verify', (route) =>
+        route.request().method() === 'POST'
+          ? route.fulfill({
+              status: 400,
+              contentType: 'application/json',
+              headers: { 'access-control-allow-origin': '*' },
+              body: JSON.stringify({
+                error: {
+                  code: 'suppressed',
+                  message:
+                    'This address asked not to get mail from Reaction Blocks, or could not receive it',
+                },
+              }),
+            })
+          : route.fallback(),
+      );
+      await h1(page).waitFor();
+      await page.getByLabel(/^(Email address|이메일 주소)$/).fill('said-no@example.com');
+      await page.getByRole('button', { name: /^(Verify|인증하기)$/ }).click();
+      await page.locator('input[aria-invalid=true]').waitFor();
+      await settle(page);
+    },
+  },
   // /purchase sends the demo owner (on a paid plan) to /profile/plan: the plans journey shoots it
   { name: 'profile-account', path: '/profile', fullPage: true, prepare: shown(h1) },
   {

@@ -54,11 +54,15 @@ const en = {
   },
   confirmEmail: {
     title: 'Confirm your address',
+    titleSender: 'A sender address request',
     question: 'Did you ask for these mails at {{email}}?',
+    questionSender: 'Did you ask to send letters from {{email}}?',
     what: {
       reply: 'Mails about replies to your comments (asked with a comment on “{{block}}”).',
       letters: 'Letters from {{owner}} (asked in the form “{{block}}”).',
       notify: 'Notifications of new comments and responses on the blocks of the account {{owner}}.',
+      sender:
+        'The account {{owner}} asked to send letters from this address. If that is not you, answer “Not me”: nothing is sent from it, and Reaction Blocks sends it no more mail.',
     },
     someOwner: 'the site’s owner',
     confirm: 'Yes, confirm',
@@ -125,11 +129,15 @@ const ko: SameShape<typeof en> = {
   },
   confirmEmail: {
     title: '주소 확인',
+    titleSender: '발신 주소 요청',
     question: '{{email}}(으)로 이 메일을 받겠다고 하셨나요?',
+    questionSender: '{{email}} 주소로 레터를 보내려고 하셨나요?',
     what: {
       reply: '댓글에 달린 답글 알림 메일입니다(“{{block}}”에 댓글을 남기며 요청).',
       letters: '{{owner}}의 레터입니다(“{{block}}” 양식에서 요청).',
       notify: '{{owner}} 계정의 블록에 달린 새 댓글과 응답 알림입니다.',
+      sender:
+        '{{owner}} 계정이 이 주소로 레터를 보내려고 합니다. 본인이 아니라면 “본인이 아닙니다”를 눌러 주세요. 이 주소로는 아무것도 발송되지 않고, 리액션 블록스도 더 이상 메일을 보내지 않아요.',
     },
     someOwner: '사이트 운영자',
     confirm: '네, 확인합니다',

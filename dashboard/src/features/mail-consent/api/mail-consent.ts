@@ -6,14 +6,15 @@ import { callLinkFunction, INVALID_LINK } from '../../../lib/link-function';
 export interface MailConsentInfo {
   /**
    * reply: reply notifications of comments; letters: an owner's letters; notify: an owner's
-   * block notifications (a block's notification address).
+   * block notifications (a block's notification address); sender: the "Not me" link of a sender
+   * address confirmation mail (it can only decline).
    */
-  scope: 'reply' | 'letters' | 'notify';
+  scope: 'reply' | 'letters' | 'notify' | 'sender';
   /** masked: a***@example.com */
   email: string;
   blockName: string | null;
   ownerName: string | null;
-  /** notify: the sign-in address of the owner who asked (no block or account name). */
+  /** notify, sender: the sign-in address of the owner who asked (no block or account name). */
   ownerEmail?: string | null;
 }
 

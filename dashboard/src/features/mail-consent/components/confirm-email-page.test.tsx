@@ -119,6 +119,48 @@ describe('confirm-email page', () => {
     ).toBeTruthy();
   });
 
+  it('a sender address mail’s “Not me” link can only decline: one button, in en and ko', async () => {
+    api.readMailConsent.mockResolvedValue({
+      scope: 'sender',
+      email: 'v***@example.com',
+      blockName: null,
+      ownerName: null,
+      ownerEmail: 'owner@example.com',
+    });
+    api.answerMailConsent.mockResolvedValue({ outcome: 'declined' });
+    const route = `/confirm-email?token=${token}&answer=not-me`;
+    const { unmount } = renderWithProviders(<ConfirmEmailPage />, { route });
+    expect(
+      await screen.findByText('Did you ask to send letters from v***@example.com?'),
+    ).toBeTruthy();
+    expect(
+      screen.getByText(
+        'The account owner@example.com asked to send letters from this address. If that is not you, answer “Not me”: nothing is sent from it, and Reaction Blocks sends it no more mail.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('A sender address request');
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Not me']);
+    unmount();
+
+    await i18next.changeLanguage('ko');
+    renderWithProviders(<ConfirmEmailPage />, { route });
+    expect(
+      await screen.findByText(
+        'owner@example.com 계정이 이 주소로 레터를 보내려고 합니다. 본인이 아니라면 “본인이 아닙니다”를 눌러 주세요. 이 주소로는 아무것도 발송되지 않고, 리액션 블록스도 더 이상 메일을 보내지 않아요.',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByText('v***@example.com 주소로 레터를 보내려고 하셨나요?')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1, name: '발신 주소 요청' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '네, 확인합니다' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: '본인이 아닙니다' }));
+    await waitFor(() => expect(api.answerMailConsent).toHaveBeenCalledWith(token, 'not-me'));
+    expect(
+      await screen.findByText(
+        'v***@example.com(으)로는 리액션 블록스가 더 이상 메일을 보내지 않아요.',
+      ),
+    ).toBeTruthy();
+  });
+
   it('a spent, expired or broken link says so, with no button to answer', async () => {
     api.readMailConsent.mockRejectedValue(new Error('Invalid link'));
     renderWithProviders(<ConfirmEmailPage />, { route: `/confirm-email?token=${token}` });

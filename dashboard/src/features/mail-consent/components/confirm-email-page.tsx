@@ -1,7 +1,9 @@
 // /confirm-email?token=...: the page a confirmation mail's links open (public; double opt-in of
 // an address a visitor typed). It says what the address is asked about and asks for a click:
 // opening the link confirms nothing by itself (mail scanners open links). "Not me" stops every
-// mail to the address. A link that is spent, expired or not one says so with no button.
+// mail to the address. A sender address mail's "Not me" link (scope sender) offers only "Not me":
+// the owner confirms a sender signed in, on /profile/email. A link that is spent, expired or not
+// one says so with no button.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -50,8 +52,10 @@ export function ConfirmEmailPage() {
 
   const what = !data
     ? ''
-    : data.scope === 'notify'
-      ? t('confirmEmail.what.notify', { owner: data.ownerEmail || t('confirmEmail.someOwner') })
+    : data.scope === 'notify' || data.scope === 'sender'
+      ? t(`confirmEmail.what.${data.scope}`, {
+          owner: data.ownerEmail || t('confirmEmail.someOwner'),
+        })
       : data.scope === 'reply'
         ? t('confirmEmail.what.reply', { block: data.blockName ?? t('common.untitled') })
         : t('confirmEmail.what.letters', {
@@ -65,10 +69,18 @@ export function ConfirmEmailPage() {
         ? 'confirmEmail.titleDeclined'
         : state === 'invalid' || state === 'unreadable'
           ? 'confirmEmail.titleInvalid'
-          : 'confirmEmail.title',
+          : data?.scope === 'sender'
+            ? 'confirmEmail.titleSender'
+            : 'confirmEmail.title',
   );
-  // the primary button is the first choice: Confirm, or Not me from the mail's "not me" link
-  const choices: ConsentAnswer[] = notMeFirst ? ['not-me', 'confirm'] : ['confirm', 'not-me'];
+  // the primary button is the first choice: Confirm, or Not me from the mail's "not me" link; a
+  // sender mail's token only declines
+  const choices: ConsentAnswer[] =
+    data?.scope === 'sender'
+      ? ['not-me']
+      : notMeFirst
+        ? ['not-me', 'confirm']
+        : ['confirm', 'not-me'];
   const choiceButtons = choices.map((choice, i) => (
     <button
       key={choice}
@@ -117,7 +129,11 @@ export function ConfirmEmailPage() {
     >
       {state === 'ask' && data ? (
         <>
-          <p className="public-lead">{t('confirmEmail.question', { email: data.email })}</p>
+          <p className="public-lead">
+            {t(data.scope === 'sender' ? 'confirmEmail.questionSender' : 'confirmEmail.question', {
+              email: data.email,
+            })}
+          </p>
           <p className="public-detail">{what}</p>
         </>
       ) : null}

@@ -279,6 +279,57 @@ describe('sender emails page', () => {
     expect(screen.queryByText(/Illegal address|No such sender email/)).toBeNull();
   });
 
+  it.each([
+    [
+      'en',
+      {
+        field: 'Email address',
+        verify: 'Verify',
+        again: 'Send the link again wait@example.com',
+        suppressed:
+          'This address asked not to get mail from Reaction Blocks, or could not receive it, so no link can be sent to it.',
+        sentToday:
+          'Could not do that: A confirmation link went to this address less than a day ago. Try again in 5 hours.',
+      },
+    ],
+    [
+      'ko',
+      {
+        field: '이메일 주소',
+        verify: '인증하기',
+        again: '링크 다시 보내기 wait@example.com',
+        suppressed:
+          '이 주소는 리액션 블록스의 메일을 받지 않겠다고 했거나 메일을 받을 수 없어, 링크를 보낼 수 없습니다.',
+        sentToday:
+          '처리하지 못했습니다: 하루 안에 이 주소로 확인 링크를 이미 보냈습니다. 5시간 후 다시 시도해 주세요.',
+      },
+    ],
+  ])(
+    'says (%s) that an address refused our mail, and when a link can go again after one today',
+    async (language, texts) => {
+      await i18next.changeLanguage(language);
+      try {
+        api.listSenderEmails.mockResolvedValue([row('wait@example.com', { status: 'pending' })]);
+        api.checkMailVerified.mockResolvedValue(checked(false));
+        api.requestMailVerify
+          .mockRejectedValueOnce(refusal(SENDER_MESSAGES.suppressed, 400, 'suppressed'))
+          .mockRejectedValueOnce(
+            refusal(SENDER_MESSAGES.sentToday, 429, 'sent_today', { retryAfter: 5 * 3600 }),
+          );
+        render();
+        fireEvent.change(await screen.findByLabelText(texts.field), {
+          target: { value: 'said-no@example.com' },
+        });
+        fireEvent.click(screen.getByRole('button', { name: texts.verify }));
+        expect(await screen.findByText(texts.suppressed)).toBeTruthy();
+        fireEvent.click(await screen.findByRole('button', { name: texts.again }));
+        expect(await screen.findByText(texts.sentToday)).toBeTruthy();
+      } finally {
+        await i18next.changeLanguage('en');
+      }
+    },
+  );
+
   it("says in Korean that a link is another account's or spent, and a link cut short without a request", async () => {
     await i18next.changeLanguage('ko');
     const spentText =

@@ -61,6 +61,9 @@ export const en = {
   providerRejected:
     'Amazon SES, which delivers our mail, refused this address. Check it, or try another one.',
   notFound: 'This address is not in your list any more: reload the page.',
+  suppressed:
+    'This address asked not to get mail from Reaction Blocks, or could not receive it, so no link can be sent to it.',
+  sentToday: 'A confirmation link went to this address less than a day ago.',
   loadFailed: 'Could not load your sender emails: {{reason}}',
 };
 
@@ -120,6 +123,9 @@ export const ko: typeof en = {
   providerRejected:
     '메일 발송을 맡은 Amazon SES가 이 주소를 거부했습니다. 주소를 확인하거나 다른 주소를 써 주세요.',
   notFound: '이 주소는 더 이상 목록에 없습니다. 페이지를 새로 고쳐 주세요.',
+  suppressed:
+    '이 주소는 리액션 블록스의 메일을 받지 않겠다고 했거나 메일을 받을 수 없어, 링크를 보낼 수 없습니다.',
+  sentToday: '하루 안에 이 주소로 확인 링크를 이미 보냈습니다.',
   loadFailed: '발신 이메일을 불러오지 못했습니다: {{reason}}',
 };
 

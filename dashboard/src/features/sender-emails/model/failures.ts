@@ -10,6 +10,10 @@ const ADDRESS_FAILURES = {
   provider_unavailable: 'senderEmails.unavailable',
   provider_rejected: 'senderEmails.providerRejected',
   not_found: 'senderEmails.notFound',
+  // request-mail-verify: the address said "Not me", complained or bounced; or a confirmation went
+  // to it in the last 24 hours, for any account (failureReason adds the wait)
+  suppressed: 'senderEmails.suppressed',
+  sent_today: 'senderEmails.sentToday',
   // the shared schema refused the address (the page checks it first with the same schema)
   invalid_input: 'senderEmails.invalidEmail',
 } as const;

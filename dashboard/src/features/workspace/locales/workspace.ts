@@ -23,9 +23,8 @@ export const en = {
     waiting: 'We sent a link to {{email}}; notifications start once it is confirmed.',
     resend: 'Send the link again',
     sent: 'The link is on its way again.',
-    limited: 'A link went to this address less than a day ago. You can send it again tomorrow.',
-    suppressed:
-      '{{email}} refused mail from Reaction Blocks or cannot receive it: no notification is sent to it.',
+    limited:
+      'No link was sent this time. A link goes at most once a day; if none arrives, check the address.',
   },
   leave: { text: 'You have unsaved changes. They will be lost if you leave this page.' },
   settings: {
@@ -220,9 +219,8 @@ export const ko: typeof en = {
     waiting: '{{email}}(으)로 확인 링크를 보냈습니다. 확인되면 알림이 시작됩니다.',
     resend: '링크 다시 보내기',
     sent: '링크를 다시 보내는 중입니다.',
-    limited: '하루 안에 이 주소로 링크를 이미 보냈습니다. 내일 다시 보낼 수 있습니다.',
-    suppressed:
-      '{{email}}은(는) 리액션 블록스의 메일을 거부했거나 받을 수 없습니다. 알림을 보내지 않습니다.',
+    limited:
+      '이번에는 링크를 보내지 않았습니다. 링크는 하루에 한 번까지만 보냅니다. 링크가 오지 않으면 주소를 확인해 주세요.',
   },
   leave: { text: '저장하지 않은 변경 사항이 있습니다. 이 페이지를 나가면 사라집니다.' },
   settings: {

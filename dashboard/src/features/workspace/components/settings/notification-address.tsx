@@ -2,7 +2,8 @@
 // addresses"): an address that is not the owner's own sign-in address, a verified sender or
 // already confirmed waits for the link mailed to it, and nothing is mailed before it says yes.
 // The section says so and offers to send the link again (at most once a day: the server says
-// when it would not). The owner's own address shows nothing.
+// when it would not). The owner's own address shows nothing. An address on the platform's
+// suppression list reads as waiting: another mailbox's refusal is not the owner's to learn.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { failureReason } from '../../../../lib/errors';
@@ -12,8 +13,8 @@ import { ErrorText } from '../../../../components/ui/error-text';
 
 export interface NotificationAddressStatus {
   email: string | null;
-  /** allowed: own, verified sender or confirmed; waiting: the link is out; suppressed: refused */
-  state: 'none' | 'allowed' | 'waiting' | 'suppressed';
+  /** allowed: own, verified sender or confirmed; waiting: the link is out (or nothing can go) */
+  state: 'none' | 'allowed' | 'waiting';
   mailed_at?: string | null;
 }
 
@@ -65,9 +66,6 @@ export function NotificationAddress({
   const data = status.data;
   if (!data?.email || data.email.toLowerCase() !== mailTo.toLowerCase()) return null;
 
-  if (data.state === 'suppressed') {
-    return <p className="notice">{n('suppressed', { email: data.email })}</p>;
-  }
   if (data.state !== 'waiting') return null;
 
   const resend = async () => {
