@@ -32,23 +32,25 @@ export interface PlaceableBlock {
 
 export type Cafe24Placement = TCafe24Placement;
 
-export async function getCafe24Shop(): Promise<Cafe24Shop | null> {
+export async function getCafe24Shop(signal: AbortSignal): Promise<Cafe24Shop | null> {
   const { data, error } = await supabase
     .from('cafe24_shops')
     .select(
       'id, mall_id, removing, script_no, script_locations, loader_synced_at, sync_requested_at, loader_error, created_at',
     )
+    .abortSignal(signal)
     .maybeSingle();
   if (error) throw error;
   return (data as Cafe24Shop | null) ?? null;
 }
 
-export async function listCafe24Placements(): Promise<Cafe24Placement[]> {
+export async function listCafe24Placements(signal: AbortSignal): Promise<Cafe24Placement[]> {
   const { data, error } = await supabase
     .from('cafe24_placements')
     .select('block_id, location, per_product, selector, position')
     .order('location')
-    .order('position');
+    .order('position')
+    .abortSignal(signal);
   if (error) throw error;
   return (
     (data ?? []) as Array<{
@@ -68,12 +70,13 @@ export async function listCafe24Placements(): Promise<Cafe24Placement[]> {
 }
 
 /** The owner's reaction blocks (letters cannot be placed in a shop). */
-export async function listPlaceableBlocks(): Promise<PlaceableBlock[]> {
+export async function listPlaceableBlocks(signal: AbortSignal): Promise<PlaceableBlock[]> {
   const { data, error } = await supabase
     .from('blocks')
     .select('id, name, type, deactivated')
     .in('type', [...REACTION_BLOCK_TYPES])
-    .order('created_at', { ascending: false });
+    .order('created_at', { ascending: false })
+    .abortSignal(signal);
   if (error) throw error;
   return (data ?? []) as PlaceableBlock[];
 }

@@ -56,28 +56,32 @@ export interface IntegrationNote {
 /** The owner's connection to a service (`workspace_name`: Notion's workspace, Cafe24's mall id). */
 export async function getIntegration(
   provider: IntegrationProvider,
+  signal: AbortSignal,
 ): Promise<NotionIntegration | null> {
   const { data, error } = await supabase
     .from('integrations')
     .select('id, status, workspace_name, status_reason, created_at, updated_at')
     .eq('provider', provider)
+    .abortSignal(signal)
     .maybeSingle();
   if (error) throw error;
   return (data as NotionIntegration | null) ?? null;
 }
 
-export const getNotionIntegration = () => getIntegration('notion');
+export const getNotionIntegration = (signal: AbortSignal) => getIntegration('notion', signal);
 
 /** The notes of one block, or (null) those about the connection itself, of one service. */
 export async function listIntegrationNotes(
   blockId: string | null,
-  provider: IntegrationProvider = 'notion',
+  provider: IntegrationProvider,
+  signal: AbortSignal,
 ): Promise<IntegrationNote[]> {
   const query = supabase
     .from('integration_notes')
     .select('id, provider, block_id, code, property, detail, count, last_at')
     .eq('provider', provider)
-    .order('last_at', { ascending: false });
+    .order('last_at', { ascending: false })
+    .abortSignal(signal);
   const { data, error } = await (blockId === null
     ? query.is('block_id', null)
     : query.eq('block_id', blockId));
@@ -210,10 +214,11 @@ export function completeConnection(
 
 export async function searchNotionObjects(
   target: 'database' | 'page',
-  query?: string,
+  query: string | undefined,
+  signal: AbortSignal,
 ): Promise<TNotionObject[]> {
   const body = ZSearchNotionObjects.parse({ target, ...(query ? { query } : {}) });
-  return (await invokeFunction<{ objects: TNotionObject[] }>('search-notion-objects', body))
+  return (await invokeFunction<{ objects: TNotionObject[] }>('search-notion-objects', body, signal))
     .objects;
 }
 

@@ -11,14 +11,20 @@ export const INVALID_LINK = 'Invalid link';
 /**
  * GET /functions/v1/<name>?token=... (no `body`) or a POST of `body` as JSON: the answer's data,
  * or an Error with the server's message (else the HTTP status) that carries the status and the
- * function's code.
+ * function's code. `signal`: the page's query's, for the GET (lib/use-query.ts).
  */
-export async function callLinkFunction<T>(name: string, token: string, body?: object): Promise<T> {
+export async function callLinkFunction<T>(
+  name: string,
+  token: string,
+  body?: object,
+  signal?: AbortSignal,
+): Promise<T> {
   const url = `${env.supabaseUrl}/functions/v1/${name}`;
   const res = await fetch(body ? url : `${url}?token=${encodeURIComponent(token)}`, {
     method: body ? 'POST' : 'GET',
     headers: body ? { 'content-type': 'application/json' } : undefined,
     body: body ? JSON.stringify(body) : undefined,
+    signal,
   });
   const payload = (await res.json().catch(() => null)) as {
     data?: T;

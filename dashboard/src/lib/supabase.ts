@@ -109,13 +109,15 @@ export const supabase = {
 
 /**
  * Calls an edge function that answers `{ data }` or `{ error: { code, message } }` and returns
- * the data, throwing an Error with the server's message on failure.
+ * the data, throwing an Error with the server's message on failure. `signal`: a query's (a read
+ * through lib/use-query.ts), aborted with it (not sent once aborted).
  */
 export async function invokeFunction<T>(
   name: string,
   body: Record<string, unknown> = {},
+  signal?: AbortSignal,
 ): Promise<T> {
-  const { data, error } = await supabase.functions.invoke(name, { body });
+  const { data, error } = await supabase.functions.invoke(name, { body, signal });
   if (error) {
     let message = error.message;
     let retryAfter: number | undefined;

@@ -11,8 +11,11 @@ export type DraftStatus = 'loading' | 'ready' | 'missing';
 
 export interface DraftQueryOptions<T, D> {
   queryKey: QueryKey;
-  /** The stored copy, or null when there is none for this user. */
-  queryFn: () => Promise<T | null>;
+  /**
+   * The stored copy, or null when there is none for this user; `signal` goes to its requests (as
+   * in lib/use-query.ts).
+   */
+  queryFn: (signal: AbortSignal) => Promise<T | null>;
   enabled: boolean;
   /** Whether this editor edits what was read (a letter block is not the reaction editor's). */
   usable: (data: T) => boolean;
@@ -29,11 +32,12 @@ export function useDraftQuery<T, D>(options: DraftQueryOptions<T, D>) {
   const hash = JSON.stringify(queryKey);
   const query = useQuery({
     queryKey,
-    queryFn: async () => {
+    queryFn: async ({ signal }) => {
       try {
-        return await queryFn();
+        return await queryFn(signal);
       } catch (cause) {
-        console.error(`[reaction-dashboard] ${what} load failed`, cause);
+        // given up (a sign-out, the editor closed): no failure
+        if (!signal.aborted) console.error(`[reaction-dashboard] ${what} load failed`, cause);
         throw cause;
       }
     },

@@ -15,8 +15,11 @@ export type PagedStatus = 'loading' | 'ready' | 'loadingMore';
 
 export interface PagedQueryOptions<T, P> {
   queryKey: QueryKey;
-  /** One page: the first with `initialPageParam`, then with what `nextPageParam` gives. */
-  fetchPage: (param: P) => Promise<T[]>;
+  /**
+   * One page: the first with `initialPageParam`, then with what `nextPageParam` gives. `signal`
+   * goes to its request (as in lib/use-query.ts): cancelled at sign-out, nothing is sent after.
+   */
+  fetchPage: (param: P, signal: AbortSignal) => Promise<T[]>;
   initialPageParam: P;
   /**
    * Where the page after `last` starts (a cursor from its last row, or a page number), or
@@ -36,7 +39,7 @@ export function usePagedQuery<T extends { id: string }, P>(options: PagedQueryOp
   const client = useQueryClient();
   const query = useInfiniteQuery<T[], Error, InfiniteData<T[], P>, QueryKey, P>({
     queryKey,
-    queryFn: ({ pageParam }) => fetchPage(pageParam as P),
+    queryFn: ({ pageParam, signal }) => fetchPage(pageParam as P, signal),
     initialPageParam: options.initialPageParam,
     getNextPageParam: (last, pages) =>
       last.length < pageSize ? undefined : nextPageParam(last, pages),

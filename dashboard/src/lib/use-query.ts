@@ -19,16 +19,26 @@ export interface QueryState<T> {
   setData: (update: (data: T | undefined) => T | undefined) => void;
 }
 
+/**
+ * `load` is given the query's signal: it passes it to every request it makes (`.abortSignal` on
+ * PostgREST's, `signal` to invokeFunction), so a read under way when the query is cancelled (a
+ * sign-out: lib/query-client.ts, or the screen gone) is aborted, and its requests not yet made
+ * are not sent, as anon, after the session has gone.
+ */
 export function useQuery<T>(
   queryKey: QueryKey,
-  load: () => Promise<T>,
+  load: (signal: AbortSignal) => Promise<T>,
   options: { enabled?: boolean } = {},
 ): QueryState<T> {
   const client = useQueryClient();
   // the key's contents, not its identity (a new array every render)
   const hash = JSON.stringify(queryKey);
   const key = useMemo(() => JSON.parse(hash) as QueryKey, [hash]);
-  const query = useTanstackQuery({ queryKey, queryFn: load, enabled: options.enabled });
+  const query = useTanstackQuery({
+    queryKey,
+    queryFn: ({ signal }) => load(signal),
+    enabled: options.enabled,
+  });
   const { refetch } = query;
   const reload = useCallback(async () => {
     // A read under way began before whatever made the screen reload: start a new one (refetch

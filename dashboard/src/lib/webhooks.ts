@@ -38,14 +38,18 @@ export interface WebhookDelivery {
 const ENDPOINT_COLUMNS = 'id, block_id, url, events, description, enabled, secret_hint, created_at';
 
 /** The owner's endpoints for this block and for all blocks, oldest first. */
-export async function listWebhookEndpoints(blockId: string): Promise<WebhookEndpoint[]> {
+export async function listWebhookEndpoints(
+  blockId: string,
+  signal: AbortSignal,
+): Promise<WebhookEndpoint[]> {
   // written into a PostgREST filter string: exactly a uuid, nothing that could change the filter
   const id = z.uuid().parse(blockId);
   const { data, error } = await supabase
     .from('webhook_endpoints')
     .select(ENDPOINT_COLUMNS)
     .or(`block_id.eq.${id},block_id.is.null`)
-    .order('created_at');
+    .order('created_at')
+    .abortSignal(signal);
   if (error) throw error;
   return (data ?? []) as WebhookEndpoint[];
 }
@@ -53,6 +57,7 @@ export async function listWebhookEndpoints(blockId: string): Promise<WebhookEndp
 /** The last deliveries of some endpoints, newest first. */
 export async function listWebhookDeliveries(
   endpointIds: string[],
+  signal: AbortSignal,
   limit = 30,
 ): Promise<WebhookDelivery[]> {
   if (endpointIds.length === 0) return [];
@@ -63,7 +68,8 @@ export async function listWebhookDeliveries(
     )
     .in('endpoint_id', endpointIds)
     .order('created_at', { ascending: false })
-    .limit(limit);
+    .limit(limit)
+    .abortSignal(signal);
   if (error) throw error;
   return (data ?? []) as WebhookDelivery[];
 }

@@ -117,6 +117,7 @@ export function fakeQuery<T>(data: T, error: unknown = null) {
     'single',
     'maybeSingle',
     'range',
+    'abortSignal',
   ]) {
     builder[name] = () => builder;
   }

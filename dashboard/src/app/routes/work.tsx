@@ -29,13 +29,14 @@ registerAudienceTranslations();
  * The block's type and name (the owner's blocks only); null when it is not theirs, or when the id
  * is not a uuid (not asked: PostgREST would answer 400, as the workspace's load does not ask).
  */
-async function blockSummary(blockId: string, ownerId: string) {
+async function blockSummary(blockId: string, ownerId: string, signal: AbortSignal) {
   if (!z.uuid().safeParse(blockId).success) return null;
   const { data, error } = await supabase
     .from('blocks')
     .select('type, name')
     .eq('id', blockId)
     .eq('owner_id', ownerId)
+    .abortSignal(signal)
     .maybeSingle();
   if (error) throw error;
   return data;
@@ -55,7 +56,7 @@ function WorkScreen() {
   const ownerId = user?.id ?? '';
   const summary = useQuery({
     queryKey: [...queryRoots.blocks, ownerId, blockId, 'summary'],
-    queryFn: () => blockSummary(blockId, ownerId),
+    queryFn: ({ signal }) => blockSummary(blockId, ownerId, signal),
     enabled: !!ownerId,
   });
   if (mode === 'audience') {

@@ -39,7 +39,7 @@ function filtered<T extends MemberFilters<T>>(
 }
 const membersTable = () => supabase.from('audience_members');
 
-export async function listMembers(q: MemberQuery): Promise<MemberRow[]> {
+export async function listMembers(q: MemberQuery, signal: AbortSignal): Promise<MemberRow[]> {
   let query = filtered(
     membersTable()
       // is_unsubscribed: a computed field (the address left the owner's letters)
@@ -48,7 +48,8 @@ export async function listMembers(q: MemberQuery): Promise<MemberRow[]> {
   )
     .order('created_at', { ascending: false })
     .order('id', { ascending: false })
-    .limit(q.limit);
+    .limit(q.limit)
+    .abortSignal(signal);
   // keyset on (created_at, id), the list's order: the members of one CSV import share created_at
   if (q.after)
     query = query.or(
@@ -68,12 +69,13 @@ export async function blockMemberCounts(
   blockId: string,
   deactivated: boolean,
   groups: readonly string[],
+  signal: AbortSignal,
 ): Promise<{ all: number; groups: Record<string, number> }> {
   const countOf = async (group: string | null) => {
     const { count, error } = await filtered(
       membersTable().select('id', { count: 'exact', head: true }),
       { deactivated, emailOnly: false, group, blockId },
-    );
+    ).abortSignal(signal);
     if (error) throw error;
     return count ?? 0;
   };
@@ -81,13 +83,14 @@ export async function blockMemberCounts(
   return { all, groups: Object.fromEntries(groups.map((name, i) => [name, each[i] ?? 0])) };
 }
 
-export async function listGroups(): Promise<GroupRow[]> {
+export async function listGroups(signal: AbortSignal): Promise<GroupRow[]> {
   // member_count: the exact count (a computed field: the row's count plus the changes that
   // visitors' writes left beside it while the row was busy, folded in within seconds)
   const { data, error } = await supabase
     .from('audience_groups')
     .select('*, member_count')
-    .order('created_at');
+    .order('created_at')
+    .abortSignal(signal);
   if (error) throw error;
   return data.map((g) => ({ ...g, count: g.member_count ?? g.count }));
 }
@@ -111,8 +114,8 @@ export interface ConfirmationUsage {
   capped: number;
 }
 
-export async function confirmationUsage(): Promise<ConfirmationUsage> {
-  const { data, error } = await supabase.rpc('confirmation_mail_usage');
+export async function confirmationUsage(signal: AbortSignal): Promise<ConfirmationUsage> {
+  const { data, error } = await supabase.rpc('confirmation_mail_usage').abortSignal(signal);
   if (error) throw error;
   return data as unknown as ConfirmationUsage;
 }

@@ -65,14 +65,18 @@ describe('audience members list', () => {
       .mockResolvedValueOnce(members(10, 3));
     renderWithProviders(<AudiencePage />, { session: signedInSession() });
     await waitFor(() => expect(screen.getAllByTestId('audience-row')).toHaveLength(13));
-    expect(api.listMembers).toHaveBeenNthCalledWith(1, {
-      deactivated: false,
-      emailOnly: false,
-      group: null,
-      blockId: undefined,
-      after: undefined,
-      limit: 10,
-    });
+    expect(api.listMembers).toHaveBeenNthCalledWith(
+      1,
+      {
+        deactivated: false,
+        emailOnly: false,
+        group: null,
+        blockId: undefined,
+        after: undefined,
+        limit: 10,
+      },
+      expect.any(AbortSignal),
+    );
     // the page after the tenth row, which shares its created_at with the rest of the import
     expect(vi.mocked(api.listMembers).mock.calls[1]![0].after).toEqual(members(9, 1)[0]);
     expect(api.listMembers).toHaveBeenCalledTimes(2);
@@ -151,7 +155,12 @@ describe('audience members list', () => {
     const all = screen.getByRole('button', { name: /All members/ });
     await waitFor(() => expect(all.textContent).toBe('All members0'));
     expect(screen.getByRole('button', { name: /^friends/ }).textContent).toBe('friends0');
-    expect(api.blockMemberCounts).toHaveBeenCalledWith('block-1', false, ['friends']);
+    expect(api.blockMemberCounts).toHaveBeenCalledWith(
+      'block-1',
+      false,
+      ['friends'],
+      expect.any(AbortSignal),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Deactivated' }));
     await screen.findAllByTestId('audience-row');
     await waitFor(() => expect(all.textContent).toBe('All members1'));

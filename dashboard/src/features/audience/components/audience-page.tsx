@@ -110,7 +110,7 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
   const names = custom.map((g) => g.name);
   const blockCounts = useQuery(
     [...audienceKeys.all(owner), 'block-counts', blockId, deactivated, names],
-    () => blockMemberCounts(blockId!, deactivated, names),
+    (signal) => blockMemberCounts(blockId!, deactivated, names, signal),
     { enabled: !!user && !!blockId && groupsQuery.data !== undefined },
   );
   /** The count beside "All members" (null) or a group, as the list below reads them. */
@@ -126,7 +126,8 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
   const filter = { deactivated, emailOnly, group, blockId };
   const list = usePagedQuery<MemberRow, MemberQuery['after'] | null>({
     queryKey: audienceKeys.members(owner, filter, limit),
-    fetchPage: (after) => listMembers({ ...filter, after: after ?? undefined, limit: PAGE }),
+    fetchPage: (after, signal) =>
+      listMembers({ ...filter, after: after ?? undefined, limit: PAGE }, signal),
     initialPageParam: null,
     // a free plan shows the first `limit` members
     nextPageParam: (last, pages) =>

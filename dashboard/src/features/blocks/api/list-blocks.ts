@@ -11,12 +11,13 @@ export const BLOCK_COLUMNS =
   'id, owner_id, type, name, created_at, response_count:live_response_count, new_response_count:live_new_response_count, tags, deactivated';
 
 /** The owner's blocks, newest first (the card order is applied by sortBlocks). */
-export async function listBlocks(ownerId: string): Promise<BlockRow[]> {
+export async function listBlocks(ownerId: string, signal: AbortSignal): Promise<BlockRow[]> {
   const { data, error } = await supabase
     .from('blocks')
     .select(BLOCK_COLUMNS)
     .eq('owner_id', ownerId)
-    .order('created_at', { ascending: false });
+    .order('created_at', { ascending: false })
+    .abortSignal(signal);
   if (error) throw error;
   return (data ?? []) as BlockRow[];
 }
@@ -24,7 +25,7 @@ export async function listBlocks(ownerId: string): Promise<BlockRow[]> {
 export const blocksQueryOptions = (ownerId: string) =>
   queryOptions({
     queryKey: blockKeys.list(ownerId),
-    queryFn: () => listBlocks(ownerId),
+    queryFn: ({ signal }) => listBlocks(ownerId, signal),
     // Counts change with every visitor: read again whenever the list is shown (the cached list
     // shows meanwhile).
     staleTime: 0,

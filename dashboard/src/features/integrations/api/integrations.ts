@@ -23,15 +23,20 @@ import {
 } from '../../../lib/integrations';
 
 export interface IntegrationsApi {
-  load: () => Promise<{ notion: NotionIntegration | null; notes: IntegrationNote[] }>;
+  load: (
+    signal: AbortSignal,
+  ) => Promise<{ notion: NotionIntegration | null; notes: IntegrationNote[] }>;
   connect: (blockedMessage: string) => ReturnType<typeof connectNotion>;
   remove: () => Promise<{ revoked: boolean; unlinked: number }>;
   dismiss: (id: string) => Promise<void>;
 }
 
 export const supabaseIntegrationsApi: IntegrationsApi = {
-  load: async () => {
-    const [notion, notes] = await Promise.all([getNotionIntegration(), listIntegrationNotes(null)]);
+  load: async (signal) => {
+    const [notion, notes] = await Promise.all([
+      getNotionIntegration(signal),
+      listIntegrationNotes(null, 'notion', signal),
+    ]);
     return { notion, notes };
   },
   connect: connectNotion,
@@ -48,7 +53,7 @@ export interface Cafe24Data {
 }
 
 export interface Cafe24Api {
-  load: () => Promise<Cafe24Data>;
+  load: (signal: AbortSignal) => Promise<Cafe24Data>;
   connect: (mallId: string, blockedMessage: string) => ReturnType<typeof connectCafe24>;
   save: (placements: Cafe24Placement[]) => Promise<void>;
   remove: () => Promise<{ removing: boolean }>;
@@ -56,13 +61,13 @@ export interface Cafe24Api {
 }
 
 export const supabaseCafe24Api: Cafe24Api = {
-  load: async () => {
+  load: async (signal) => {
     const [integration, shop, placements, blocks, notes] = await Promise.all([
-      getIntegration('cafe24'),
-      getCafe24Shop(),
-      listCafe24Placements(),
-      listPlaceableBlocks(),
-      listIntegrationNotes(null, 'cafe24'),
+      getIntegration('cafe24', signal),
+      getCafe24Shop(signal),
+      listCafe24Placements(signal),
+      listPlaceableBlocks(signal),
+      listIntegrationNotes(null, 'cafe24', signal),
     ]);
     return { integration, shop, placements, blocks, notes };
   },

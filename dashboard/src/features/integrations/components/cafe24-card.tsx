@@ -46,7 +46,7 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
   const client = useQueryClient();
   const state = useQuery({
     queryKey: cafe24QueryKey,
-    queryFn: api.load,
+    queryFn: ({ signal }) => api.load(signal),
     refetchInterval: (query) => {
       const shop = query.state.data?.shop;
       const kind = shop ? loaderState(shop).kind : 'none';

@@ -31,10 +31,22 @@ export interface LetterData {
 export async function loadLetterBlock(
   blockId: string,
   ownerId: string,
+  signal: AbortSignal,
 ): Promise<LetterData | null> {
   const [block, priv] = await Promise.all([
-    supabase.from('blocks').select('*').eq('id', blockId).eq('owner_id', ownerId).maybeSingle(),
-    supabase.from('block_private').select('*').eq('block_id', blockId).maybeSingle(),
+    supabase
+      .from('blocks')
+      .select('*')
+      .eq('id', blockId)
+      .eq('owner_id', ownerId)
+      .abortSignal(signal)
+      .maybeSingle(),
+    supabase
+      .from('block_private')
+      .select('*')
+      .eq('block_id', blockId)
+      .abortSignal(signal)
+      .maybeSingle(),
   ]);
   const error = block.error ?? priv.error;
   if (error) throw error;
@@ -47,19 +59,20 @@ export interface SenderOption {
   status: TSenderEmailStatus;
 }
 
-export async function listSenders(): Promise<SenderOption[]> {
+export async function listSenders(signal: AbortSignal): Promise<SenderOption[]> {
   const { data, error } = await supabase
     .from('sender_emails')
     .select('email, status')
-    .order('created_at', { ascending: true });
+    .order('created_at', { ascending: true })
+    .abortSignal(signal);
   if (error) throw error;
   return data as SenderOption[];
 }
 
 /** Emails left this month (the spec's remaining quota: limit minus this month's count). */
-export async function remainingEmails(userId: string): Promise<number> {
+export async function remainingEmails(userId: string, signal: AbortSignal): Promise<number> {
   // response_monthly_count: this month's count (a computed field over the owner's count shards)
-  const data = await readProfile(userId, 'response_monthly_limit, response_monthly_count');
+  const data = await readProfile(userId, 'response_monthly_limit, response_monthly_count', signal);
   if (!data) throw new Error('No profile');
   return Math.max(0, data.response_monthly_limit - (data.response_monthly_count ?? 0));
 }
@@ -75,8 +88,8 @@ export interface GroupOption {
 }
 
 /** The groups with their counts, counted by the database (PostgREST answers 1,000 rows at most). */
-export async function listSendGroups(): Promise<GroupOption[]> {
-  const { data, error } = await supabase.rpc('letter_send_groups');
+export async function listSendGroups(signal: AbortSignal): Promise<GroupOption[]> {
+  const { data, error } = await supabase.rpc('letter_send_groups').abortSignal(signal);
   if (error) throw error;
   return (data ?? []).map((g) => ({
     name: g.name,
@@ -146,6 +159,7 @@ export function verifyBrunchId(input: {
  */
 export async function listNotSentReasons(
   publishId: string,
+  signal: AbortSignal,
 ): Promise<Array<{ status: 'failed' | 'skipped'; reason: string }>> {
   const { data, error } = await supabase
     .from('deliveries')
@@ -153,7 +167,8 @@ export async function listNotSentReasons(
     .eq('publish_id', publishId)
     .in('status', ['failed', 'skipped'])
     .not('reason', 'is', null)
-    .limit(200);
+    .limit(200)
+    .abortSignal(signal);
   if (error) throw error;
   const seen = new Map<string, { status: 'failed' | 'skipped'; reason: string }>();
   for (const row of data as Array<{ status: 'failed' | 'skipped'; reason: string }>) {
@@ -163,14 +178,19 @@ export async function listNotSentReasons(
 }
 
 /** Sends of a letter, newest first, 10 at a time (page with the created_at of the last one). */
-export async function listPublishes(blockId: string, before?: string): Promise<PublishRow[]> {
+export async function listPublishes(
+  blockId: string,
+  before: string | undefined,
+  signal: AbortSignal,
+): Promise<PublishRow[]> {
   let query = supabase
     .from('publishes')
     // the form is named by its foreign key: publishes reference blocks twice
     .select('*, trigger_block:blocks!publishes_trigger_block_id_fkey(name)')
     .eq('block_id', blockId)
     .order('created_at', { ascending: false })
-    .limit(10);
+    .limit(10)
+    .abortSignal(signal);
   if (before) query = query.lt('created_at', before);
   const { data, error } = await query;
   if (error) throw error;

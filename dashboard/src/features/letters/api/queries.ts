@@ -29,7 +29,7 @@ export const HISTORY_PAGE_SIZE = 10;
 export function useSenders(ownerId: string | undefined) {
   return useQuery({
     queryKey: letterKeys.senders(ownerId ?? ''),
-    queryFn: listSenders,
+    queryFn: ({ signal }) => listSenders(signal),
     enabled: !!ownerId,
   });
 }
@@ -38,7 +38,7 @@ export function useSenders(ownerId: string | undefined) {
 export function useRemainingEmails(ownerId: string) {
   return useQuery({
     queryKey: letterKeys.quota(ownerId),
-    queryFn: () => remainingEmails(ownerId),
+    queryFn: ({ signal }) => remainingEmails(ownerId, signal),
     staleTime: 0,
   });
 }
@@ -46,7 +46,7 @@ export function useRemainingEmails(ownerId: string) {
 export function useSendGroups(ownerId: string, paid: boolean) {
   return useQuery({
     queryKey: letterKeys.groups(ownerId),
-    queryFn: listSendGroups,
+    queryFn: ({ signal }) => listSendGroups(signal),
     enabled: paid,
     staleTime: 0,
   });
@@ -56,7 +56,7 @@ export function useSendGroups(ownerId: string, paid: boolean) {
 export function useLetterHistory(ownerId: string, blockId: string) {
   return usePagedQuery<PublishRow, string | undefined>({
     queryKey: letterKeys.history(ownerId, blockId),
-    fetchPage: (before) => listPublishes(blockId, before),
+    fetchPage: (before, signal) => listPublishes(blockId, before, signal),
     initialPageParam: undefined,
     nextPageParam: (last) => last[last.length - 1]!.created_at,
     pageSize: HISTORY_PAGE_SIZE,
@@ -68,7 +68,7 @@ export function useLetterHistory(ownerId: string, blockId: string) {
 export function useNotSentReasons(ownerId: string, publishId: string, notSent: number) {
   return useQuery({
     queryKey: letterKeys.notSent(ownerId, publishId, notSent),
-    queryFn: () => listNotSentReasons(publishId),
+    queryFn: ({ signal }) => listNotSentReasons(publishId, signal),
     enabled: notSent > 0,
   });
 }

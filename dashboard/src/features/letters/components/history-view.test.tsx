@@ -66,7 +66,7 @@ describe('letter history', () => {
       within(box).getByText('Skipped: the address unsubscribed from your letters.'),
     ).toBeTruthy();
     expect(within(box).getByText('Failed: MessageRejected: Illegal address')).toBeTruthy();
-    expect(api.listNotSentReasons).toHaveBeenCalledWith('p1');
+    expect(api.listNotSentReasons).toHaveBeenCalledWith('p1', expect.any(AbortSignal));
   });
 
   it('names each send by its audience in words, never by the internal group id', async () => {

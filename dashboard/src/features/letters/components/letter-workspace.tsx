@@ -78,7 +78,7 @@ export function LetterWorkspacePage() {
   );
   const { status, saved, setSaved, base, setBase, draft, setDraft } = useDraftQuery({
     queryKey: letterKeys.block(user?.id ?? '', blockId),
-    queryFn: () => loadLetterBlock(blockId, user!.id),
+    queryFn: (signal) => loadLetterBlock(blockId, user!.id, signal),
     enabled: !!user,
     usable: (data: LetterData) => isLetterType(data.block.type),
     toDraft: (data) => pick(draftFromData(data)),

@@ -22,13 +22,19 @@ export type ConsentAnswer = 'confirm' | 'not-me';
 
 export { INVALID_LINK };
 
-async function call<T>(token: string, answer?: ConsentAnswer): Promise<T> {
+async function call<T>(token: string, answer?: ConsentAnswer, signal?: AbortSignal): Promise<T> {
   const parsed = ZMailConsent.safeParse({ token, answer: answer ?? 'confirm' });
   // the same words as the server's refusal: a token that cannot be one is as invalid as a spent one
   if (!parsed.success) throw new Error(INVALID_LINK);
-  return callLinkFunction<T>('confirm-email', parsed.data.token, answer ? parsed.data : undefined);
+  return callLinkFunction<T>(
+    'confirm-email',
+    parsed.data.token,
+    answer ? parsed.data : undefined,
+    signal,
+  );
 }
 
-export const readMailConsent = (token: string) => call<MailConsentInfo>(token);
+export const readMailConsent = (token: string, signal: AbortSignal) =>
+  call<MailConsentInfo>(token, undefined, signal);
 export const answerMailConsent = (token: string, answer: ConsentAnswer) =>
   call<{ outcome: 'confirmed' | 'declined' }>(token, answer);

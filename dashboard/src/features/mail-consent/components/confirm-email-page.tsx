@@ -28,7 +28,7 @@ export function ConfirmEmailPage() {
   const token = params.get('token') ?? '';
   // the mail's "not me" link: the same question, with "Not me" as the first choice
   const notMeFirst = params.get('answer') === 'not-me';
-  const info = useQuery(['mail-consent', token], () => readMailConsent(token));
+  const info = useQuery(['mail-consent', token], (signal) => readMailConsent(token, signal));
   const [done, setDone] = useState<'confirmed' | 'declined' | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -17,25 +17,27 @@ const PLAN_COLUMNS =
   'id, type, price, method, start_date, end_date, is_active, content, auto_renew, stopped_at, renewal_failed_at, next_content, next_price, paid_next_content, paid_next_price, paid_next_from, created_at';
 
 /** One page of the history, newest first (spec: page size 10). */
-export async function listPlanHistory(page: number): Promise<PlanRow[]> {
+export async function listPlanHistory(page: number, signal: AbortSignal): Promise<PlanRow[]> {
   const from = page * HISTORY_PAGE_SIZE;
   const { data, error } = await supabase
     .from('payments')
     .select(PLAN_COLUMNS)
     .order('created_at', { ascending: false })
     .order('id', { ascending: false })
-    .range(from, from + HISTORY_PAGE_SIZE - 1);
+    .range(from, from + HISTORY_PAGE_SIZE - 1)
+    .abortSignal(signal);
   if (error) throw error;
   return toPlanRows(data);
 }
 
 /** Every active row (the plan and coupons): few, and what the top of the page needs. */
-export async function listActivePlans(): Promise<PlanRow[]> {
+export async function listActivePlans(signal: AbortSignal): Promise<PlanRow[]> {
   const { data, error } = await supabase
     .from('payments')
     .select(PLAN_COLUMNS)
     .eq('is_active', true)
-    .order('created_at', { ascending: false });
+    .order('created_at', { ascending: false })
+    .abortSignal(signal);
   if (error) throw error;
   return toPlanRows(data);
 }
@@ -59,12 +61,13 @@ export interface FailedRefund {
 }
 
 /** The owner's PayPal payments not given back, newest first (few: each is an operator's case). */
-export async function listFailedRefunds(): Promise<FailedRefund[]> {
+export async function listFailedRefunds(signal: AbortSignal): Promise<FailedRefund[]> {
   const { data, error } = await supabase
     .from('paypal_refunds')
     .select('subscription_id, created_at')
     .eq('status', 'failed')
-    .order('created_at', { ascending: false });
+    .order('created_at', { ascending: false })
+    .abortSignal(signal);
   if (error) throw error;
   return data ?? [];
 }
@@ -77,10 +80,11 @@ export interface Usage {
   response_monthly_limit: number;
 }
 
-export async function loadUsage(userId: string): Promise<Usage> {
+export async function loadUsage(userId: string, signal: AbortSignal): Promise<Usage> {
   const data = await readProfile(
     userId,
     'block_count, block_limit, response_monthly_count, response_monthly_limit',
+    signal,
   );
   if (!data) throw new Error('No profile');
   return data as Usage;

@@ -15,11 +15,11 @@ import {
 export function usePlanOverview(ownerId: string | undefined) {
   return useQuery({
     queryKey: planKeys.overview(ownerId ?? ''),
-    queryFn: async () => {
+    queryFn: async ({ signal }) => {
       const [active, usage, failedRefunds] = await Promise.all([
-        listActivePlans(),
-        loadUsage(ownerId!),
-        listFailedRefunds(),
+        listActivePlans(signal),
+        loadUsage(ownerId!, signal),
+        listFailedRefunds(signal),
       ]);
       return { active, usage, failedRefunds };
     },
@@ -30,7 +30,7 @@ export function usePlanOverview(ownerId: string | undefined) {
 export function useActivePlans(ownerId: string | undefined) {
   return useQuery({
     queryKey: planKeys.active(ownerId ?? ''),
-    queryFn: listActivePlans,
+    queryFn: ({ signal }) => listActivePlans(signal),
     enabled: !!ownerId,
   });
 }

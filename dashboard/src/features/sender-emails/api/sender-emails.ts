@@ -34,13 +34,14 @@ export interface SpfDkimResult {
   sendsAs: 'own' | 'platform';
 }
 
-export async function listSenderEmails(): Promise<SenderEmail[]> {
+export async function listSenderEmails(signal: AbortSignal): Promise<SenderEmail[]> {
   const { data, error } = await supabase
     .from('sender_emails')
     .select(
       'id, email, status, spf_verified, dkim_verified, dmarc_policy, checked_at, confirmed_at, created_at',
     )
-    .order('created_at', { ascending: true });
+    .order('created_at', { ascending: true })
+    .abortSignal(signal);
   if (error) throw error;
   return data as SenderEmail[];
 }
@@ -63,21 +64,27 @@ export function confirmMailVerify(token: string) {
   );
 }
 
-/** Verified now (confirmed by the owner and sendable with the provider), and confirmed at all. */
+/**
+ * Verified now (confirmed by the owner and sendable with the provider), and confirmed at all;
+ * `signal`: the list's read, when it checks as it loads.
+ */
 export async function checkMailVerified(
   email: string,
+  signal?: AbortSignal,
 ): Promise<{ verified: boolean; confirmed: boolean }> {
   const data = await invokeFunction<{ result: boolean; confirmed: boolean }>(
     'check-mail-verified',
     ZMailVerify.parse({ emailToVerify: email }),
+    signal,
   );
   return { verified: data.result, confirmed: data.confirmed };
 }
 
-export async function checkSpfDkim(email: string): Promise<SpfDkimResult> {
+export async function checkSpfDkim(email: string, signal?: AbortSignal): Promise<SpfDkimResult> {
   const data = await invokeFunction<{ result: SpfDkimResult }>(
     'check-spf-dkim',
     ZMailVerify.parse({ emailToVerify: email }),
+    signal,
   );
   return data.result;
 }

@@ -37,8 +37,8 @@ const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1);
  * Asks whether an address is verified now. SPF, DKIM and DMARC are read when it becomes verified
  * and for an address never checked, so a DMARC reject domain is explained before verification.
  */
-async function checkRow(row: SenderEmail): Promise<SenderEmail> {
-  const { verified, confirmed } = await checkMailVerified(row.email);
+async function checkRow(row: SenderEmail, signal?: AbortSignal): Promise<SenderEmail> {
+  const { verified, confirmed } = await checkMailVerified(row.email, signal);
   const checked: SenderEmail = {
     ...row,
     status: verified ? 'verified' : 'not_verified',
@@ -46,7 +46,7 @@ async function checkRow(row: SenderEmail): Promise<SenderEmail> {
   };
   const becameVerified = verified && row.status !== 'verified';
   if (row.checked_at && !becameVerified) return checked;
-  return withResult(checked, await checkSpfDkim(row.email));
+  return withResult(checked, await checkSpfDkim(row.email, signal));
 }
 
 /**
@@ -54,9 +54,9 @@ async function checkRow(row: SenderEmail): Promise<SenderEmail> {
  * too, since SES may no longer send as an address the database calls verified (an identity
  * deleted or failed at SES): the row then says so instead of letters failing unseen.
  */
-async function listWithChecks(): Promise<SenderEmail[]> {
-  const rows = await listSenderEmails();
-  return Promise.all(rows.map((row) => checkRow(row).catch(() => row)));
+async function listWithChecks(signal: AbortSignal): Promise<SenderEmail[]> {
+  const rows = await listSenderEmails(signal);
+  return Promise.all(rows.map((row) => checkRow(row, signal).catch(() => row)));
 }
 
 /**

@@ -24,8 +24,8 @@ function validToken(token: string): string {
   return parsed.data.token;
 }
 
-export const readUnsubscribe = async (token: string) =>
-  callLinkFunction<UnsubscribeInfo>('unsubscribe', validToken(token));
+export const readUnsubscribe = async (token: string, signal: AbortSignal) =>
+  callLinkFunction<UnsubscribeInfo>('unsubscribe', validToken(token), undefined, signal);
 export const confirmUnsubscribe = async (token: string) => {
   const valid = validToken(token);
   return callLinkFunction<{ status: boolean }>('unsubscribe', valid, { token: valid });

@@ -21,7 +21,7 @@ export function UnsubscribePage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const info = useQuery(['unsubscribe', token], () => readUnsubscribe(token));
+  const info = useQuery(['unsubscribe', token], (signal) => readUnsubscribe(token, signal));
   const [action, setAction] = useState<'idle' | 'busy' | 'done'>('idle');
   const [error, setError] = useState<string | null>(null);
 

@@ -33,6 +33,7 @@ type LiveBlockRow = WorkspaceData['block'] & {
 /** The block, or null when it does not exist or is not the owner's. */
 export async function getWorkspaceBlock(
   input: TGetWorkspaceBlockInput,
+  signal: AbortSignal,
 ): Promise<WorkspaceData | null> {
   const parsed = ZGetWorkspaceBlockInput.safeParse(input);
   if (!parsed.success) return null;
@@ -45,19 +46,27 @@ export async function getWorkspaceBlock(
       .select(BLOCK_COLUMNS)
       .eq('id', blockId)
       .eq('owner_id', ownerId)
+      .abortSignal(signal)
       .maybeSingle<LiveBlockRow>(),
-    supabase.from('block_private').select('*').eq('block_id', blockId).maybeSingle(),
+    supabase
+      .from('block_private')
+      .select('*')
+      .eq('block_id', blockId)
+      .abortSignal(signal)
+      .maybeSingle(),
     supabase
       .from('questions')
       .select('*, options(*)')
       .eq('block_id', blockId)
       .eq('deleted', false)
-      .order('index'),
+      .order('index')
+      .abortSignal(signal),
     supabase
       .from('endings')
       .select('*, conditions:ending_conditions(*)')
       .eq('block_id', blockId)
-      .order('index'),
+      .order('index')
+      .abortSignal(signal),
   ]);
   const error = block.error ?? priv.error ?? questions.error ?? endings.error;
   if (error) throw error;

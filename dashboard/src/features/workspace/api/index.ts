@@ -5,7 +5,7 @@ import type { WorkspaceData } from './types';
 
 /** The server calls of the workspace; tests pass their own. */
 export interface WorkspaceApi {
-  load: (input: TGetWorkspaceBlockInput) => Promise<WorkspaceData | null>;
+  load: (input: TGetWorkspaceBlockInput, signal: AbortSignal) => Promise<WorkspaceData | null>;
   save: (input: TSaveBlockInput) => Promise<WorkspaceData>;
   /** "+ N responses" back to 0: the owner has seen them. */
   resetNewResponses: (blockId: string) => Promise<void>;

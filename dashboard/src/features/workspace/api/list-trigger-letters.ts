@@ -10,8 +10,8 @@ export interface TriggerLetter {
   senderVerified: boolean;
 }
 
-export async function listTriggerLetters(): Promise<TriggerLetter[]> {
-  const { data, error } = await supabase.rpc('trigger_letter_choices');
+export async function listTriggerLetters(signal: AbortSignal): Promise<TriggerLetter[]> {
+  const { data, error } = await supabase.rpc('trigger_letter_choices').abortSignal(signal);
   if (error) throw error;
   return (data ?? []).map((row) => ({
     id: row.id,
@@ -29,7 +29,7 @@ export const triggerLetterKeys = {
 export function useTriggerLetters(ownerId: string | undefined) {
   return useQuery({
     queryKey: triggerLetterKeys.all(ownerId ?? ''),
-    queryFn: listTriggerLetters,
+    queryFn: ({ signal }) => listTriggerLetters(signal),
     enabled: !!ownerId,
     staleTime: 0,
   });

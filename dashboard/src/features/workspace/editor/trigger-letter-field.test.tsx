@@ -2,7 +2,7 @@ import { fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '../../../lib/i18n';
-import { renderWithProviders, signedInSession } from '../../../test/utils';
+import { fakeQuery, renderWithProviders, signedInSession } from '../../../test/utils';
 import { TriggerLetterField } from './trigger-letter-field';
 
 const rpc = vi.hoisted(() => vi.fn());
@@ -10,20 +10,17 @@ vi.mock('../../../lib/supabase', () => ({ supabase: { rpc }, invokeFunction: vi.
 /** The database's answer to trigger_letter_choices (the mapping is part of what is tested). */
 function answer(rows: typeof LETTERS) {
   rpc.mockImplementation((name: string) =>
-    Promise.resolve(
-      name === 'trigger_letter_choices'
-        ? {
-            data: rows.map((l) => ({
-              id: l.id,
-              name: l.name,
-              type: 'notion_letter',
-              has_html: l.hasHtml,
-              sender_verified: l.senderVerified,
-            })),
-            error: null,
-          }
-        : { data: null, error: { message: `unexpected rpc ${name}` } },
-    ),
+    name === 'trigger_letter_choices'
+      ? fakeQuery(
+          rows.map((l) => ({
+            id: l.id,
+            name: l.name,
+            type: 'notion_letter',
+            has_html: l.hasHtml,
+            sender_verified: l.senderVerified,
+          })),
+        )
+      : fakeQuery(null, { message: `unexpected rpc ${name}` }),
   );
 }
 

@@ -60,7 +60,7 @@ export function useWorkspace(blockId: string, ownerId: string | undefined, api: 
   const queryClient = useQueryClient();
   const { status, saved, setSaved, base, setBase, draft, setDraft } = useDraftQuery({
     queryKey: workspaceKeys.block(ownerId ?? '', blockId),
-    queryFn: () => api.load({ blockId, ownerId: ownerId! }),
+    queryFn: (signal) => api.load({ blockId, ownerId: ownerId! }, signal),
     enabled: !!ownerId,
     // letter blocks have their own workspace
     usable: (data: WorkspaceData) => isReactionType(data.block.type),

@@ -110,7 +110,7 @@ describe('the workspace Integration section', () => {
           .map((o) => o.textContent),
       ).toEqual(['Not linked', 'Feedback', 'Responses']),
     );
-    expect(api.search).toHaveBeenCalledWith('database');
+    expect(api.search).toHaveBeenCalledWith('database', undefined, expect.any(AbortSignal));
     fireEvent.change(target, { target: { value: 'ds-1' } });
     expect(draft().notion_database).toBe('ds-1');
     expect(screen.getByText('Its columns: Title (title), Score (number)')).toBeTruthy();
@@ -129,7 +129,9 @@ describe('the workspace Integration section', () => {
       <Harness api={api} type="like" initial={{ ...start, notion_page: 'gone-page' }} />,
     );
     const target = await screen.findByRole('combobox', { name: 'Notion page' });
-    await waitFor(() => expect(api.search).toHaveBeenCalledWith('page'));
+    await waitFor(() =>
+      expect(api.search).toHaveBeenCalledWith('page', undefined, expect.any(AbortSignal)),
+    );
     await waitFor(() =>
       expect(
         within(target)

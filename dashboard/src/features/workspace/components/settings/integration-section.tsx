@@ -32,8 +32,8 @@ import { ErrorText } from '../../../../components/ui/error-text';
 
 /** The calls of the section; tests pass their own. */
 export interface IntegrationApi {
-  status: () => Promise<NotionIntegration | null>;
-  notes: (blockId: string) => Promise<IntegrationNote[]>;
+  status: (signal: AbortSignal) => Promise<NotionIntegration | null>;
+  notes: (blockId: string, signal: AbortSignal) => Promise<IntegrationNote[]>;
   dismiss: (id: string) => Promise<void>;
   connect: typeof connectNotion;
   search: typeof searchNotionObjects;
@@ -41,7 +41,7 @@ export interface IntegrationApi {
 
 export const supabaseIntegrationApi: IntegrationApi = {
   status: getNotionIntegration,
-  notes: listIntegrationNotes,
+  notes: (blockId, signal) => listIntegrationNotes(blockId, 'notion', signal),
   dismiss: dismissIntegrationNote,
   connect: connectNotion,
   search: searchNotionObjects,
@@ -82,7 +82,10 @@ export function IntegrationSection({
   // the connection and this block's notes (paid owners only)
   const status = useQuery(
     ['integrations', 'block', blockId],
-    async () => ({ integration: await api.status(), notes: await api.notes(blockId) }),
+    async (signal) => ({
+      integration: await api.status(signal),
+      notes: await api.notes(blockId, signal),
+    }),
     { enabled: paid },
   );
   const integration = paid ? (status.error ? null : status.data?.integration) : null;
@@ -97,7 +100,7 @@ export function IntegrationSection({
   const listing = open && granted;
   const search = useQuery(
     ['integrations', 'notion-objects', like ? 'page' : 'database'],
-    () => api.search(like ? 'page' : 'database'),
+    (signal) => api.search(like ? 'page' : 'database', undefined, signal),
     { enabled: listing },
   );
   const objects = listing ? (search.data ?? null) : null;

@@ -83,7 +83,7 @@ describe('the Notification section’s address', () => {
   it('the owner’s own (or a confirmed) address: no notice, nothing to send', async () => {
     const api = fakeApi({ email: 'me@example.com', state: 'allowed' });
     const { container } = show(api, 'me@example.com');
-    await waitFor(() => expect(api.status).toHaveBeenCalledWith(BLOCK));
+    await waitFor(() => expect(api.status).toHaveBeenCalledWith(BLOCK, expect.any(AbortSignal)));
     await act(async () => {});
     expect(container.querySelector('.notice')).toBeNull();
     expect(screen.queryByRole('button')).toBeNull();

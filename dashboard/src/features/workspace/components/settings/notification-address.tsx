@@ -20,15 +20,15 @@ export interface NotificationAddressStatus {
 
 /** The section's calls; tests pass their own. */
 export interface NotificationAddressApi {
-  status: (blockId: string) => Promise<NotificationAddressStatus>;
+  status: (blockId: string, signal: AbortSignal) => Promise<NotificationAddressStatus>;
   resend: (blockId: string) => Promise<{ sent: boolean }>;
 }
 
 export const supabaseNotificationAddressApi: NotificationAddressApi = {
-  status: async (blockId) => {
-    const { data, error } = await supabase.rpc('notification_address_status', {
-      p_block_id: blockId,
-    });
+  status: async (blockId, signal) => {
+    const { data, error } = await supabase
+      .rpc('notification_address_status', { p_block_id: blockId })
+      .abortSignal(signal);
     if (error) throw error;
     return data as unknown as NotificationAddressStatus;
   },
@@ -59,7 +59,7 @@ export function NotificationAddress({
   api?: NotificationAddressApi;
 }) {
   const { t: n } = useTranslation(undefined, { keyPrefix: 'workspace.notificationAddress' });
-  const status = useQuery(notificationAddressKey(blockId), () => api.status(blockId));
+  const status = useQuery(notificationAddressKey(blockId), (signal) => api.status(blockId, signal));
   const [resent, setResent] = useState<'sent' | 'limited' | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -35,6 +35,7 @@ import { DangerButton } from '../../../../components/ui/danger-button';
 export interface WebhooksApi {
   load: (
     blockId: string,
+    signal: AbortSignal,
   ) => Promise<{ endpoints: WebhookEndpoint[]; deliveries: WebhookDelivery[] }>;
   save: typeof saveWebhookEndpoint;
   rotate: typeof rotateWebhookSecret;
@@ -43,9 +44,12 @@ export interface WebhooksApi {
 }
 
 export const supabaseWebhooksApi: WebhooksApi = {
-  load: async (blockId) => {
-    const endpoints = await listWebhookEndpoints(blockId);
-    const deliveries = await listWebhookDeliveries(endpoints.map((e) => e.id));
+  load: async (blockId, signal) => {
+    const endpoints = await listWebhookEndpoints(blockId, signal);
+    const deliveries = await listWebhookDeliveries(
+      endpoints.map((e) => e.id),
+      signal,
+    );
     return { endpoints, deliveries };
   },
   save: saveWebhookEndpoint,
@@ -72,9 +76,13 @@ export function WebhooksSection({
 }: WebhooksSectionProps) {
   const { t } = useTranslation();
   const { t: s } = useTranslation(undefined, { keyPrefix: 'workspace.webhooks' });
-  const state = useQuery(['workspace', 'webhooks', blockId], () => api.load(blockId), {
-    enabled: open && paid,
-  });
+  const state = useQuery(
+    ['workspace', 'webhooks', blockId],
+    (signal) => api.load(blockId, signal),
+    {
+      enabled: open && paid,
+    },
+  );
   const [url, setUrl] = useState('');
   const [scope, setScope] = useState<'block' | 'all'>('block');
   const [events, setEvents] = useState<TWebhookEvent[]>([...WEBHOOK_EVENTS]);

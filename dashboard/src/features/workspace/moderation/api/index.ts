@@ -6,7 +6,7 @@ import { subscribeMessages, type LiveStatus, type MessageChange } from './subscr
 import type { ModerationMessage } from './types';
 
 export interface ModerationApi {
-  list: (input: TListModerationInput) => Promise<ModerationMessage[]>;
+  list: (input: TListModerationInput, signal: AbortSignal) => Promise<ModerationMessage[]>;
   moderate: (input: TModerateMessagesInput) => Promise<void>;
   blockWriter: (input: TBlockWriterInput) => Promise<void>;
   subscribe: (

@@ -17,15 +17,20 @@ export const ZListModerationInput = z.strictObject({
 });
 export type TListModerationInput = z.infer<typeof ZListModerationInput>;
 
-export async function listModeration(input: TListModerationInput): Promise<ModerationMessage[]> {
+export async function listModeration(
+  input: TListModerationInput,
+  signal: AbortSignal,
+): Promise<ModerationMessage[]> {
   const { blockId, filter, search, before, limit } = ZListModerationInput.parse(input);
-  const { data, error } = await supabase.rpc('moderation_messages', {
-    p_block_id: blockId,
-    p_filter: filter,
-    ...(search ? { p_search: search } : {}),
-    ...(before ? { p_before: before } : {}),
-    p_limit: limit ?? MODERATION_PAGE_SIZE,
-  });
+  const { data, error } = await supabase
+    .rpc('moderation_messages', {
+      p_block_id: blockId,
+      p_filter: filter,
+      ...(search ? { p_search: search } : {}),
+      ...(before ? { p_before: before } : {}),
+      p_limit: limit ?? MODERATION_PAGE_SIZE,
+    })
+    .abortSignal(signal);
   if (error) throw error;
   return (data ?? []) as unknown as ModerationMessage[];
 }

@@ -185,7 +185,10 @@ describe('ModerationView', () => {
     await waitFor(() => expect(rows()).toHaveLength(2));
     fireEvent.click(screen.getByRole('radio', { name: 'Held' }));
     await waitFor(() => expect(rows()).toHaveLength(1));
-    expect(api.list).toHaveBeenLastCalledWith(expect.objectContaining({ filter: 'held' }));
+    expect(api.list).toHaveBeenLastCalledWith(
+      expect.objectContaining({ filter: 'held' }),
+      expect.any(AbortSignal),
+    );
     fireEvent.click(within(rows()[0]!).getByRole('button', { name: 'Approve' }));
     await waitFor(() =>
       expect(api.moderate).toHaveBeenCalledWith({ ids: [held.id], action: 'approve' }),
@@ -200,7 +203,10 @@ describe('ModerationView', () => {
     });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     await waitFor(() => expect(rows()).toHaveLength(1));
-    expect(api.list).toHaveBeenLastCalledWith(expect.objectContaining({ search: 'ordin' }));
+    expect(api.list).toHaveBeenLastCalledWith(
+      expect.objectContaining({ search: 'ordin' }),
+      expect.any(AbortSignal),
+    );
   });
 
   it('says which held messages a storm held and which the hold setting did, in Korean too', async () => {

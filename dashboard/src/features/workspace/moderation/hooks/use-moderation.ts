@@ -28,14 +28,17 @@ export function useModeration(
   const [live, setLive] = useState<LiveStatus>('connecting');
   const list = usePagedQuery<ModerationMessage, string | undefined>({
     queryKey: moderationKeys.list(blockId, filter, search),
-    fetchPage: (before) =>
-      api.list({
-        blockId,
-        filter,
-        search: search || undefined,
-        limit: MODERATION_PAGE_SIZE,
-        before,
-      }),
+    fetchPage: (before, signal) =>
+      api.list(
+        {
+          blockId,
+          filter,
+          search: search || undefined,
+          limit: MODERATION_PAGE_SIZE,
+          before,
+        },
+        signal,
+      ),
     initialPageParam: undefined,
     nextPageParam: (last) => last.at(-1)!.created_at,
     pageSize: MODERATION_PAGE_SIZE,

@@ -6,7 +6,7 @@ const calls: Array<[string, unknown[]]> = [];
 let result: { data: unknown; error: unknown } = { data: [], error: null };
 function builder() {
   const b: Record<string, unknown> = {};
-  for (const name of ['select', 'eq', 'or', 'order', 'limit', 'delete']) {
+  for (const name of ['select', 'eq', 'or', 'order', 'limit', 'abortSignal', 'delete']) {
     b[name] = (...args: unknown[]) => {
       calls.push([name, args]);
       return b;
@@ -36,7 +36,8 @@ describe('listResponses', () => {
   it('reads newest first after the cursor (created_at, then id) with the page size', async () => {
     calls.length = 0;
     result = { data: [{ id: 'r1' }], error: null };
-    await expect(listResponses({ blockId: BLOCK_ID, after, limit: 10 })).resolves.toEqual([
+    const { signal } = new AbortController();
+    await expect(listResponses({ blockId: BLOCK_ID, after, limit: 10 }, signal)).resolves.toEqual([
       { id: 'r1' },
     ]);
     expect(calls.map(([name]) => name)).toEqual([
@@ -47,6 +48,7 @@ describe('listResponses', () => {
       'order',
       'order',
       'limit',
+      'abortSignal',
     ]);
     expect(calls[0]![1]).toEqual(['responses']);
     expect(calls[2]![1]).toEqual(['block_id', BLOCK_ID]);
@@ -56,6 +58,8 @@ describe('listResponses', () => {
     expect(calls[4]![1]).toEqual(['created_at', { ascending: false }]);
     expect(calls[5]![1]).toEqual(['id', { ascending: false }]);
     expect(calls[6]![1]).toEqual([10]);
+    // the list's query's signal: the read is aborted with it (a sign-out)
+    expect(calls[7]![1][0]).toBe(signal);
     expect(afterFilter(after)).toBe(calls[3]![1][0]);
   });
 

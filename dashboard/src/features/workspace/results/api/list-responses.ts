@@ -26,14 +26,18 @@ export type TListResponsesInput = z.infer<typeof ZListResponsesInput>;
  * One page of responses after `after` (exclusive). Keyset rather than offset paging, so rows
  * deleted or added while the owner scrolls neither skip nor repeat rows.
  */
-export async function listResponses(input: TListResponsesInput): Promise<ResponseRow[]> {
+export async function listResponses(
+  input: TListResponsesInput,
+  signal = new AbortController().signal,
+): Promise<ResponseRow[]> {
   const { blockId, after, limit } = ZListResponsesInput.parse(input);
   let query = supabase.from('responses').select(RESPONSE_COLUMNS).eq('block_id', blockId);
   if (after) query = query.or(afterFilter(after));
   const { data, error } = await query
     .order('created_at', { ascending: false })
     .order('id', { ascending: false })
-    .limit(limit);
+    .limit(limit)
+    .abortSignal(signal);
   if (error) throw error;
   return (data ?? []) as ResponseRow[];
 }

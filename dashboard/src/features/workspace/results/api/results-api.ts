@@ -11,11 +11,12 @@ import {
 } from './results-summary';
 
 export interface ResultsApi {
-  listResponses: (input: TListResponsesInput) => Promise<ResponseRow[]>;
+  /** `signal`: the list's query's (the CSV export gives none). */
+  listResponses: (input: TListResponsesInput, signal?: AbortSignal) => Promise<ResponseRow[]>;
   deleteResponse: (input: TDeleteResponseInput) => Promise<void>;
   /** Approves responses held by escalation; answers how many were approved. */
   approveResponses: (input: TApproveResponsesInput) => Promise<number>;
-  summary: (input: TResultsSummaryInput) => Promise<TResultsSummary>;
+  summary: (input: TResultsSummaryInput, signal: AbortSignal) => Promise<TResultsSummary>;
 }
 
 export const supabaseResultsApi: ResultsApi = {

@@ -73,12 +73,14 @@ export function browserTimeZone(): string {
   }
 }
 
-export async function getResultsSummary(input: TResultsSummaryInput): Promise<TResultsSummary> {
+export async function getResultsSummary(
+  input: TResultsSummaryInput,
+  signal: AbortSignal,
+): Promise<TResultsSummary> {
   const { blockId, timeZone } = ZResultsSummaryInput.parse(input);
-  const { data, error } = await supabase.rpc('block_results_summary', {
-    p_block_id: blockId,
-    p_timezone: timeZone,
-  });
+  const { data, error } = await supabase
+    .rpc('block_results_summary', { p_block_id: blockId, p_timezone: timeZone })
+    .abortSignal(signal);
   if (error) throw error;
   return ZResultsSummary.parse(data);
 }

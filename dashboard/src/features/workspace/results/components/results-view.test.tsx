@@ -80,11 +80,10 @@ describe('ResultsView', () => {
     );
     expect(within(rows()[1]!).getByText('Anonymous')).toBeTruthy();
     expect(within(rows()[1]!).getByText('No answer')).toBeTruthy();
-    expect(api.listResponses).toHaveBeenCalledWith({
-      blockId: BLOCK_ID,
-      after: undefined,
-      limit: 10,
-    });
+    expect(api.listResponses).toHaveBeenCalledWith(
+      { blockId: BLOCK_ID, after: undefined, limit: 10 },
+      expect.any(AbortSignal),
+    );
     expect(screen.getByRole('heading', { name: '25 responses' })).toBeTruthy();
   });
 
@@ -170,9 +169,9 @@ describe('ResultsView', () => {
     const fake = fakeApi(all, {}, 2);
     // the first read answers; each re-read after a delete waits until released
     let release = () => {};
-    const summary = vi.fn<ResultsApi['summary']>(async (input) => {
+    const summary = vi.fn<ResultsApi['summary']>(async (input, signal) => {
       if (summary.mock.calls.length > 1) await new Promise<void>((resolve) => (release = resolve));
-      return fake.summary(input);
+      return fake.summary(input, signal);
     });
     renderView({ ...fake, summary });
     await waitFor(() => expect(rows()).toHaveLength(3));
@@ -328,11 +327,10 @@ describe('ResultsView', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
     await waitFor(() => expect(rows()).toHaveLength(20));
-    expect(api.listResponses).toHaveBeenLastCalledWith({
-      blockId: BLOCK_ID,
-      after: { created_at: all[9]!.created_at, id: all[9]!.id },
-      limit: 10,
-    });
+    expect(api.listResponses).toHaveBeenLastCalledWith(
+      { blockId: BLOCK_ID, after: { created_at: all[9]!.created_at, id: all[9]!.id }, limit: 10 },
+      expect.any(AbortSignal),
+    );
 
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
     await waitFor(() => expect(rows()).toHaveLength(23));

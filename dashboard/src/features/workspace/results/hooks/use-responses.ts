@@ -11,7 +11,8 @@ export const RESULTS_PAGE_SIZE = 10;
 export function useResponses(blockId: string, api: Pick<ResultsApi, 'listResponses'>) {
   return usePagedQuery<ResponseRow, ResponsesCursor | undefined>({
     queryKey: resultKeys.responses(blockId),
-    fetchPage: (after) => api.listResponses({ blockId, after, limit: RESULTS_PAGE_SIZE }),
+    fetchPage: (after, signal) =>
+      api.listResponses({ blockId, after, limit: RESULTS_PAGE_SIZE }, signal),
     initialPageParam: undefined,
     nextPageParam: (last) => {
       const row = last[last.length - 1]!;

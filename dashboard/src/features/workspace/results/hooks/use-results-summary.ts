@@ -12,7 +12,7 @@ export function useResultsSummary(blockId: string, api: Pick<ResultsApi, 'summar
   const timeZone = browserTimeZone();
   return useQuery({
     queryKey: resultKeys.summary(blockId, timeZone),
-    queryFn: () => api.summary({ blockId, timeZone }),
+    queryFn: ({ signal }) => api.summary({ blockId, timeZone }, signal),
     refetchOnWindowFocus: false,
   });
 }
