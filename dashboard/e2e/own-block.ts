@@ -1,14 +1,15 @@
 // The owner on their own public block (issue 18, owner defect 4): signed into the dashboard, the
 // /block/ page of the same origin knows them (one session, kept sealed under the SDK's key):
 // their reply carries the Admin label and is theirs in the database; signing out in the
-// dashboard signs the block out at once, and "Log out" in the block signs the dashboard out.
+// dashboard signs the block out at once, and "Log out" in the block (on /block/, or in the
+// workspace's preview) signs the dashboard out.
 // A session the dashboard kept in plain JSON before is sealed once and still signs in. And with
 // site data blocked: the dashboard says /not_supported, the public block still works.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Page, type Response } from 'playwright-core';
 import { chromiumLaunchOptions } from '../../scripts/chromium.mjs';
 import { OWNER, openSealed, sessionStorageKey, signInWithGoogle } from './owner.ts';
 import { type Journey, watchErrors } from './support.ts';
@@ -101,6 +102,28 @@ export async function ownerOnOwnBlock(
   await (await menu(tab)).getByRole('button', { name: 'Log out' }).click();
   await page.getByRole('button', { name: 'Sign in with Google' }).first().waitFor();
   await tab.close();
+  await page.goto(`${base}/login`);
+  await signInWithGoogle(page, 'Sign in with Google', OWNER);
+  await page.getByRole('button', { name: 'Account menu' }).waitFor();
+
+  // "Log out" in the workspace's preview (the SDK's element on the dashboard's own page): one
+  // sign-out, the dashboard's too, with one /logout (the element's) and nothing refused after
+  const refused: string[] = [];
+  const logouts: string[] = [];
+  const onResponse = (r: Response) => {
+    if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
+    if (r.url().includes('/auth/v1/logout')) logouts.push(`${r.status()}`);
+  };
+  page.on('response', onResponse);
+  await page.goto(`${base}/work/${commentId}`);
+  const preview = page.locator('reaction-comment');
+  await preview.locator('[part=menu-button]').click();
+  await preview.locator('[part=menu]').getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('button', { name: 'Sign in with Google' }).first().waitFor();
+  await page.waitForTimeout(500);
+  page.off('response', onResponse);
+  assert.deepEqual(refused, [], 'nothing refused after the preview logged out');
+  assert.equal(logouts.length, 1, "one /logout, the block element's");
   await page.goto(`${base}/login`);
   await signInWithGoogle(page, 'Sign in with Google', OWNER);
   await page.getByRole('button', { name: 'Account menu' }).waitFor();

@@ -2,7 +2,7 @@
 // queries cleared before the client lets the session go, so nothing read for the owner is sent
 // afterwards as anon (a 401 on /rest/v1/profiles once in two journey runs).
 import { act, render, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { storedSession } from '../test/utils';
 import { onUserChange, SessionProvider, useSession, type SessionValue } from './session';
 
@@ -10,23 +10,36 @@ const order: string[] = [];
 const client = vi.hoisted(() => ({
   signedOutWhenIdle: vi.fn(),
   readProfile: vi.fn(),
+  /** What the store holds (getSession's answer). */
+  session: null as unknown,
+  /** The store's listener (lib/sealed-storage.ts onSessionStored). */
+  stored: () => {},
 }));
 
 vi.mock('./auth-storage', async (original) => ({
   ...(await original<typeof import('./auth-storage')>()),
   mayHaveSession: () => true,
 }));
-vi.mock('./sealed-storage', () => ({ onSessionStored: () => () => {} }));
+vi.mock('./sealed-storage', () => ({
+  onSessionStored: (listener: () => void) => {
+    client.stored = listener;
+    return () => {};
+  },
+}));
 vi.mock('./profile', () => ({ readProfile: client.readProfile }));
 vi.mock('./supabase', () => ({
   supabase: {
     auth: {
       onAuthStateChange: () => ({ data: { subscription: { unsubscribe: () => {} } } }),
-      getSession: async () => ({ data: { session: storedSession } }),
+      getSession: async () => ({ data: { session: client.session } }),
     },
     signedOutWhenIdle: client.signedOutWhenIdle,
   },
 }));
+
+beforeEach(() => {
+  client.session = storedSession;
+});
 
 afterEach(() => {
   order.length = 0;
@@ -75,6 +88,46 @@ describe('sign-out', () => {
     } finally {
       off();
       error.mockRestore();
+    }
+  });
+
+  it('follows a "Log out" in a block: the same sign-out, with nothing sent to the server', async () => {
+    const off = onUserChange(() => void order.push('queries cleared'));
+    client.readProfile.mockResolvedValue({ id: 'owner-1', agree: true, language: 'en' });
+    client.signedOutWhenIdle.mockImplementation(async () => {
+      order.push('client told');
+      return { error: null };
+    });
+    let session!: SessionValue;
+    function Probe() {
+      session = useSession();
+      return null;
+    }
+    try {
+      render(
+        <SessionProvider>
+          <Probe />
+        </SessionProvider>,
+      );
+      await waitFor(() => expect(session.profile).not.toBeNull());
+      order.length = 0;
+      // the block's element on this origin (the workspace's preview) logged out: its session
+      // left the store, and the store says so
+      client.session = null;
+      await act(async () => client.stored());
+      await waitFor(() => expect(session.status).toBe('signedOut'));
+      expect(session.profile).toBeNull();
+      expect(order).toEqual(['queries cleared', 'client told']);
+      // gone: the block ended it at the server already (no second /logout)
+      expect(client.signedOutWhenIdle).toHaveBeenCalledExactlyOnceWith(undefined, {
+        deleted: false,
+        gone: true,
+      });
+      // the client's own SIGNED_OUT that follows asks nothing more
+      await act(async () => client.stored());
+      expect(client.signedOutWhenIdle).toHaveBeenCalledTimes(1);
+    } finally {
+      off();
     }
   });
 });

@@ -1,5 +1,5 @@
 // Sign-in state for the whole app: the Supabase session, the user's profile row, and sign-out.
-import type { User } from '@supabase/auth-js';
+import type { Session, User } from '@supabase/auth-js';
 import {
   createContext,
   useCallback,
@@ -26,8 +26,11 @@ export interface SessionValue {
   profile: ProfileRow | null;
   profileLoading: boolean;
   refreshProfile: () => Promise<void>;
-  /** `deleted`: the account was deleted (its sessions with it): nothing is asked of the server. */
-  signOut: (options?: { deleted?: boolean }) => Promise<void>;
+  /**
+   * `deleted`: the account was deleted (its sessions with it): nothing is asked of the server.
+   * `gone`: the session already left the store (a block's "Log out"): nothing is sent either.
+   */
+  signOut: (options?: { deleted?: boolean; gone?: boolean }) => Promise<void>;
 }
 
 export const SessionContext = createContext<SessionValue | null>(null);
@@ -64,6 +67,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null>(null);
   const [profile, setProfile] = useState<ProfileRow | null>(null);
   const [profileLoading, setProfileLoading] = useState(false);
+  const userId = isEligibleUser(user) ? user.id : null;
+  /** The signed-in owner this page read for (null once signed out). */
+  const lastUser = useRef(userId);
+  /** signOut, for the session's listeners (set below). */
+  const signOutRef = useRef<SessionValue['signOut']>(async () => {});
 
   useEffect(() => {
     let alive = true;
@@ -71,18 +79,22 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const connect = () =>
       void loadClient().then(async (supabase) => {
         if (!alive) return;
-        const { data } = supabase.auth.onAuthStateChange((_event, session) => {
-          if (!alive) return;
+        const follow = (session: Session | null) => {
+          // The owner's session went without this page's sign-out: a block's "Log out" on this
+          // origin (the workspace's preview, /block/ in another tab), a refresh refused. The
+          // same sign-out as the account menu's (screens closed, reads aborted, the client told
+          // before anything else is sent), with nothing left to send to the server.
+          if (!session && lastUser.current !== null) return void signOutRef.current({ gone: true });
           setUser(session?.user ?? null);
           setStatus(session ? 'signedIn' : 'signedOut');
           if (!session) setProfile(null);
+        };
+        const { data } = supabase.auth.onAuthStateChange((_event, session) => {
+          if (alive) follow(session);
         });
         const sync = async () => {
           const { data: current } = await supabase.auth.getSession();
-          if (!alive) return;
-          setUser(current.session?.user ?? null);
-          setStatus(current.session ? 'signedIn' : 'signedOut');
-          if (!current.session) setProfile(null);
+          if (alive) follow(current.session);
         };
         // The session is shared with the SDK's elements on this origin (lib/sealed-storage.ts):
         // a block's "Log out" or sign-in, here or in another tab, is read again at once.
@@ -120,9 +132,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, []);
 
-  const userId = isEligibleUser(user) ? user.id : null;
-
-  const lastUser = useRef(userId);
   /** The signed-in user's own reads (the profile's): aborted when the user changes. */
   const reads = useRef(new AbortController());
   /**
@@ -168,7 +177,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [userId, refreshProfile]);
 
   const signOut = useCallback(
-    async ({ deleted = false } = {}) => {
+    async ({ deleted = false, gone = false } = {}) => {
       // Signed out here first: the owner's screens close, the profile read under way is aborted
       // and the queries are cancelled and cleared, all before the session goes; the client
       // forgets it once the requests already sent have answered. The other way round, a read
@@ -180,11 +189,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setStatus('signedOut');
       forgetUser(null);
       const supabase = await loadClient();
-      const { error } = await supabase.signedOutWhenIdle(undefined, { deleted });
+      const { error } = await supabase.signedOutWhenIdle(undefined, { deleted, gone });
       if (error) console.error('[reaction-dashboard] sign-out failed', error);
     },
     [forgetUser],
   );
+  useEffect(() => {
+    signOutRef.current = signOut;
+  }, [signOut]);
 
   const value = useMemo<SessionValue>(
     () => ({ status, user, profile, profileLoading, refreshProfile, signOut }),

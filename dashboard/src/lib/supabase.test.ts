@@ -106,6 +106,46 @@ describe('a read given up before it went', () => {
   });
 });
 
+describe('a session gone without this client (a block\'s "Log out" on this origin)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it("drops the owner's next read instead of sending it as anon, until the page's sign-out", async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((_input: RequestInfo | URL, _init?: RequestInit) =>
+        Promise.resolve(new Response('[]', { status: 200 })),
+      ),
+    );
+    const getSession = vi
+      .spyOn(supabase.auth, 'getSession')
+      .mockResolvedValue({ data: { session: storedSession }, error: null } as never);
+    const signOut = vi.spyOn(supabase.auth, 'signOut').mockResolvedValue({ error: null });
+    await supabase.from('blocks').select('id');
+    expect(fetch).toHaveBeenCalledTimes(1);
+    // the block logged out: the store holds no session, and the page has not signed out yet
+    getSession.mockResolvedValue({ data: { session: null }, error: null } as never);
+    const { error } = await supabase.from('blocks').select('id');
+    expect(error?.message).toMatch(/AbortError/);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    // the page's sign-out (gone): nothing sent to /logout, the block ended the session there
+    // (50 ms: a test above leaves a read that never answers under way)
+    await supabase.signedOutWhenIdle(50, { gone: true });
+    expect(signOut).toHaveBeenCalledExactlyOnceWith({ scope: 'local' });
+    // from then on a request without a session goes as anon, as on any signed-out page
+    await supabase.from('blocks').select('id');
+    expect(fetch).toHaveBeenCalledTimes(2);
+    const [, init] = vi.mocked(fetch).mock.calls[1]!;
+    expect(new Headers(init?.headers).get('Authorization')).toBe('Bearer test-anon-key');
+    // signed in again meanwhile (another tab): that session is not signed out
+    getSession.mockResolvedValue({ data: { session: storedSession }, error: null } as never);
+    await supabase.signedOutWhenIdle(50, { gone: true });
+    expect(signOut).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe('signedOutWhenIdle after the account was deleted', () => {
   afterEach(async () => {
     vi.unstubAllGlobals();

@@ -43,13 +43,20 @@ export async function accessToken(): Promise<string | null> {
 const inFlight = new Set<Promise<unknown>>();
 /** Sign-outs so far: a request started before one and not yet holding its token is not sent. */
 let signOuts = 0;
+/**
+ * A request went with a user's token and no sign-out has been counted since: one that now finds
+ * no session (it went without this client's sign-out: a block's "Log out" on this origin, another
+ * tab, a refresh refused) is the owner's read all the same, and is not sent as anon either.
+ */
+let signedIn = false;
 
 /**
  * fetch with the project's key, and the user's token as the bearer (the key without a session).
  * A request started with a session that reads its token only after a sign-out (one that waited
- * longer than signedOutWhenIdle's limit, on a busy machine) is dropped with an AbortError: not
- * sent as anonymous (PostgREST would refuse the owner's tables with a 401), nor as whoever signed
- * in meanwhile.
+ * longer than signedOutWhenIdle's limit, on a busy machine), or that finds the session gone
+ * before the sign-out is counted here (`signedIn`), is dropped with an AbortError: not sent as
+ * anonymous (PostgREST would refuse the owner's tables with a 401), nor as whoever signed in
+ * meanwhile.
  */
 const fetchWithAuth: typeof fetch = (input, init) => {
   const started = signOuts;
@@ -61,8 +68,9 @@ const fetchWithAuth: typeof fetch = (input, init) => {
     if (!headers.has('Authorization')) {
       const token = await accessToken();
       // any token read after a sign-out is nobody's or the next user's, never this request's
-      if (signOuts !== started)
+      if (signOuts !== started || (!token && signedIn))
         throw new DOMException('Signed out before the request was sent', 'AbortError');
+      if (token) signedIn = true;
       headers.set('Authorization', `Bearer ${token ?? apiKey}`);
     }
     return fetch(input, { ...init, headers });
@@ -81,8 +89,11 @@ const fetchWithAuth: typeof fetch = (input, init) => {
  * auth-js's sign-out, even `{ scope: 'local' }`, still sends the token to /logout, which answers a
  * deleted user's with 403 user_not_found (a console error in the browser): with no session left
  * in storage it has no token to send, and it still tells its listeners SIGNED_OUT.
+ * `gone`: the session left the store without this client (a block's "Log out" on this origin,
+ * which ended it at the server already; another tab): nothing is sent, where a second /logout
+ * with the spent token would be refused; a session signed in meanwhile stays.
  */
-async function signedOutWhenIdle(ms = 3000, { deleted = false } = {}) {
+async function signedOutWhenIdle(ms = 3000, { deleted = false, gone = false } = {}) {
   const until = Date.now() + ms;
   while (inFlight.size && Date.now() < until)
     await Promise.race([
@@ -90,8 +101,10 @@ async function signedOutWhenIdle(ms = 3000, { deleted = false } = {}) {
       new Promise((r) => setTimeout(r, until - Date.now())),
     ]);
   signOuts += 1;
-  if (!deleted) return auth.signOut();
-  await sealedStorage.removeItem(AUTH_STORAGE_KEY);
+  signedIn = false;
+  if (deleted) await sealedStorage.removeItem(AUTH_STORAGE_KEY);
+  else if (!gone) return auth.signOut();
+  else if ((await auth.getSession()).data.session) return { error: null };
   return auth.signOut({ scope: 'local' });
 }
 
