@@ -14,6 +14,7 @@ import {
   type TSaveLetter,
 } from '@reaction-blocks/contracts/letters';
 import type { Database } from '../../../lib/db-types';
+import { readOwnBlock } from '../../../lib/own-block';
 import { readProfile } from '../../../lib/profile';
 import { invokeFunction, supabase } from '../../../lib/supabase';
 
@@ -33,21 +34,7 @@ export async function loadLetterBlock(
   ownerId: string,
   signal: AbortSignal,
 ): Promise<LetterData | null> {
-  const [block, priv] = await Promise.all([
-    supabase
-      .from('blocks')
-      .select('*')
-      .eq('id', blockId)
-      .eq('owner_id', ownerId)
-      .abortSignal(signal)
-      .maybeSingle(),
-    supabase
-      .from('block_private')
-      .select('*')
-      .eq('block_id', blockId)
-      .abortSignal(signal)
-      .maybeSingle(),
-  ]);
+  const [block, priv] = await readOwnBlock<LetterBlockRow>(blockId, ownerId, '*', signal);
   const error = block.error ?? priv.error;
   if (error) throw error;
   if (!block.data) return null;

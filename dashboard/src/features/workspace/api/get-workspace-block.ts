@@ -2,6 +2,7 @@
 // its endings with conditions. The block must be the signed-in owner's: any signed-in user can
 // read published blocks, so the owner filter is what keeps others' blocks out of the workspace.
 import { z } from 'zod';
+import { readOwnBlock } from '../../../lib/own-block';
 import { supabase } from '../../../lib/supabase';
 import type {
   WorkspaceData,
@@ -40,20 +41,8 @@ export async function getWorkspaceBlock(
   const { blockId, ownerId } = parsed.data;
   // Four reads in parallel rather than one embedded select: questions reference blocks twice
   // (block_id and trigger_letter_block), which would make the embedding ambiguous.
-  const [block, priv, questions, endings] = await Promise.all([
-    supabase
-      .from('blocks')
-      .select(BLOCK_COLUMNS)
-      .eq('id', blockId)
-      .eq('owner_id', ownerId)
-      .abortSignal(signal)
-      .maybeSingle<LiveBlockRow>(),
-    supabase
-      .from('block_private')
-      .select('*')
-      .eq('block_id', blockId)
-      .abortSignal(signal)
-      .maybeSingle(),
+  const [[block, priv], questions, endings] = await Promise.all([
+    readOwnBlock<LiveBlockRow>(blockId, ownerId, BLOCK_COLUMNS, signal),
     supabase
       .from('questions')
       .select('*, options(*)')
