@@ -2,11 +2,11 @@
 // their read, which passes it to every request: a read under way at sign-out is aborted (the
 // sign-out cancels the queries before the session goes: lib/session.tsx, lib/query-client.ts),
 // the sign-out does not wait for it, and a read it would have made next is never sent, as anon.
-import { act, render, waitFor } from '@testing-library/react';
+import { act, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { storedSession } from '../test/utils';
+import { renderSessionProvider, storedSession } from '../test/utils';
 import { QueryProvider } from './query-provider';
-import { SessionProvider, useSession, type SessionValue } from './session';
+import { useSession } from './session';
 import { supabase } from './supabase';
 import { useDraftQuery } from './use-draft-query';
 import { usePagedQuery } from './use-paged-query';
@@ -80,18 +80,10 @@ describe('a query under way at sign-out', () => {
     });
     const signOut = vi.spyOn(supabase.auth, 'signOut').mockResolvedValue({ error: null });
     const error = vi.spyOn(console, 'error');
-    let session!: SessionValue;
-    function Probe() {
-      session = useSession();
-      return null;
-    }
-    render(
-      <SessionProvider>
-        <Probe />
-        <QueryProvider>
-          <Screens />
-        </QueryProvider>
-      </SessionProvider>,
+    const session = renderSessionProvider(
+      <QueryProvider>
+        <Screens />
+      </QueryProvider>,
     );
     await waitFor(() =>
       expect(sent.map((r) => r.table).sort()).toEqual([
@@ -103,7 +95,7 @@ describe('a query under way at sign-out', () => {
     );
 
     const started = Date.now();
-    await act(() => session.signOut());
+    await act(() => session().signOut());
     expect(signOut).toHaveBeenCalledTimes(1);
     // the sign-out waits for the requests under way (signedOutWhenIdle, up to 3 s): aborted,
     // there is nothing to wait for

@@ -1,10 +1,10 @@
 // The order of a sign-out (lib/session.tsx): the profile read under way is aborted and the
 // queries cleared before the client lets the session go, so nothing read for the owner is sent
 // afterwards as anon (a 401 on /rest/v1/profiles once in two journey runs).
-import { act, render, waitFor } from '@testing-library/react';
+import { act, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { storedSession } from '../test/utils';
-import { onUserChange, SessionProvider, useSession, type SessionValue } from './session';
+import { renderSessionProvider, storedSession } from '../test/utils';
+import { onUserChange } from './session';
 
 const order: string[] = [];
 const client = vi.hoisted(() => ({
@@ -46,9 +46,21 @@ afterEach(() => {
   vi.clearAllMocks();
 });
 
+/**
+ * The provider, with the order of a sign-out recorded: the queries cleared (onUserChange), then
+ * the client told (`told`). Answers the provider's value as it is now, and the unsubscribe.
+ */
+function renderSession(told: string) {
+  const off = onUserChange(() => void order.push('queries cleared'));
+  client.signedOutWhenIdle.mockImplementation(async () => {
+    order.push(told);
+    return { error: null };
+  });
+  return { session: renderSessionProvider(), off };
+}
+
 describe('sign-out', () => {
   it('aborts the profile read and clears the queries before the session goes', async () => {
-    const off = onUserChange(() => void order.push('queries cleared'));
     // the profile read is still on its way (its module loading, on a busy machine)
     client.readProfile.mockImplementation(
       (_user: string, _columns: string, signal?: AbortSignal) =>
@@ -59,30 +71,17 @@ describe('sign-out', () => {
           }),
         ),
     );
-    client.signedOutWhenIdle.mockImplementation(async () => {
-      order.push('session gone');
-      return { error: null };
-    });
     const error = vi.spyOn(console, 'error');
-    let session!: SessionValue;
-    function Probe() {
-      session = useSession();
-      return null;
-    }
+    const { session, off } = renderSession('session gone');
     try {
-      render(
-        <SessionProvider>
-          <Probe />
-        </SessionProvider>,
-      );
       await waitFor(() =>
         expect(client.readProfile).toHaveBeenCalledWith('owner-1', '*', expect.any(AbortSignal)),
       );
       order.length = 0;
-      await act(() => session.signOut());
+      await act(() => session().signOut());
       expect(order).toEqual(['profile read aborted', 'queries cleared', 'session gone']);
-      expect(session.status).toBe('signedOut');
-      expect(session.profile).toBeNull();
+      expect(session().status).toBe('signedOut');
+      expect(session().profile).toBeNull();
       // the aborted read is no failure to report
       expect(error).not.toHaveBeenCalled();
     } finally {
@@ -92,31 +91,17 @@ describe('sign-out', () => {
   });
 
   it('follows a "Log out" in a block: the same sign-out, with nothing sent to the server', async () => {
-    const off = onUserChange(() => void order.push('queries cleared'));
     client.readProfile.mockResolvedValue({ id: 'owner-1', agree: true, language: 'en' });
-    client.signedOutWhenIdle.mockImplementation(async () => {
-      order.push('client told');
-      return { error: null };
-    });
-    let session!: SessionValue;
-    function Probe() {
-      session = useSession();
-      return null;
-    }
+    const { session, off } = renderSession('client told');
     try {
-      render(
-        <SessionProvider>
-          <Probe />
-        </SessionProvider>,
-      );
-      await waitFor(() => expect(session.profile).not.toBeNull());
+      await waitFor(() => expect(session().profile).not.toBeNull());
       order.length = 0;
       // the block's element on this origin (the workspace's preview) logged out: its session
       // left the store, and the store says so
       client.session = null;
       await act(async () => client.stored());
-      await waitFor(() => expect(session.status).toBe('signedOut'));
-      expect(session.profile).toBeNull();
+      await waitFor(() => expect(session().status).toBe('signedOut'));
+      expect(session().profile).toBeNull();
       expect(order).toEqual(['queries cleared', 'client told']);
       // gone: the block ended it at the server already (no second /logout)
       expect(client.signedOutWhenIdle).toHaveBeenCalledExactlyOnceWith(undefined, {

@@ -85,7 +85,7 @@ describe('signedOutWhenIdle', () => {
   });
 });
 
-describe('a read given up before it went', () => {
+describe('a read not sent as anon', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     vi.restoreAllMocks();
@@ -103,13 +103,6 @@ describe('a read given up before it went', () => {
     expect(error?.message).toMatch(/AbortError/);
     expect(getSession).not.toHaveBeenCalled();
     expect(fetch).not.toHaveBeenCalled();
-  });
-});
-
-describe('a session gone without this client (a block\'s "Log out" on this origin)', () => {
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    vi.restoreAllMocks();
   });
 
   it("drops the owner's next read instead of sending it as anon, until the page's sign-out", async () => {

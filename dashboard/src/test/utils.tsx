@@ -1,7 +1,7 @@
 import type { User } from '@supabase/auth-js';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { expect, vi } from 'vitest';
@@ -9,7 +9,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ProfileRow } from '../lib/db-types';
 import { createQueryClient } from '../lib/query-client';
 import { QueryProvider } from '../lib/query-provider';
-import { SessionContext, type SessionValue } from '../lib/session';
+import { SessionContext, SessionProvider, useSession, type SessionValue } from '../lib/session';
 
 export function fakeUser(overrides: Partial<User> = {}): User {
   return {
@@ -101,6 +101,26 @@ export function renderWithProviders(
       </SessionContext.Provider>
     </I18nextProvider>,
   );
+}
+
+/**
+ * The real SessionProvider around `children` (its client mocked or stubbed by the test), with a
+ * probe: answers the provider's value as it is now.
+ */
+export function renderSessionProvider(children?: ReactNode): () => SessionValue {
+  let session!: SessionValue;
+  render(
+    <SessionProvider>
+      <SessionProbe onValue={(value) => (session = value)} />
+      {children}
+    </SessionProvider>,
+  );
+  return () => session;
+}
+
+function SessionProbe({ onValue }: { onValue: (value: SessionValue) => void }) {
+  onValue(useSession());
+  return null;
 }
 
 /** A stand-in for a PostgREST query builder: every method chains, awaiting gives the result. */
