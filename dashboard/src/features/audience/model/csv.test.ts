@@ -93,6 +93,9 @@ describe('CSV import', () => {
       { line: 7, reason: 'duplicate' },
       { line: 8, reason: 'invalidEmail' },
     ]);
+    // blank lines before the header: the header is still found, and they count
+    const late = planImport(parseCsvText('\n , \nname,email\nAnn,ann@x.com\n'), []);
+    expect([late.missingColumns, late.rows.map((r) => r.line)]).toEqual([false, [4]]);
   });
 
   it('plans 10,000 rows', () => {

@@ -145,6 +145,13 @@ function collector() {
   const options = {
     header: true,
     skipEmptyLines: false,
+    // blank lines before the header are passed over too (as papaparse's greedy skipping did),
+    // and counted, so the rows keep their lines
+    beforeFirstChunk: (chunk: string) => {
+      const blank = /^(?:[ \t,]*(?:\r\n|\n|\r))*/.exec(chunk)![0];
+      line += blank.match(/\r\n|\n|\r/g)?.length ?? 0;
+      return chunk.slice(blank.length);
+    },
     transformHeader: (header: string) => {
       parsed.fields.push(header);
       return header;
