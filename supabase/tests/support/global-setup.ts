@@ -1,5 +1,8 @@
 // Starts one throwaway stack for the integration tests: free ports, a temporary data directory,
 // so tests never touch the developer's data and can run beside `npm start`.
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import type { Stack } from '../../local/stack.ts';
 import { startThrowawayStack, type ThrowawayStack } from '../../local/throwaway.ts';
@@ -18,8 +21,16 @@ declare module 'vitest' {
 
 let stack: ThrowawayStack | undefined;
 
+/**
+ * Every line the stack's services print during the run, for reading after a failure
+ * (.ci/run prints its error lines when the tests fail): a 500's cause is only in the function's log.
+ */
+export const STACK_LOG = join(dirname(fileURLToPath(import.meta.url)), '../../.tmp/test-stack.log');
+
 export async function setup(project: TestProject) {
   const logs: string[] = [];
+  mkdirSync(dirname(STACK_LOG), { recursive: true });
+  const file = createWriteStream(STACK_LOG);
   try {
     stack = await startThrowawayStack('test', {
       web: false,
@@ -35,6 +46,7 @@ export async function setup(project: TestProject) {
       },
       log: (service, line) => {
         logs.push(`[${service}] ${line}`);
+        file.write(`[${service}] ${line}\n`);
         if (process.env.STACK_LOG === '1') console.log(`[${service}] ${line}`);
       },
     });
