@@ -11,7 +11,7 @@ import { SENDER_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { callFunction, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
 import { createBlock, save } from './support/drafts.ts';
 import { postMessage } from './support/hostile.ts';
-import { eventually, inbox, mailbox, type Mail } from './support/providers.ts';
+import { eventually, inbox, mailbox, sesControl, type Mail } from './support/providers.ts';
 import { callWorker } from './support/worker.ts';
 import { answerLink, commentBlock, confirmationMail, tokenOf } from './support/consent.ts';
 
@@ -131,6 +131,32 @@ describe('the sender confirmation mail', () => {
     );
     expect((await request(owner, email)).status).toBe(200);
     await eventually(async () => (await senderMails([email])).length === 2);
+  });
+});
+
+describe('a sender confirmation whose answer is lost', () => {
+  it('keeps the day spent and the claim written: the mail may have gone, and its link works', async () => {
+    const owner = await newUser('sender-lost');
+    const email = inbox('lost-answer');
+    // SES takes the mail and the connection drops before its answer, as a timeout after sending
+    await sesControl('', { outageOf: { [email]: 'lost' } });
+    let answer;
+    try {
+      answer = await request(owner, email);
+    } finally {
+      await sesControl('', { outageOf: { [email]: false } });
+    }
+    expect(answer.json).toEqual({ data: { status: true, email, state: 'pending' } });
+    const mail = await eventually(async () => (await senderMails([email]))[0]);
+    // nobody, the owner included, makes a second mail the same day
+    const again = await request(await newUser('sender-lost-again'), email);
+    expect(again).toMatchObject({ status: 429, json: { error: { code: 'sent_today' } } });
+    expect((await request(owner, email)).status).toBe(429);
+    expect(await senderMails([email])).toHaveLength(1);
+    // the link in the mail that went confirms the claim
+    const token = /profile\/email\?confirm=([\w-]{43})/.exec(mail.html!)![1]!;
+    const confirmed = await callFunction('confirm-mail-verify', { token }, owner.accessToken);
+    expect(confirmed.json.data?.email).toBe(email);
   });
 });
 

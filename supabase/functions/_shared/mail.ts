@@ -4,6 +4,8 @@
 // SES fake (supabase/local/providers/). SES is the provider because its model is the spec's:
 // an email-address identity verified by a link is the sender verification, and its event types
 // (send, delivery, open, bounce, reject, complaint) are the spec's delivery counts.
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import {
   CreateEmailIdentityCommand,
   DeleteEmailIdentityCommand,
@@ -97,7 +99,16 @@ function ses(): SESv2Client {
     // our queue retries with its own backoff and knows what may not be re-sent; the SDK's own
     // retries would re-send after a timeout
     maxAttempts: 1,
-    requestHandler: { connectionTimeout: 3_000, requestTimeout: 15_000 },
+    requestHandler: {
+      connectionTimeout: 3_000,
+      requestTimeout: 15_000,
+      // a fresh connection for every call: Deno's HTTP client sends a request again, unasked,
+      // when a reused keep-alive connection closes before the answer, even after the server took
+      // it (seen with SES's fake: one SendEmail, two mails 26 ms apart; Node's client does not).
+      // SES has no idempotency key, so a reused connection could mail twice.
+      httpAgent: new HttpAgent({ keepAlive: false }),
+      httpsAgent: new HttpsAgent({ keepAlive: false }),
+    },
   });
   return client;
 }

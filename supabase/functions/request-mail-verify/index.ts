@@ -13,6 +13,7 @@ import { serviceClient } from '../_shared/clients.ts';
 import { siteUrl } from '../_shared/env.ts';
 import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
 import { sesMailer } from '../_shared/mail.ts';
+import { MailError } from '../_shared/mail-errors.ts';
 import { platformSender } from '../_shared/mail-delivery.ts';
 import { limitOwnerCalls } from '../_shared/owner-limits.ts';
 import {
@@ -105,11 +106,16 @@ Deno.serve(
         tags: { kind: 'sender_confirm' },
       });
     } catch (err) {
-      // not sent: the address's day is not spent
-      await db.rpc('release_sender_confirmation', { p_id: reservation });
-      throw providerError(err, 'request-mail-verify');
+      // refused or certainly not taken: the address's day is not spent. An answer lost after
+      // the request went out (a timeout) may hide a mail that went: the day stays spent and the
+      // claim is written below, so its link works if it arrives; the owner is told to look.
+      if (!(err instanceof MailError && err.outcome === 'unknown')) {
+        await db.rpc('release_sender_confirmation', { p_id: reservation });
+        throw providerError(err, 'request-mail-verify');
+      }
+      console.error('[request-mail-verify] the provider may have taken the mail', err);
     }
-    // written once the mail is out: a provider that refused it leaves nothing behind
+    // written once the mail is (or may be) out: a provider that refused it leaves nothing behind
     const { error: writeError, status: writeStatus } = await db.rpc('request_sender_email', {
       p_user_id: user.id,
       p_email: email,

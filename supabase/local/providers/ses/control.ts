@@ -37,8 +37,8 @@ function validateSettings(input: JsonObject): SettingsPatch {
   bool('sandbox');
   bool('duplicates');
   const outageKind = (value: unknown, key: string) => {
-    if (![true, false, 'throttle', 'denied'].includes(value as boolean | string)) {
-      throw new HttpError(400, `${key} must be true, false, 'throttle' or 'denied'`);
+    if (![true, false, 'throttle', 'denied', 'lost'].includes(value as boolean | string)) {
+      throw new HttpError(400, `${key} must be true, false, 'throttle', 'denied' or 'lost'`);
     }
     return value as Outage | false;
   };

@@ -57,8 +57,8 @@ function namesAny(path: string, body: JsonObject | undefined, addresses: string[
   );
 }
 
-/** What SES answers while down in the way `kind` says (Settings.outage). */
-function outageError(kind: Outage): SesError {
+/** What SES answers while down in the way `kind` says (Settings.outage); `lost` answers nothing. */
+function outageError(kind: Exclude<Outage, 'lost'>): SesError {
   if (kind === true) {
     return new SesError(
       503,
@@ -90,7 +90,7 @@ async function accountAndBody(
   req: IncomingMessage,
   path: string,
   url: URL,
-): Promise<{ account: Account; body: JsonObject }> {
+): Promise<{ account: Account; body: JsonObject; lost: boolean }> {
   const { state } = rt;
   const accessKeyId = accessKeyOf(req, url);
   if (!accessKeyId) {
@@ -113,16 +113,18 @@ async function accountAndBody(
     }
   }
   const { outage, outageFor, outageOf } = account.settings;
+  const outages: Outage[] = Object.entries(outageOf)
+    .filter(([address]) => namesAny(path, body, [address]))
+    .map(([, kind]) => kind);
   if (outage !== false && (!outageFor.length || namesAny(path, body, outageFor))) {
-    throw outageError(outage);
+    outages.unshift(outage);
   }
-  for (const [address, kind] of Object.entries(outageOf)) {
-    if (namesAny(path, body, [address])) throw outageError(kind);
-  }
+  const refusal = outages.find((kind) => kind !== 'lost');
+  if (refusal !== undefined) throw outageError(refusal);
   if (raw.length && !body) {
     throw new SesError(400, 'BadRequestException', 'The request body is not a JSON object');
   }
-  return { account, body: body ?? {} };
+  return { account, body: body ?? {}, lost: outages.length > 0 };
 }
 
 /** The operation a request names, run for its account. */
@@ -167,8 +169,10 @@ async function operation(
 /** Answers a /v2/... request, errors in SES's shape. */
 export const v2Api: SesRoute = async (rt, req, res, path, url) => {
   try {
-    const { account, body } = await accountAndBody(rt, req, path, url);
+    const { account, body, lost } = await accountAndBody(rt, req, path, url);
     const result = await operation(rt, account, body, req, path, url);
+    // done, and the answer never comes: the caller's socket closes under it
+    if (lost) return void req.socket.destroy();
     sendJson(res, 200, result, { 'x-amzn-requestid': randomUUID() });
   } catch (err) {
     if (err instanceof SesError) return sendSesError(res, err);

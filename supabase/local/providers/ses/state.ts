@@ -19,16 +19,21 @@ export const VERIFICATION_STATUSES: VerificationStatus[] = [
   'NOT_STARTED',
 ];
 
-/** How a provider that is down answers: 503, 429, or a 400 refusal (see Settings.outage). */
-export type Outage = true | 'throttle' | 'denied';
+/**
+ * How a provider that is down answers: 503, 429, a 400 refusal, or (`lost`) not at all: the call
+ * is carried out and the connection drops before its answer, as a timeout after SES took a mail
+ * (see Settings.outage).
+ */
+export type Outage = true | 'throttle' | 'denied' | 'lost';
 
 export interface Settings {
   /**
    * true: every API call answers 503 ServiceUnavailable; 'throttle': 429 TooManyRequestsException;
    * 'denied': 400 AccessDeniedException, as when the account's IAM policy does not allow the call
-   * (a refusal for good, one of SES's common errors).
+   * (a refusal for good, one of SES's common errors); 'lost': the call is carried out, then the
+   * connection drops unanswered (the caller cannot know whether a mail went).
    */
-  outage: boolean | 'throttle' | 'denied';
+  outage: boolean | Exclude<Outage, true>;
   /**
    * Addresses the outage is limited to (lower case): only calls naming one of them, as a
    * destination or as the identity, fail. Empty: every call. Lets a test on the stack's own
