@@ -55,7 +55,8 @@ revoke execute on function private.queue_account_stop(uuid, public.payment_metho
 -- Deleting a profile (the account's deletion cascades here) writes the stops of every billing key
 -- and subscription that may still charge: a checkout in flight, and a plan still running (a legacy
 -- PayPal one too, and a stopped one: its card key may be left after a late schedule, and a cancel or revoke of what
--- is gone already is a no-op). Runs before the cascade takes the charges.
+-- is gone already is a no-op). Runs before the cascade takes the charges. PayPal refunds still
+-- owed stay (their owner set null), settled ones go.
 create function private.profiles_before_delete_stop_payments()
 returns trigger language plpgsql security definer set search_path = '' as $$
 declare
@@ -82,6 +83,9 @@ begin
     perform private.queue_account_stop(old.id, v_row.method, v_row.provider_ref, v_row.ids,
                                        v_row.was_plan);
   end loop;
+  -- PayPal refunds settled go with the account; those still owed (queued, failed) stay, with no
+  -- owner, for their job and the operator (public.paypal_refunds)
+  delete from public.paypal_refunds where user_id = old.id and status in ('refunded', 'none');
   return old;
 end;
 $$;

@@ -103,6 +103,23 @@ end;
 $$;
 revoke execute on function private.revoke_renewal_charges(uuid) from public;
 
+-- Queues the deletion of a card plan's PortOne billing key (`plan.delete-billing-key`, 100 attempts
+-- with the queue's backoff) once the plan no longer renews, however that came: a Stop, a failed
+-- renewal, the plan ended (end_plan, the daily expiry). The job deletes it once nothing is
+-- scheduled on it (PortOne refuses while a schedule waits: a late one is revoked by
+-- plan.revoke-schedule, then the job tries again), never while its plan renews or its checkout is
+-- in flight, and takes a key deleted already as done. One job a key; nothing for PayPal.
+create function private.delete_billing_key_later(p_payment_id uuid)
+returns void language plpgsql set search_path = '' as $$
+begin
+  perform public.enqueue_job('plan.delete-billing-key', jsonb_build_object('billing_key', provider_ref),
+                             'plan.delete-billing-key:' || provider_ref, null, null, null, 100)
+    from private.payment_charges
+    where payment_id = p_payment_id and kind = 'first' and method = 'iamport';
+end;
+$$;
+revoke execute on function private.delete_billing_key_later(uuid) from public;
+
 -- Paid next plans whose first day has come become their rows' plans (type, content, price), and
 -- the limits follow. p_payment_id: that row only (a renewal just recorded), else every row due
 -- (the daily expiry). Answers how many owners' plans started.
@@ -182,7 +199,8 @@ $$;
 revoke execute on function public.record_plan_renewal(uuid, text) from public, anon, authenticated;
 
 -- A renewal payment that failed: the plan stops renewing and ends at its end date; the owner is
--- mailed at once. Idempotent. A PayPal plan keeps renewing while PayPal retries the payment (its
+-- mailed at once, and a card plan's billing key is deleted (private.delete_billing_key_later).
+-- Idempotent. A PayPal plan keeps renewing while PayPal retries the payment (its
 -- subscription stays ACTIVE): its auto_renew follows the subscription's status (sync_paypal_plan),
 -- so a Stop still cancels it at PayPal and a payment PayPal retries brings the plan on.
 create function public.record_renewal_failed(p_payment_id uuid, p_charge_id uuid, p_error text)
@@ -202,6 +220,8 @@ begin
   update public.payments
     set auto_renew = (method = 'paypal' and auto_renew), renewal_failed_at = now()
     where id = v_payment.id;
+  -- a card plan no longer renews: its billing key is not needed (PayPal retries its own)
+  perform private.delete_billing_key_later(v_payment.id);
   perform public.enqueue_job('plan.mail',
     jsonb_build_object('payment_id', v_payment.id, 'template', 'renewal_failed'),
     'plan.mail:renewal_failed:' || v_payment.id || ':' || v_payment.end_date);
@@ -211,7 +231,8 @@ revoke execute on function public.record_renewal_failed(uuid, uuid, text) from p
 
 -- What PayPal says about a subscription, applied to its plan: the period runs to the day before
 -- the next billing; a subscription PayPal has ACTIVE renews (auto_renew follows it, unless the
--- owner stopped it), one that is not active stops renewing (the plan runs to its end). What PayPal
+-- owner stopped it), one that is not active stops renewing (the plan runs to its end); a failed
+-- renewal PayPal retries keeps when it tries next (p_state.retry_at: renewal_retry_at). What PayPal
 -- billed for a new period (p_state.billed, its last payment; else the quantity) decides that
 -- period's plan: the change the owner asked (next_*) when it is that price, else the plan of an
 -- earlier change at that price (private.paypal_revisions: one approved on PayPal, then changed
@@ -223,6 +244,7 @@ declare
   v_status text := p_state ->> 'status';
   v_next date := (p_state ->> 'next_billing_date')::date;
   v_billed numeric := coalesce((p_state ->> 'billed')::numeric, (p_state ->> 'quantity')::numeric);
+  v_retry timestamptz := (p_state ->> 'retry_at')::timestamptz;
   v_end date;
   v_content jsonb;
   v_price numeric;
@@ -278,15 +300,22 @@ begin
   end if;
   if coalesce((p_state ->> 'payment_failed')::boolean, false) then
     perform public.record_renewal_failed(v_payment.id, null, 'PayPal could not take the payment');
-    select * into v_payment from public.payments where id = v_payment.id;
   end if;
+  -- a failed renewal PayPal retries: when it tries next (p_state.retry_at, for the Plan page)
+  update public.payments
+    set renewal_retry_at = case when renewal_failed_at is not null and auto_renew then v_retry end
+    where id = v_payment.id
+      and renewal_retry_at is distinct from
+          (case when renewal_failed_at is not null and auto_renew then v_retry end);
+  select * into v_payment from public.payments where id = v_payment.id;
   perform private.apply_plan_limits(v_payment.user_id);
   return to_jsonb(v_payment);
 end;
 $$;
 revoke execute on function public.sync_paypal_plan(text, jsonb) from public, anon, authenticated;
 
--- Ends a plan now (a renewal the provider never made): inactive, limits fall back.
+-- Ends a plan now (a renewal the provider never made): inactive, limits fall back, a card plan's
+-- billing key deleted (private.delete_billing_key_later).
 create function public.end_plan(p_payment_id uuid)
 returns void language plpgsql security definer set search_path = '' as $$
 declare
@@ -298,6 +327,7 @@ begin
     returning user_id into v_user;
   if v_user is not null then
     perform private.revoke_renewal_charges(p_payment_id);
+    perform private.delete_billing_key_later(p_payment_id);
     perform private.apply_plan_limits(v_user);
   end if;
 end;
@@ -333,33 +363,38 @@ $$;
 revoke execute on function public.plan_for_owner(uuid, uuid, public.payment_method) from public, anon, authenticated;
 
 -- The owner stopped the plan (the provider was told first): no more renewals, the plan runs to
--- its end date; a period paid already keeps its plan (paid_next_*, which starts on its day). A
--- card plan's billing key is deleted at PortOne by `plan.delete-billing-key`, queued here: the
--- Stop deletes it at once too, but PortOne refuses while a schedule made late (after the Stop's
--- revoke) waits, so the job tries again until plan.revoke-schedule has revoked it. Idempotent.
-create function public.record_plan_stop(p_user_id uuid, p_payment_id uuid)
+-- its end date; a period paid already keeps its plan (paid_next_*, which starts on its day). A plan
+-- whose end date has passed (its renewal never came) ends now, not at the next daily expiry. A card
+-- plan's billing key: the Stop deletes it at PortOne at once (p_key_deleted); when PortOne refused
+-- (a schedule made late, after the Stop's revoke, waits) or did not answer, it is deleted by
+-- `plan.delete-billing-key` (private.delete_billing_key_later) once plan.revoke-schedule has
+-- revoked that schedule. Idempotent.
+create function public.record_plan_stop(p_user_id uuid, p_payment_id uuid,
+  p_key_deleted boolean default false)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
 begin
   perform private.lock_plan(p_user_id, p_payment_id);
   update public.payments
-    set auto_renew = false, stopped_at = coalesce(stopped_at, now()), next_content = null, next_price = null
+    set auto_renew = false, stopped_at = coalesce(stopped_at, now()), next_content = null, next_price = null,
+        is_active = is_active and coalesce(end_date >= current_date, true)
     where id = p_payment_id and user_id = p_user_id
     returning * into v_payment;
   if not found then
     raise exception 'No such plan' using errcode = 'PT404';
   end if;
   perform private.revoke_renewal_charges(p_payment_id);
-  if v_payment.method = 'iamport' then
-    perform public.enqueue_job('plan.delete-billing-key', jsonb_build_object('billing_key', provider_ref),
-                               'plan.delete-billing-key:' || provider_ref, null, null, null, 100)
-      from private.payment_charges where payment_id = p_payment_id and kind = 'first';
+  if not p_key_deleted then
+    perform private.delete_billing_key_later(p_payment_id);
+  end if;
+  if not v_payment.is_active then
+    perform private.apply_plan_limits(p_user_id);
   end if;
   return to_jsonb(v_payment);
 end;
 $$;
-revoke execute on function public.record_plan_stop(uuid, uuid) from public, anon, authenticated;
+revoke execute on function public.record_plan_stop(uuid, uuid, boolean) from public, anon, authenticated;
 
 -- The plans of a PayPal subscription's revisions (a Change asks PayPal for quantity = price): PayPal
 -- bills the quantity the owner approved last, which may be an earlier Change than the row's
@@ -438,7 +473,8 @@ revoke execute on function public.record_payment_event(text) from public, anon, 
 
 -- Once a day: paid next plans whose first day has come start (private.start_paid_plans); plans
 -- that do not renew and are past their end date become inactive (limits fall back, blocks
--- beyond the limit are deactivated); plans that renew and are past their end are
+-- beyond the limit are deactivated, a card plan's billing key is deleted); plans that renew and
+-- are past their end are
 -- checked with the provider first (`plan.renewal-check`: a renewal may have been paid without
 -- its webhook reaching us), and ended after a week without an answer; owners of plans that end
 -- in PLAN_RULES.noticeDays (3) days without renewing are mailed. Answers what it did.
@@ -450,13 +486,14 @@ declare
   v_ended integer := 0;
   v_started integer;
   v_row record;
-  v_users uuid[];
+  v_users uuid[] := '{}';
   v_user uuid;
   v_owners uuid[] := '{}';
 begin
   -- the owners whose plans start or end now are locked first, one after the other in one order,
-  -- as every plan function takes them (private.lock_plan); a plan that comes due after this
-  -- (stopped past its end meanwhile) ends tomorrow
+  -- as every plan function takes them (private.lock_plan); a Stop past the end date ends its plan
+  -- itself (record_plan_stop), and a plan that stops renewing otherwise meanwhile (PayPal
+  -- cancelled it) ends tomorrow
   for v_user in
     select distinct user_id from public.payments
     where is_active and (paid_next_from <= current_date
@@ -490,17 +527,19 @@ begin
     end if;
   end loop;
 
-  with ended as (
+  -- an ended plan's renewal charges are revoked (a scheduled one's schedule too) and a card plan's
+  -- billing key deleted, as end_plan does
+  for v_row in
     update public.payments set is_active = false, auto_renew = false
     where is_active and end_date < current_date
       and (not auto_renew or end_date < current_date - 7) and user_id = any(v_owners)
     returning id, user_id
-  ), revoked as (
-    update private.payment_charges c set status = 'revoked'
-    from ended e
-    where c.payment_id = e.id and c.kind = 'renewal' and c.status in ('unscheduled', 'scheduled')
-  )
-  select array_agg(distinct user_id) into v_users from ended;
+  loop
+    perform private.revoke_renewal_charges(v_row.id);
+    perform private.delete_billing_key_later(v_row.id);
+    v_users := v_users || v_row.user_id;
+  end loop;
+  select array_agg(distinct u) into v_users from unnest(v_users) u;
   foreach v_user in array coalesce(v_users, '{}'::uuid[]) loop
     perform private.apply_plan_limits(v_user);
     v_ended := v_ended + 1;

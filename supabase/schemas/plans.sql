@@ -39,6 +39,7 @@ create table public.payments (
   paid_next_content jsonb check (paid_next_content is null or jsonb_typeof(paid_next_content) = 'object'),
   paid_next_from date,
   paid_next_price numeric(10, 2) check (paid_next_price is null or paid_next_price >= 0),
+  renewal_retry_at timestamptz,
   check (end_date is null or end_date >= start_date),
   constraint payments_paid_next_check check (
     (paid_next_content is null) = (paid_next_from is null) and (paid_next_price is null) = (paid_next_from is null))
@@ -48,6 +49,7 @@ comment on table public.payments is
 comment on column public.payments.auto_renew is 'The plan renews at the provider (card schedule or PayPal subscription) until stopped.';
 comment on column public.payments.stopped_at is 'When the owner stopped the renewals (the plan keeps running until end_date).';
 comment on column public.payments.renewal_failed_at is 'When the last renewal payment failed (the plan then ends at end_date).';
+comment on column public.payments.renewal_retry_at is 'PayPal plans whose renewal failed: when PayPal tries the payment again (the plan renews meanwhile).';
 comment on column public.payments.next_content is 'A changed plan {planName, blockLimit, responseMonthlyLimit} that starts with the first period not charged yet (end_date + 1).';
 comment on column public.payments.next_price is 'The price of next_content.';
 comment on column public.payments.paid_next_content is 'A changed plan {planName, blockLimit, responseMonthlyLimit} charged already for the period starting paid_next_from; the row''s plan from that day.';
@@ -410,10 +412,13 @@ revoke execute on function public.plan_payment(uuid) from public, anon, authenti
 -- PayPal subscriptions cancelled without a plan, whose payments the `plan.paypal-refund` job gives
 -- back (supabase/functions/_shared/paypal-refund.ts; docs/plans.md, "PayPal's refund"): one row a
 -- subscription, written with its job, kept after the job is purged, so the owner's Plan page can
--- say which payment could not be given back automatically (`failed`) and what to do.
+-- say which payment could not be given back automatically (`failed`) and what to do. A deleted
+-- account's rows still owed (queued, failed) stay with no owner (user_id null), for the job and the
+-- operator, as does a refund its stop (plan.account-stop) could not make; the others go with it
+-- (private.profiles_before_delete_stop_payments).
 create table public.paypal_refunds (
   subscription_id text primary key check (char_length(subscription_id) between 1 and 200),
-  user_id uuid not null references public.profiles (id) on delete cascade,
+  user_id uuid references public.profiles (id) on delete set null,
   reason text not null check (char_length(reason) <= 500),
   -- queued -> refunded | none (nothing was taken, or it is a plan) | failed (PayPal refused the
   -- refund, or the job gave up): an operator who gives it back by hand sets `refunded`
@@ -447,10 +452,17 @@ $$;
 revoke execute on function public.queue_paypal_refund(text, uuid, text) from public, anon, authenticated;
 
 -- What the refund job found in the end. `failed` (PayPal refused the refund, or the job gives up)
--- also queues `plan.refund-alert`, the operator's mail, in the same transaction.
-create function public.finish_paypal_refund(p_subscription_id text, p_status text, p_error text default null)
+-- also queues `plan.refund-alert`, the operator's mail, in the same transaction. p_reason: a refund
+-- with no row of its own (a deleted account's, by its stop) gets one, with no owner.
+create function public.finish_paypal_refund(p_subscription_id text, p_status text,
+  p_error text default null, p_reason text default null)
 returns void language plpgsql security definer set search_path = '' as $$
 begin
+  if p_reason is not null then
+    insert into public.paypal_refunds (subscription_id, user_id, reason)
+      values (p_subscription_id, null, left(p_reason, 500))
+      on conflict (subscription_id) do nothing;
+  end if;
   update public.paypal_refunds set status = p_status, error = left(p_error, 500)
     where subscription_id = p_subscription_id and status is distinct from p_status;
   if found and p_status = 'failed' then
@@ -460,7 +472,7 @@ begin
   end if;
 end;
 $$;
-revoke execute on function public.finish_paypal_refund(text, text, text) from public, anon, authenticated;
+revoke execute on function public.finish_paypal_refund(text, text, text, text) from public, anon, authenticated;
 
 -- Redeems a coupon for the owner: the coupon's row is locked, so parallel redemptions of a capped
 -- coupon (or one owner's double click) run one after the other; once per owner, before

@@ -543,6 +543,43 @@ describe('a refund PayPal does not make is never counted as given back', () => {
     }
   });
 
+  it('a refund the job could not make for an account deleted meanwhile: kept with no owner, the operator mailed; settled ones go with the account', async () => {
+    // before: the paypal_refunds row went with the account, so `failed` was written nowhere and
+    // nobody was told
+    const { owner, second } = await secondBesidePlan('paypal-refund-deleted');
+    const settled = await plans.paypalSubscription(owner, 3);
+    await withRefundAnswer(second, 'FAILED', async () => {
+      try {
+        // PayPal is down for this one's refunds until the account is gone: it waits for its job
+        await plans.control('paypal', '/outage', { refund: 1000, subscription: second });
+        await plans.buyByPaypal(owner, second);
+        expect(await refundsOf(owner)).toEqual([
+          expect.objectContaining({ subscription_id: second, status: 'queued' }),
+        ]);
+        // another one given back: settled, it goes with the account
+        await plans.buyByPaypal(owner, settled);
+        await runRefundJob(settled);
+        expect((await refundsOf(owner)).find((r) => r.subscription_id === settled)?.status).toBe(
+          'refunded',
+        );
+        await sql('delete from auth.users where id = $1', [owner.id]);
+      } finally {
+        await plans.control('paypal', '/outage', { refund: 0, subscription: second });
+      }
+      await runRefundJob(second);
+      expect(await refundJob(second)).toMatchObject({ status: 'failed' });
+    });
+    expect(
+      await sql(
+        'select subscription_id, user_id, status from public.paypal_refunds where subscription_id = any($1)',
+        [[second, settled]],
+      ),
+    ).toEqual([{ subscription_id: second, user_id: null, status: 'failed' }]);
+    const alert = await alertOf(second);
+    expect(alert?.html).toContain('a deleted account');
+    expect(alert?.html).toContain('FAILED');
+  });
+
   it('an owner reads only their own refunds, and cannot write them', async () => {
     const { owner, second } = await secondBesidePlan('paypal-refund-rls');
     const other = await newUser('paypal-refund-rls-other');

@@ -7,8 +7,11 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { callFunction, newUser, sql, stack, type TestUser } from './support/clients.ts';
 import * as plans from './support/plans.ts';
-import { eventually } from './support/providers.ts';
+import { eventually, mailbox } from './support/providers.ts';
 import { boughtByCard, endsInTwoDays, scheduled } from './support/renewals.ts';
+
+/** Where the local stack sends the operator's alerts (stack.ts backgroundEnv OPERATOR_EMAIL). */
+const OPERATOR = 'operator@reaction-blocks.local';
 
 const deleteAccount = async (owner: TestUser) => {
   const res = await callFunction('delete-user', {}, owner.accessToken);
@@ -128,6 +131,44 @@ describe('deleting an account with a plan', () => {
     expect(
       (await plans.paypalState()).refunds.filter((r) => r.subscription_id === sub),
     ).toHaveLength(1);
+  }, 90_000);
+  it('paypal: a refund PayPal refuses after the deletion is kept for the operator (no owner) and mailed to them, once', async () => {
+    // before: the stop job retried PayPal's final answer for about 90 hours, then only logged it
+    const owner = await newUser('del-pp-refused');
+    const { sub } = await plans.boughtByPaypal(owner, 3);
+    await deleteQuietly(owner);
+    await plans.control('paypal', '/refund-answer', { subscription: sub, status: 'FAILED' });
+    try {
+      await plans.control('paypal', `/subscriptions/${sub}/bill`);
+      await untilWorked(
+        async () =>
+          (await stopJobs(sub)).some((j) => j.status === 'failed') &&
+          (await mailbox(OPERATOR)).some((m) => m.subject.includes(sub)),
+        async () => ({ tx: await subTransactions(sub), jobs: await stopJobs(sub) }),
+      );
+    } finally {
+      await plans.control('paypal', '/refund-answer', { subscription: sub, status: null });
+    }
+    expect(
+      await sql(
+        'select user_id, reason, status, error from public.paypal_refunds where subscription_id = $1',
+        [sub],
+      ),
+    ).toEqual([
+      {
+        user_id: null,
+        reason: 'The account was deleted',
+        status: 'failed',
+        error: expect.stringContaining('FAILED') as string,
+      },
+    ]);
+    expect((await stopJobs(sub)).find((j) => j.status === 'failed')?.last_error).toContain(
+      'FAILED',
+    );
+    const alerts = (await mailbox(OPERATOR)).filter((m) => m.subject.includes(sub));
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]!.html).toContain('a deleted account');
+    expect(await subStatus(sub)).toBe('CANCELLED');
   }, 90_000);
 });
 

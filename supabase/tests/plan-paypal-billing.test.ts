@@ -7,6 +7,14 @@ import * as plans from './support/plans.ts';
 import { eventually } from './support/providers.ts';
 
 const row = async (ownerId: string) => (await plans.paymentsOf(ownerId))[0]!;
+/** When PayPal tries the plan's failed renewal again, as the row keeps it (ms), or null. */
+const retryAt = async (paymentId: string) => {
+  const [r] = await sql<{ at: Date | null }>(
+    'select renewal_retry_at as at from public.payments where id = $1',
+    [paymentId],
+  );
+  return r?.at ? r.at.getTime() : null;
+};
 const subStatus = async (sub: string) =>
   (await plans.paypalState()).subscriptions.find((s) => s.id === sub)?.status;
 
@@ -18,12 +26,18 @@ describe('a PayPal plan PayPal still bills', () => {
     await plans.control('paypal', `/subscriptions/${sub}/bill`);
     await eventually(async () => !!(await row(owner.id)).renewal_failed_at, 15_000);
     const failed = await row(owner.id);
-    // PayPal keeps it ACTIVE and tries again: the plan renews
+    // PayPal keeps it ACTIVE and tries again: the plan renews, and the row keeps when PayPal tries
+    // next (its last_failed_payment), for the Plan page
     expect(failed).toMatchObject({ is_active: true, auto_renew: true });
+    const retry = (await plans.paypalState()).subscriptions.find((s) => s.id === sub)?.billing_info
+      ?.last_failed_payment?.next_payment_retry_time;
+    expect(retry).toBeTruthy();
+    expect(await retryAt(paymentId)).toBe(Date.parse(retry!));
     await plans.control('paypal', `/subscriptions/${sub}`, { fail: false });
     await plans.control('paypal', `/subscriptions/${sub}/bill`);
     await eventually(async () => (await row(owner.id)).end_date !== failed.end_date, 15_000);
     expect(await row(owner.id)).toMatchObject({ auto_renew: true, renewal_failed_at: null });
+    expect(await retryAt(paymentId)).toBeNull();
     const change = await callFunction(
       'change-paypal-payment',
       { paymentId, plan: plans.custom(40, 0) },

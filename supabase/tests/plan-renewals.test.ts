@@ -163,7 +163,52 @@ describe('webhooks', () => {
       return (await mailbox(owner.email)).find((m) => m.subject.includes('갱신하지 못했습니다'));
     }, 15_000);
     expect(mail.html).toContain('/profile/plan');
+    // nothing renews it now: its billing key is deleted at PortOne by the queue, once (before:
+    // only a Stop deleted it, and this one stayed ISSUED for ever)
+    const deleting = await eventually(async () => {
+      await plans.runWorker();
+      const job = await deleteKeyJob(key);
+      return job?.status === 'done' && job;
+    }, 15_000);
+    expect(deleting.result).toEqual({ deleted: true });
+    expect(
+      (await plans.portoneState()).billingKeys.find((k) => k.billingKey === key),
+    ).toMatchObject({ status: 'DELETED', deleteRequests: 1 });
   });
+
+  it('a card plan the expiry ends (a week past its end, never renewed): its schedule revoked at PortOne and its billing key deleted', async () => {
+    // before: the expiry revoked the renewal charge in the database only, so PortOne kept the
+    // schedule and the key
+    const owner = await newUser('expired-card');
+    const { key, paymentId } = await boughtByCard(owner);
+    const schedule = await scheduled(key, 3);
+    await sql(
+      `update public.payments set start_date = current_date - 40, end_date = current_date - 8 where id = $1`,
+      [paymentId],
+    );
+    await sql('begin; set local role service_role; select public.expire_plans(); commit');
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      is_active: false,
+      auto_renew: false,
+    });
+    const atPortOne = async () => {
+      const st = await plans.portoneState();
+      return {
+        schedule: st.schedules.find((s) => s.id === schedule.id)?.status,
+        key: st.billingKeys.find((k) => k.billingKey === key)?.status,
+      };
+    };
+    await eventually(
+      async () => {
+        await plans.runWorker();
+        return (await atPortOne()).key === 'DELETED';
+      },
+      60_000, // the shared queue may hold other files' jobs ahead of it
+      atPortOne,
+    );
+    expect(await atPortOne()).toEqual({ schedule: 'REVOKED', key: 'DELETED' });
+    expect((await deleteKeyJob(key))?.status).toBe('done');
+  }, 90_000);
 
   it('refuses a PayPal webhook that PayPal did not sign, applies a signed one once', async () => {
     const owner = await newUser('paypal-renew');
@@ -310,13 +355,13 @@ describe('stop, change, expiry', () => {
       'REVOKED',
     ]);
     expect(await plans.profileOf(owner.id)).toMatchObject({ paid: true, block_limit: 11 });
-    // the Stop's plan.delete-billing-key finds the key deleted already: it deletes nothing twice
-    const deleting = await eventually(async () => {
-      await plans.runWorker();
-      const job = await deleteKeyJob(key);
-      return job?.status === 'done' && job;
-    }, 15_000);
-    expect(deleting.result).toEqual({ deleted: 'already' });
+    // the Stop deleted the key itself: no plan.delete-billing-key is queued, and PortOne was asked
+    // to delete it once (before: the job asked again and found it deleted, a second request)
+    await plans.runWorker();
+    expect(await deleteKeyJob(key)).toBeUndefined();
+    expect(
+      (await plans.portoneState()).billingKeys.find((k) => k.billingKey === key)?.deleteRequests,
+    ).toBe(1);
     // stopping again is done already
     expect(
       (await callFunction('cancel-iamport-payment', { paymentId }, owner.accessToken)).status,
@@ -349,6 +394,25 @@ describe('stop, change, expiry', () => {
       [owner.id],
     );
     expect(back.every((r) => !r.deactivated)).toBe(true);
+  });
+
+  it('a Stop after the end date (the renewal never came) ends the plan at once', async () => {
+    // before: it stayed active until the next daily expiry, a day later when the Stop came in the
+    // expiry's own run
+    const owner = await newUser('stop-past-end');
+    const { paymentId } = await boughtByCard(owner);
+    await sql(
+      `update public.payments set start_date = current_date - 32, end_date = current_date - 1 where id = $1`,
+      [paymentId],
+    );
+    const res = await callFunction('cancel-iamport-payment', { paymentId }, owner.accessToken);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect((res.json.data as { payment: unknown }).payment).toMatchObject({
+      is_active: false,
+      auto_renew: false,
+    });
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({ is_active: false });
+    expect(await plans.profileOf(owner.id)).toMatchObject(plans.FREE_PROFILE);
   });
 
   it('a plan that does not renew is announced three days ahead, once', async () => {

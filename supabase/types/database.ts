@@ -1119,6 +1119,7 @@ export type Database = {
           price: number;
           provider_payment_id: string | null;
           renewal_failed_at: string | null;
+          renewal_retry_at: string | null;
           start_date: string;
           stopped_at: string | null;
           type: Database['public']['Enums']['payment_type'];
@@ -1142,6 +1143,7 @@ export type Database = {
           price?: number;
           provider_payment_id?: string | null;
           renewal_failed_at?: string | null;
+          renewal_retry_at?: string | null;
           start_date?: string;
           stopped_at?: string | null;
           type: Database['public']['Enums']['payment_type'];
@@ -1164,6 +1166,7 @@ export type Database = {
           price?: number;
           provider_payment_id?: string | null;
           renewal_failed_at?: string | null;
+          renewal_retry_at?: string | null;
           start_date?: string;
           stopped_at?: string | null;
           type?: Database['public']['Enums']['payment_type'];
@@ -1188,7 +1191,7 @@ export type Database = {
           status: string;
           subscription_id: string;
           updated_at: string;
-          user_id: string;
+          user_id: string | null;
         };
         ComputedFields: never;
         Insert: {
@@ -1198,7 +1201,7 @@ export type Database = {
           status?: string;
           subscription_id: string;
           updated_at?: string;
-          user_id: string;
+          user_id?: string | null;
         };
         Update: {
           created_at?: string;
@@ -1207,7 +1210,7 @@ export type Database = {
           status?: string;
           subscription_id?: string;
           updated_at?: string;
-          user_id?: string;
+          user_id?: string | null;
         };
         Relationships: [
           {
@@ -1894,7 +1897,7 @@ export type Database = {
       fail_plan_checkout: { Args: { p_charge_id: string; p_error: string }; Returns: undefined };
       finish_jobs: { Args: { p_outcomes: Json }; Returns: Json };
       finish_paypal_refund: {
-        Args: { p_error?: string; p_status: string; p_subscription_id: string };
+        Args: { p_error?: string; p_reason?: string; p_status: string; p_subscription_id: string };
         Returns: undefined;
       };
       get_block_card: {
@@ -2077,7 +2080,10 @@ export type Database = {
         Args: { p_charge_id: string; p_provider_payment_id: string };
         Returns: Json;
       };
-      record_plan_stop: { Args: { p_payment_id: string; p_user_id: string }; Returns: Json };
+      record_plan_stop: {
+        Args: { p_key_deleted?: boolean; p_payment_id: string; p_user_id: string };
+        Returns: Json;
+      };
       record_renewal_failed: {
         Args: { p_charge_id: string; p_error: string; p_payment_id: string };
         Returns: undefined;

@@ -34,17 +34,20 @@ export const queuePaypalRefund = (subscriptionId: string, userId: string, reason
 
 /**
  * Records how the refund ended: `failed` shows on the owner's Plan page and alerts the operator
- * (finish_paypal_refund queues plan.refund-alert).
+ * (finish_paypal_refund queues plan.refund-alert). `reason`: a refund with no row of its own (a
+ * deleted account's stop) gets one, with no owner.
  */
 export const finishPaypalRefund = (
   subscriptionId: string,
   status: 'refunded' | 'none' | 'failed',
   error?: string,
+  reason?: string,
 ) =>
   rpc(serviceClient(), 'finish_paypal_refund', {
     p_subscription_id: subscriptionId,
     p_status: status,
     p_error: error ?? null,
+    p_reason: reason ?? null,
   });
 
 /**

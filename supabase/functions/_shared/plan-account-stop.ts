@@ -7,12 +7,13 @@
 // Nothing twice: PortOne's cancel of a cancelled payment and a revoke of what is gone answer an
 // error taken as done; PayPal's cancel of a cancelled subscription is done, and each refund has its
 // PayPal-Request-Id (refundPaypalPayments). Nothing lost: any provider failure retries with the
-// queue's backoff (100 attempts, about 90 hours).
+// queue's backoff (100 attempts, about 90 hours); a refund PayPal refuses is kept in
+// public.paypal_refunds (no owner) and the operator is mailed (plan.refund-alert).
 import type { JobHandler, Outcome } from './jobs.ts';
 import { mapLimit } from './map-limit.ts';
 import { portonePayment, refundCard, rpc } from './plan-flows.ts';
 import { portone, portoneErrorType } from './portone.ts';
-import { refundPaypalPayments } from './paypal-refund.ts';
+import { finishPaypalRefund, refundPaypalPayments } from './paypal-refund.ts';
 import { PayPalError } from './paypal.ts';
 
 export const ACCOUNT_STOP_JOB = 'plan.account-stop';
@@ -71,13 +72,24 @@ async function stopCard(stop: AccountStop): Promise<'done' | 'later'> {
 /**
  * PayPal: the subscription cancelled, and what PayPal took given back: every payment of a checkout
  * that never became a plan; of a plan, those after the deletion (the period paid before was the
- * owner's). `later` while a payment or its refund is pending.
+ * owner's). `later` while a payment or its refund is pending. A refund PayPal answers FAILED or
+ * CANCELLED is final (asked again, it answers the same): recorded `failed` in public.paypal_refunds
+ * with no owner, which queues plan.refund-alert to the operator, as a live account's is, and the
+ * job fails with PayPal's answer.
  */
-async function stopPaypal(stop: AccountStop): Promise<'done' | 'later'> {
+async function stopPaypal(stop: AccountStop): Promise<'done' | 'later' | RefusedRefund> {
   const since = stop.was_plan ? stop.deleted_at : undefined;
   const found = await refundPaypalPayments(stop.provider_ref, REASON, since);
-  if (found.state === 'failed') throw new Error(found.error);
+  if (found.state === 'failed') {
+    await finishPaypalRefund(stop.provider_ref, 'failed', found.error, REASON);
+    return { refused: found.error };
+  }
   return found.state === 'pending' ? 'later' : 'done';
+}
+
+/** A refund PayPal refused: what it answered. */
+interface RefusedRefund {
+  refused: string;
 }
 
 export const accountStop: JobHandler = {
@@ -88,7 +100,7 @@ export const accountStop: JobHandler = {
           p_id: String(job.payload.stop_id),
         });
         if (!stop) return { status: 'done', result: { skipped: 'no such stop' } };
-        let state: 'done' | 'later';
+        let state: 'done' | 'later' | RefusedRefund;
         try {
           state = stop.method === 'iamport' ? await stopCard(stop) : await stopPaypal(stop);
         } catch (err) {
@@ -96,6 +108,7 @@ export const accountStop: JobHandler = {
             return { status: 'done', result: { skipped: 'no such subscription' } };
           throw err;
         }
+        if (typeof state === 'object') return { status: 'failed', error: state.refused };
         if (state === 'done') return { status: 'done', result: { stopped: stop.provider_ref } };
         if (Date.now() - Date.parse(stop.deleted_at) > PENDING_MS) {
           console.error(

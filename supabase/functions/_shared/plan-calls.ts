@@ -110,9 +110,13 @@ export function stopPlan(
   call: PlanCall & {
     /**
      * The provider step, for a plan its provider knows (providerRef); a card plan's calls
-     * `revoked` once PortOne's schedules are revoked.
+     * `revoked` once PortOne's schedules are revoked, and answers whether it deleted the
+     * billing key (else the queue deletes it: record_plan_stop).
      */
-    stopAtProvider(ref: string, revoked: () => Promise<void>): Promise<void>;
+    stopAtProvider(
+      ref: string,
+      revoked: () => Promise<void>,
+    ): Promise<{ keyDeleted: boolean } | void>;
     /**
      * Whether the provider is told even when the row says the plan does not renew: PayPal may
      * still bill a subscription the row has as not renewing (a failed renewal it retries), and
@@ -126,10 +130,11 @@ export function stopPlan(
     if (!plan.payment.auto_renew && !call.evenIfNotRenewing)
       return { status: true, payment: plan.payment };
     const ref = providerRef(plan);
-    if (ref) await call.stopAtProvider(ref, settleAfterRevoke(call, plan));
+    const told = ref ? await call.stopAtProvider(ref, settleAfterRevoke(call, plan)) : undefined;
     const payment = await record(call, 'record_plan_stop', {
       p_user_id: user.id,
       p_payment_id: body.paymentId,
+      p_key_deleted: told?.keyDeleted ?? false,
     });
     return { status: true, payment };
   });

@@ -510,6 +510,10 @@ export async function syncPaypalPlan(
   s ??= await paypalClient().getSubscription(subscriptionId);
   const next = s.billing_info?.next_billing_time;
   const billed = s.billing_info?.last_payment?.amount.value;
+  // a failed payment PayPal tries again (while it counts failures): when, for the Plan page
+  const retryAt = s.billing_info?.failed_payments_count
+    ? s.billing_info.last_failed_payment?.next_payment_retry_time
+    : undefined;
   return rpc<PaymentRow | null>('sync_paypal_plan', {
     p_subscription_id: subscriptionId,
     p_state: {
@@ -518,6 +522,7 @@ export async function syncPaypalPlan(
       quantity: Number(s.quantity ?? '1'),
       billed: billed === undefined ? null : Number(billed),
       payment_failed: paymentFailed,
+      retry_at: retryAt ?? null,
     },
   });
 }

@@ -2,7 +2,8 @@
 //   plan.reconcile         a checkout its function did not finish: read the payment back, record or fail
 //   plan.schedule-renewal  schedule a card plan's next charge at PortOne
 //   plan.revoke-schedule   revoke the schedule of a charge a Stop or Change revoked (same handler)
-//   plan.delete-billing-key delete a stopped card plan's billing key once nothing is scheduled on it
+//   plan.delete-billing-key delete the billing key of a card plan that no longer renews (stopped,
+//                          renewal failed, ended) once nothing is scheduled on it
 //   plan.renewal-check     a renewing plan past its end date: did the provider renew it?
 //   plan.mail              "your plan ends on ..." / "we could not renew your plan"
 //   plan.paypal-refund     give back what PayPal took for a subscription cancelled without a plan
@@ -171,19 +172,27 @@ const scheduleRenewal: JobHandler = {
 };
 
 /**
- * plan.delete-billing-key (queued by record_plan_stop): deletes a stopped card plan's billing key
- * at PortOne. The Stop deletes it at once, so this usually finds it deleted already, which is done:
- * a retry deletes nothing twice. PortOne refuses while a schedule of the key waits (one made just
- * after the Stop's revoke, which plan.revoke-schedule revokes): tried again with the queue's
- * backoff, for up to about 90 hours.
+ * plan.delete-billing-key (private.delete_billing_key_later: a Stop whose own delete PortOne refused,
+ * a failed renewal, a plan ended by end_plan or the daily expiry): deletes the card plan's billing
+ * key at PortOne. Never while the key is still needed: its plan renews, or its checkout is in
+ * flight (skipped; neither happens once a plan stops renewing, which is when it is queued). PortOne refuses while a schedule of the key waits (one made just after a
+ * Stop's revoke, which plan.revoke-schedule revokes): tried again with the queue's backoff, for up
+ * to about 90 hours. A key deleted already is done: nothing is deleted twice.
  */
 const deleteBillingKey: JobHandler = {
   prepare: (jobs) =>
     mapLimit(jobs, 4, async (job): Promise<Outcome> => {
+      const billingKey = String(job.payload.billing_key);
       try {
+        const checkout = await rpc<ChargeRow | null>('plan_charge_by_ref', {
+          p_method: 'iamport',
+          p_ref: billingKey,
+        });
+        if (checkout?.status === 'pending' || checkout?.payment?.auto_renew)
+          return { status: 'done', result: { skipped: 'the key is in use' } };
         await portone().payment.billingKey.deleteBillingKey({
-          billingKey: String(job.payload.billing_key),
-          reason: 'Plan stopped by the owner',
+          billingKey,
+          reason: 'The plan no longer renews',
         });
         return { status: 'done', result: { deleted: true } };
       } catch (err) {
@@ -338,7 +347,8 @@ const paypalRefund: JobHandler = {
 
 interface RefundRow {
   subscription_id: string;
-  user_id: string;
+  /** Null once the account was deleted. */
+  user_id: string | null;
   reason: string;
   status: string;
   error: string | null;
@@ -366,7 +376,7 @@ const refundAlert: JobHandler = {
           status: 'done',
           result: { skipped: row ? `now ${row.status}` : 'no such refund' },
         };
-      const what = `PayPal subscription ${row.subscription_id} (owner ${row.user_id})`;
+      const what = `PayPal subscription ${row.subscription_id} (${row.user_id ? `owner ${row.user_id}` : 'a deleted account'})`;
       if (!to) {
         console.error(`[alert] a PayPal payment not given back: ${what}: ${row.error}`);
         return { status: 'done', result: { logged: true, skipped: 'no OPERATOR_EMAIL' } };
@@ -375,7 +385,7 @@ const refundAlert: JobHandler = {
         `The payment of ${what} could not be given back automatically.`,
         `Why it was to be given back: ${row.reason}`,
         `What PayPal or the job answered: ${row.error ?? 'unknown'}`,
-        `Queued on ${row.created_at}. Refund it by hand in PayPal (the subscription's transactions), then set public.paypal_refunds.status to 'refunded' for this subscription: the owner's Plan page tells them to contact you until then.`,
+        `Queued on ${row.created_at}. Refund it by hand in PayPal (the subscription's transactions), then set public.paypal_refunds.status to 'refunded' for this subscription${row.user_id ? ": the owner's Plan page tells them to contact you until then" : ' (the account is gone: PayPal has the payer)'}.`,
       ];
       return platformMailDelivery(
         (mail) => mailer.send(mail),
@@ -385,7 +395,7 @@ const refundAlert: JobHandler = {
           subject: `PayPal payment not given back: ${row.subscription_id}`,
           html: lines.map((l) => `<p>${escapeHtml(l)}</p>`).join(''),
         },
-        { user_id: row.user_id },
+        row.user_id ? { user_id: row.user_id } : {},
       );
     });
   },

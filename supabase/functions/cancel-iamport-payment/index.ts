@@ -1,6 +1,7 @@
 // cancelIamportPayment (Stop): the card plan stops renewing. PortOne is told first (the next
 // period's schedule revoked, the pending renewal read once more in case PortOne ran it just
-// before, the billing key deleted), then the plan row; the owner keeps
+// before, the billing key deleted), then the plan row (the queue deletes the key later only if
+// PortOne refused it now); the owner keeps
 // everything until the period ends, then the daily expiry applies Starter's limits.
 import { stopPlan } from '../_shared/plan-calls.ts';
 import { revokeSchedules } from '../_shared/plan-flows.ts';
@@ -18,11 +19,14 @@ Deno.serve(
           billingKey,
           reason: 'Plan stopped by the owner',
         });
+        return { keyDeleted: true };
       } catch (err) {
         // PortOne refuses while a schedule made just after the revoke waits: plan.revoke-schedule
         // revokes that one, and plan.delete-billing-key, queued with the Stop, deletes the key
-        // once nothing is scheduled on it
-        if (!billingKeyGone(err)) console.error('[cancel-iamport-payment] delete billing key', err);
+        // once nothing is scheduled on it (queued only then: a key deleted here costs one call)
+        if (billingKeyGone(err)) return { keyDeleted: true };
+        console.error('[cancel-iamport-payment] delete billing key', err);
+        return { keyDeleted: false };
       }
     },
   }),

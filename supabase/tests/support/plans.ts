@@ -45,7 +45,8 @@ export interface FakeState {
     totalAmount: number;
     timeToPay: string;
   }>;
-  billingKeys: Array<{ billingKey: string; status: string }>;
+  /** deleteRequests: the DELETE requests made for the key (the fake's count). */
+  billingKeys: Array<{ billingKey: string; status: string; deleteRequests: number }>;
   webhooks: Array<{
     id: string;
     headers: Record<string, string>;
@@ -57,7 +58,12 @@ export interface FakeState {
 export const portoneState = () => fakeState<FakeState>('portone');
 export const paypalState = () =>
   fakeState<{
-    subscriptions: Array<{ id: string; status: string; quantity: string }>;
+    subscriptions: Array<{
+      id: string;
+      status: string;
+      quantity: string;
+      billing_info?: { last_failed_payment?: { next_payment_retry_time: string } };
+    }>;
     /** Every subscription's payments (capture ids). */
     transactions: Array<{ id: string; subscription_id: string; status: string; value: string }>;
     refunds: Array<{ id: string; capture_id: string; subscription_id: string; value: string }>;

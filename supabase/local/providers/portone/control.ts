@@ -18,7 +18,10 @@ export async function control(
     return sendJson(res, 200, {
       storeId: options.storeId,
       webhookUrl: options.webhookUrl,
-      billingKeys: [...billingKeys.values()].map((k) => model.billingKeyView(k)),
+      billingKeys: [...billingKeys.values()].map((k) => ({
+        ...model.billingKeyView(k),
+        deleteRequests: k.deleteRequests ?? 0,
+      })),
       payments: [...payments.values()],
       schedules: [...schedules.values()].map((s) => model.scheduleView(s)),
       webhooks: webhooks.log,

@@ -58,6 +58,8 @@ export interface BillingKey {
   issueName?: string;
   issuedAt: string;
   deletedAt?: string;
+  /** DELETE requests made for it (the control state shows them: what a Stop costs). */
+  deleteRequests?: number;
   /** Every charge with this key is declined (the test card 4000 0000 0000 0002). */
   decline: boolean;
   /** The API answers 503 when asked about this key's payments (PortOne down, for tests). */

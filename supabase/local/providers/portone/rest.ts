@@ -37,6 +37,7 @@ const billingKey = async ({ model, req, res, url, id }: Call): Promise<boolean> 
     return true;
   }
   if (req.method === 'DELETE') {
+    key.deleteRequests = (key.deleteRequests ?? 0) + 1;
     if (key.status === 'DELETED')
       throw new ApiError(409, 'BILLING_KEY_ALREADY_DELETED', 'The billing key was deleted');
     model.deleteBillingKey(key);
