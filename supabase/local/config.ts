@@ -2,6 +2,7 @@
 // Every value can be overridden by an environment variable of the same name.
 import { SignJWT } from 'jose';
 import { createSocket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 
 /** Supabase CLI's well-known local secret: fine for a machine-local stack, never for production. */
@@ -87,71 +88,89 @@ export function listening(port: number): Promise<boolean> {
   });
 }
 
-/** Asks the kernel for ports nobody is listening on (tests run beside a developer's stack). */
-export async function freePorts(): Promise<Ports> {
-  const one = () =>
-    new Promise<{ port: number; close: () => void }>((resolve, reject) => {
-      const srv = createServer();
-      srv.once('error', reject);
-      srv.listen(0, '127.0.0.1', () => {
-        const addr = srv.address();
-        if (addr === null || typeof addr === 'string') return reject(new Error('no port'));
-        resolve({ port: addr.port, close: () => srv.close() });
-      });
-    });
-  // hold all of them open at once so the kernel hands out different ports; never npm start's
-  // own (DEFAULT_PORTS lie in the kernel's range for free ports: a test stack holding 54322 made a
-  // developer's `npm start` beside it fail with "port in use")
-  const held: { port: number; close: () => void }[] = [];
-  const passed: { port: number; close: () => void }[] = [];
-  while (held.length < 8) {
-    const h = await one();
-    (isDefaultPort(h.port) ? passed : held).push(h);
+/**
+ * The kernel's range for the ports it picks itself, for outgoing connections and `listen(0)`
+ * (Linux's ip_local_port_range; 32768-60999 by default).
+ */
+function kernelPortRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    if (low && high) return [low, high];
+  } catch {
+    // not Linux
   }
-  const [api, db, web, postgrest, postgrestAdmin, functions, providers, services] = held.map(
-    (h) => h.port,
-  ) as [number, number, number, number, number, number, number, number];
-  const providersDns = await freeUdpAndTcpPort();
-  [...held, ...passed].forEach((h) => h.close());
+  return [32768, 60999];
+}
+
+/**
+ * Where the stack's free ports are looked for: below the kernel's own range, so that no outgoing
+ * connection of any process is ever given one of them while the stack is down. A stack restarted
+ * on its ports (hostile-restart.test.ts) failed on a busy machine with Postgres's "could not bind
+ * ... Address already in use": a client socket elsewhere had been given the port meanwhile.
+ */
+const SEARCH_FROM = 10_000;
+
+/** Whether `port` takes a TCP listener on 127.0.0.1 (and, with `udp`, a UDP socket too); held open. */
+async function hold(port: number, udp = false): Promise<(() => Promise<void>) | undefined> {
+  const tcp = createServer();
+  const tcpOk = await new Promise<boolean>((resolve) => {
+    tcp.once('error', () => resolve(false));
+    tcp.listen(port, '127.0.0.1', () => resolve(true));
+  });
+  if (!tcpOk) return undefined;
+  const closeTcp = () => new Promise<void>((resolve) => tcp.close(() => resolve()));
+  if (!udp) return closeTcp;
+  const socket = createSocket('udp4');
+  const udpOk = await new Promise<boolean>((resolve) => {
+    socket.once('error', () => resolve(false));
+    socket.bind(port, '127.0.0.1', () => resolve(true));
+  });
+  if (!udpOk) {
+    socket.close();
+    await closeTcp();
+    return undefined;
+  }
+  return async () => {
+    await new Promise<void>((resolve) => socket.close(() => resolve()));
+    await closeTcp();
+  };
+}
+
+/**
+ * Ports nobody is listening on (tests run beside a developer's stack), below the kernel's own
+ * range (SEARCH_FROM), never npm start's own (a test stack holding 54322 made a developer's
+ * `npm start` beside it fail with "port in use"); the DNS port free for both TCP and UDP. All are
+ * held open until every one is found, so they differ.
+ */
+export async function freePorts(): Promise<Ports> {
+  const [kernelLow] = kernelPortRange();
+  // a kernel whose range leaves little below it: anywhere from SEARCH_FROM up
+  const top = kernelLow - 1 > SEARCH_FROM + 1_000 ? kernelLow - 1 : 65_535;
+  const closers: (() => Promise<void>)[] = [];
+  const found: number[] = [];
+  try {
+    for (let attempt = 0; found.length < 9; attempt++) {
+      if (attempt > 2_000) throw new Error('no free ports for the stack');
+      const port = SEARCH_FROM + Math.floor(Math.random() * (top - SEARCH_FROM + 1));
+      if (isDefaultPort(port) || found.includes(port)) continue;
+      // the last one is the DNS server's, which answers over UDP and TCP
+      const close = await hold(port, found.length === 8);
+      if (!close) continue;
+      closers.push(close);
+      found.push(port);
+    }
+  } finally {
+    await Promise.all(closers.map((close) => close()));
+  }
+  const [api, db, web, postgrest, postgrestAdmin, functions, providers, services, providersDns] =
+    found as [number, number, number, number, number, number, number, number, number];
   return { api, db, web, postgrest, postgrestAdmin, functions, providers, providersDns, services };
 }
 
 const isDefaultPort = (port: number) => Object.values(DEFAULT_PORTS).includes(port);
-
-/** A port free for both TCP and UDP (DNS answers over both on one port). */
-async function freeUdpAndTcpPort(): Promise<number> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const tcp = createServer();
-    const port = await new Promise<number>((resolve, reject) => {
-      tcp.once('error', reject);
-      tcp.listen(0, '127.0.0.1', () => {
-        const addr = tcp.address();
-        if (addr === null || typeof addr === 'string') return reject(new Error('no port'));
-        resolve(addr.port);
-      });
-    });
-    const udp = createSocket('udp4');
-    const ok = await new Promise<boolean>((resolve) => {
-      udp.once('error', () => resolve(false));
-      udp.bind(port, '127.0.0.1', () => resolve(true));
-    });
-    await new Promise<void>((resolve) => tcp.close(() => resolve()));
-    if (ok && isDefaultPort(port)) {
-      await new Promise<void>((resolve) => udp.close(() => resolve()));
-      continue;
-    }
-    if (ok) {
-      await new Promise<void>((resolve) => udp.close(() => resolve()));
-      return port;
-    }
-    try {
-      udp.close();
-    } catch {
-      // never bound
-    }
-  }
-  throw new Error('no port free for both TCP and UDP');
-}
 
 export interface Keys {
   jwtSecret: string;
