@@ -1,8 +1,8 @@
 // The owner on their own public block (issue 18, owner defect 4): signed into the dashboard, the
 // /block/ page of the same origin knows them (one session, kept sealed under the SDK's key):
 // their reply carries the Admin label and is theirs in the database; signing out in the
-// dashboard signs the block out at once, and "Log out" in the block (on /block/, or in the
-// workspace's preview) signs the dashboard out.
+// dashboard signs the block out at once, and "Log out" in the block on /block/ signs the dashboard
+// out; the workspace's preview (dummy mode) is a visitor's and leaves the owner's session alone.
 // A session the dashboard kept in plain JSON before is sealed once and still signs in. And with
 // site data blocked: the dashboard says /not_supported, the public block still works.
 import assert from 'node:assert/strict';
@@ -106,26 +106,47 @@ export async function ownerOnOwnBlock(
   await signInWithGoogle(page, 'Sign in with Google', OWNER);
   await page.getByRole('button', { name: 'Account menu' }).waitFor();
 
-  // "Log out" in the workspace's preview (the SDK's element on the dashboard's own page): one
-  // sign-out, the dashboard's too, with one /logout (the element's) and nothing refused after
+  // the workspace's preview (the SDK's element in dummy mode on the dashboard's own page) is a
+  // visitor's: not the owner's name, no "Log out"; its sign-in says it is a preview, opens no
+  // popup and sends nothing; the owner stays signed in with an unsaved change kept
   const refused: string[] = [];
-  const logouts: string[] = [];
+  const auth: string[] = [];
   const onResponse = (r: Response) => {
     if (r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
-    if (r.url().includes('/auth/v1/logout')) logouts.push(`${r.status()}`);
+    if (/\/auth\/v1\/(logout|authorize)/.test(r.url())) auth.push(r.url());
   };
+  const popups: string[] = [];
+  const onPopup = (p: Page) => popups.push(p.url());
   page.on('response', onResponse);
+  page.on('popup', onPopup);
   await page.goto(`${base}/work/${commentId}`);
+  const blockName = page.getByRole('textbox', { name: 'Block name' });
+  const saved = await blockName.inputValue();
+  await blockName.fill(`${saved} (draft)`);
+  await page.getByRole('status').filter({ hasText: 'Unsaved changes' }).waitFor();
   const preview = page.locator('reaction-comment');
+  await preview.locator('[part~=name]').waitFor();
+  assert.notEqual(await preview.locator('[part~=name]').inputValue(), OWNER.name);
   await preview.locator('[part=menu-button]').click();
-  await preview.locator('[part=menu]').getByRole('button', { name: 'Log out' }).click();
-  await page.getByRole('button', { name: 'Sign in with Google' }).first().waitFor();
+  const previewMenu = preview.locator('[part=menu]');
+  await previewMenu.getByRole('button', { name: 'Sign in with Google' }).click();
+  await preview.getByText('This is a preview: visitors sign in on your page, not here.').waitFor();
+  assert.equal(await previewMenu.getByRole('button', { name: 'Log out' }).count(), 0);
   await page.waitForTimeout(500);
   page.off('response', onResponse);
-  assert.deepEqual(refused, [], 'nothing refused after the preview logged out');
-  assert.equal(logouts.length, 1, "one /logout, the block element's");
-  await page.goto(`${base}/login`);
-  await signInWithGoogle(page, 'Sign in with Google', OWNER);
+  page.off('popup', onPopup);
+  assert.deepEqual(refused, [], 'nothing refused in the preview');
+  assert.deepEqual(auth, [], 'the preview signed no one out or in');
+  assert.deepEqual(popups, [], 'no sign-in popup');
+  assert.equal(await blockName.inputValue(), `${saved} (draft)`, 'the draft kept');
+  assert.ok(await openSealed(page, sessionStorageKey(journey)), "the owner's session kept");
+  // changed back: nothing unsaved, nothing asks on the way out
+  await blockName.fill(saved);
+  await page
+    .getByRole('status')
+    .filter({ hasText: 'Unsaved changes' })
+    .waitFor({ state: 'detached' });
+  await page.goto(`${base}/dashboard/reaction`);
   await page.getByRole('button', { name: 'Account menu' }).waitFor();
 
   // a session the dashboard stored in plain JSON before (its old key) still signs in, sealed once

@@ -143,7 +143,8 @@ export class BlockElement extends ReactionElement {
   /** Language override: en or ko. Defaults to the block's language. */
   declare lang: string;
   /**
-   * Dummy mode: nothing is written. Also on when the page's first path segment is exactly `work`
+   * Dummy mode: nothing is written, and the page's session is not the element's (it shows what a
+   * visitor without one sees; no one is signed in or out). Also on when the page's first path segment is exactly `work`
    * (the dashboard's /work/{blockId} pages); a deliberate fix of the old rule, any path containing
    * "work", which also caught host pages such as /network/ or /homework/.
    */
@@ -218,7 +219,10 @@ export class BlockElement extends ReactionElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    const sync = () => (this._session = getSession(this.project));
+    // none in dummy mode: a preview shows what a visitor without a session sees, never the
+    // session of the page it is on (the dashboard's owner: their name is no visitor's, and a log
+    // out there would be theirs)
+    const sync = () => (this._session = this.isDummy ? null : getSession(this.project));
     sync();
     this.offAuth = onAuthChange(sync);
     for (const type of INTENT) this.addEventListener(type, this.intent);

@@ -451,7 +451,8 @@ export default class ReactionComment extends BlockElement {
   private async signIn(provider: 'google' | 'apple') {
     // the popup opens in the click, before the sign-in code is awaited (a popup blocker allows a
     // window only while the click is fresh); it goes to the provider once that code is here
-    const popup = openPopup();
+    // none in a preview (dummy mode), where no one signs in (comment.writer.ts signIn)
+    const popup = this.isDummy ? null : openPopup();
     const w = await this.writePaths('');
     if (w) await w.signIn(this.asHost, provider, popup);
     // the sign-in code could not load: the empty popup goes, the reason is said under the composer

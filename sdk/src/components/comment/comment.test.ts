@@ -6,6 +6,7 @@ import type ReactionComment from './comment.component.js';
 import type { BlockView, Message, Theme } from '../../core/types.js';
 import { getIdentity, PROFILE_KEY } from '../../core/identity.js';
 import { flush } from '../../core/storage.js';
+import { getSession, loadSession } from '../../core/session.js';
 import {
   $,
   $$,
@@ -14,6 +15,7 @@ import {
   KEY,
   PROJECT,
   block,
+  commentView,
   fakeJwt,
   mockApi,
   newPage,
@@ -747,6 +749,39 @@ describe('reaction-comment', () => {
     ]);
     // the plain session from before is sealed now
     expect(localStorage.getItem('reaction-blocks.session:' + PROJECT)).to.match(/^rb1\./);
+  });
+
+  it("a preview (dummy mode) on the owner's page is a visitor's: no session of the page's, no one signed in or out", async () => {
+    // the dashboard's workspace: the owner signed in on the page, the element given the draft
+    signIn('owner-1');
+    await loadSession({ url: PROJECT, key: KEY });
+    const open = window.open;
+    let popups = 0;
+    window.open = () => (popups++, null);
+    try {
+      const el = document.createElement('reaction-comment') as ReactionComment;
+      el.dummy = true;
+      el.view = commentView();
+      el.setAttribute('project-url', PROJECT);
+      el.setAttribute('anon-key', KEY);
+      document.body.append(el);
+      await until(() => $(el, '[part~=name]'));
+      await el.updateComplete;
+      expect(el['signedIn'], "the owner's session is not the preview's").to.equal(false);
+      expect($<HTMLInputElement>(el, '[part~=name]').value).not.to.equal('Signed owner-1');
+      $(el, '[part=menu-button]').click();
+      await until(() => el.shadowRoot!.querySelector('[part=menu]'));
+      expect(has($(el, '[part=menu]'), 'Log out')).to.equal(false);
+      button($(el, '[part=menu]'), 'Sign in with Google').click();
+      await until(() => el.shadowRoot!.textContent!.includes('This is a preview'));
+      expect(popups, 'no sign-in popup').to.equal(0);
+      expect(getSession({ url: PROJECT, key: KEY })?.user.id, "the owner's session kept").to.equal(
+        'owner-1',
+      );
+      el.remove();
+    } finally {
+      window.open = open;
+    }
   });
 
   it('reads the list again on log out, keeping the messages loaded with Load more', async () => {

@@ -278,6 +278,8 @@ export function takeHome(
  * code was awaited: a popup blocker allows a window only while the click is fresh.
  */
 export async function signIn(c: CommentHost, provider: 'google' | 'apple', popup: Window | null) {
+  // a preview (dummy mode) has no visitor's session of its own: the page's is its owner's
+  if (c.isDummy) return void c.say(c.t('previewSignIn'));
   let auth: typeof import('../../core/auth.js');
   try {
     auth = await loadAuth();

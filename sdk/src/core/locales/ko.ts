@@ -58,6 +58,7 @@ const ko: KoreanTexts = {
   google: 'Google로 로그인',
   apple: 'Apple로 로그인',
   logout: '로그아웃',
+  previewSignIn: '미리보기입니다. 방문자는 여기가 아니라 블록을 넣은 페이지에서 로그인합니다.',
   toBlock: '블록 설정으로',
   menu: '메뉴',
   loadMore: '더 보기',

@@ -11,6 +11,7 @@ export const commentWrite = {
   wait: 'Please wait a moment before sending another message.',
   emptyMessage: 'The message cannot be empty.',
   logout: 'Log out',
+  previewSignIn: 'This is a preview: visitors sign in on your page, not here.',
   toBlock: 'To Block setting',
   reportConfirm: 'Report this message to the owner?',
   reportSent: 'You reported the message to the owner.',
