@@ -43,6 +43,40 @@ const boundaries = [
   },
 ];
 
+// Every dashboard read passes its query's abort signal to its requests (2249a58: a read under way
+// at sign-out is aborted, and the one it would make next is never sent, as anon). The shared
+// hooks hand the signal to the read function; these make a read that takes none an error, so it
+// cannot be forgotten: the function is written where the query is, with the signal as its
+// parameter, and no-unused-vars fails it when the signal goes nowhere (a function it calls with
+// the signal must take it: TypeScript counts the arguments).
+const signalTaken =
+  'takes the signal: pass it to every request (.abortSignal(signal), invokeFunction(…, signal))';
+const querySignal = [
+  {
+    // lib/use-query.ts: useQuery(key, (signal) => read(…, signal))
+    selector:
+      'CallExpression[callee.name="useQuery"][arguments.length>1]:not([arguments.1.type="ArrowFunctionExpression"][arguments.1.params.length>0])',
+    message: `useQuery's load ${signalTaken}.`,
+  },
+  {
+    // TanStack's queryFn: ({ signal }) => …; lib/use-draft-query.ts's queryFn: (signal) => …
+    selector:
+      'ObjectExpression > Property[key.name="queryFn"]:not([value.type="ArrowFunctionExpression"][value.params.length>0])',
+    message: `A queryFn ${signalTaken}.`,
+  },
+  {
+    selector:
+      'ObjectExpression > Property[key.name="queryFn"] > ArrowFunctionExpression > ObjectPattern.params:not(:has(Property[key.name="signal"]))',
+    message: `A queryFn ${signalTaken}: ({ signal }).`,
+  },
+  {
+    // lib/use-paged-query.ts: fetchPage: (param, signal) => …
+    selector:
+      'ObjectExpression > Property[key.name="fetchPage"]:not([value.type="ArrowFunctionExpression"][value.params.length>1])',
+    message: `fetchPage ${signalTaken}: (param, signal).`,
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', '.tmp/**', 'supabase/types/**'] },
   js.configs.recommended,
@@ -73,6 +107,11 @@ export default tseslint.config(
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
     },
     rules: { 'import-x/no-restricted-paths': ['error', { zones: boundaries, basePath: root }] },
+  },
+  {
+    files: [`${dashboard}/**/*.{ts,tsx}`],
+    ignores: [`${dashboard}/**/*.test.{ts,tsx}`, `${dashboard}/test/**`],
+    rules: { 'no-restricted-syntax': ['error', ...querySignal] },
   },
   {
     files: ['supabase/functions/**/*.ts'],

@@ -94,11 +94,13 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
   const [dialog, setDialog] = useState<DialogState>(null);
   const owner = user?.id ?? '';
   const queryClient = useQueryClient();
-  const groupsQuery = useQuery(audienceKeys.groups(owner), listGroups);
+  const groupsQuery = useQuery(audienceKeys.groups(owner), (signal) => listGroups(signal));
   // visitor-typed addresses the plan's daily confirmation mails left unasked (not silently lost)
-  const confirmations = useQuery(audienceKeys.confirmations(owner), confirmationUsage, {
-    enabled: !!user,
-  });
+  const confirmations = useQuery(
+    audienceKeys.confirmations(owner),
+    (signal) => confirmationUsage(signal),
+    { enabled: !!user },
+  );
   const capped = confirmations.data?.capped ?? 0;
   const groups = useMemo(() => groupsQuery.data ?? [], [groupsQuery.data]);
   const custom = useMemo(

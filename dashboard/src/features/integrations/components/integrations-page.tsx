@@ -42,7 +42,7 @@ export function IntegrationsPage({
   const { t: s } = useTranslation(undefined, { keyPrefix: 'integrations' });
   const { user, profile } = useSession();
   const paid = profile?.paid === true;
-  const state = useQuery(['integrations', user?.id ?? ''], api.load);
+  const state = useQuery(['integrations', user?.id ?? ''], (signal) => api.load(signal));
   const [announcement, setAnnouncement] = useState('');
   const [error, setError] = useState<string | null>(null);
   const dismissal = useNoteDismissal({

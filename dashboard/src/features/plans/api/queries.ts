@@ -39,7 +39,7 @@ export function useActivePlans(ownerId: string | undefined) {
 export function usePlanHistory(ownerId: string | undefined) {
   return usePagedQuery<PlanRow, number>({
     queryKey: planKeys.history(ownerId ?? ''),
-    fetchPage: listPlanHistory,
+    fetchPage: (page, signal) => listPlanHistory(page, signal),
     initialPageParam: 0,
     nextPageParam: (_last, pages) => pages.length,
     pageSize: HISTORY_PAGE_SIZE,

@@ -93,7 +93,7 @@ export function SenderEmailsPage() {
   const { t } = useTranslation();
   const { t: s } = useTranslation(undefined, { keyPrefix: 'senderEmails' });
   const { user } = useSession();
-  const list = useQuery(['sender-emails', user?.id ?? ''], listWithChecks);
+  const list = useQuery(['sender-emails', user?.id ?? ''], (signal) => listWithChecks(signal));
   const link = useConfirmLink(() => void list.reload());
   const [address, setAddress] = useState('');
   const [addError, setAddError] = useState<string | null>(null);
