@@ -80,7 +80,7 @@ export const en = {
     file: 'CSV file',
     onlyCsv: 'Choose a .csv file',
     missingColumns:
-      'The header row (line 1) needs a name and an email column, separated by commas.',
+      'The header row (the first line) needs a name and an email column, separated by commas, semicolons, tabs or |.',
     ready: '{{count}} row(s) ready to import.',
     start: 'Import',
     progress: 'Importing… {{done}} of {{total}}',
@@ -198,7 +198,8 @@ export const ko: typeof en = {
       '첫 줄이 머리글인 .csv 파일: name, email, 그리고 선택으로 group. 이름과 올바른 이메일이 있는 줄만 가져오며, 없는 그룹은 빠집니다.',
     file: 'CSV 파일',
     onlyCsv: '.csv 파일을 선택하세요',
-    missingColumns: '머리글(1번째 줄)에 name과 email 열이 쉼표로 나뉘어 있어야 합니다.',
+    missingColumns:
+      '머리글(첫 줄)에 name과 email 열이 쉼표, 세미콜론, 탭 또는 |로 나뉘어 있어야 합니다.',
     ready: '{{count}}줄을 가져올 수 있습니다.',
     start: '가져오기',
     progress: '가져오는 중… {{total}}줄 중 {{done}}줄',

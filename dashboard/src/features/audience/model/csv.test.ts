@@ -98,6 +98,54 @@ describe('CSV import', () => {
     expect([late.missingColumns, late.rows.map((r) => r.line)]).toEqual([false, [4]]);
   });
 
+  it('reads two columns separated by semicolons, tabs or |, with a trailing or blank line', () => {
+    const rows = (n: number, sep: string) =>
+      Array.from({ length: n }, (_, i) => `P${i}${sep}p${i}@x.com`);
+    for (const sep of [';', '\t', '|', ',']) {
+      const lines = (plan: ReturnType<typeof planImport>) => [
+        plan.missingColumns,
+        plan.rows.map((r) => r.line),
+        plan.skipped,
+      ];
+      // one row, with and without the trailing line break; CRLF
+      const one = `name${sep}email\nAnn${sep}ann@x.com`;
+      for (const text of [one, `${one}\n`, `${one.replace('\n', '\r\n')}\r\n`])
+        expect(lines(planImport(parseCsvText(text), [])), JSON.stringify(text)).toEqual([
+          false,
+          [2],
+          [],
+        ]);
+      // blank lines among the first ten (one of separators only), lines stay the file's own
+      const blanks = [
+        `name${sep}email`,
+        'Ann' + sep + 'ann@x.com',
+        '',
+        sep,
+        'Bo' + sep + 'bo@x.com',
+        '',
+      ];
+      expect(lines(planImport(parseCsvText(blanks.join('\r\n')), [])), sep).toEqual([
+        false,
+        [2, 5],
+        [],
+      ]);
+      // twenty rows
+      const twenty = planImport(
+        parseCsvText([`name${sep}email`, ...rows(20, sep), ''].join('\n')),
+        [],
+      );
+      expect([twenty.missingColumns, twenty.rows.length, twenty.rows[19]]).toEqual([
+        false,
+        20,
+        { line: 21, name: 'P19', email: 'p19@x.com', group: null },
+      ]);
+    }
+    // a third column, and a name with a comma in a semicolon file: the semicolon still wins
+    expect(planImport(parseCsvText('name;email;group\nKim, Mina;kim@x.com;\n'), []).rows).toEqual([
+      { line: 2, name: 'Kim, Mina', email: 'kim@x.com', group: null },
+    ]);
+  });
+
   it('plans 10,000 rows', () => {
     const text = `name,email\n${Array.from({ length: 10_000 }, (_, i) => `P${i},p${i}@x.com`).join('\n')}`;
     expect(planImport(parseCsvText(text), []).rows).toHaveLength(10_000);

@@ -117,7 +117,7 @@ export function planImport(
   return plan;
 }
 
-/** A line with nothing but white space and commas: not a row, and not reported. */
+/** A line with nothing but white space and separators: not a row, and not reported. */
 const isBlank = (record: Record<string, unknown>) =>
   Object.values(record).every((value) => String(value ?? '').trim() === '');
 
@@ -127,6 +127,15 @@ const lineBreaks = (record: Record<string, unknown>) =>
     (n, value) => n + (String(value ?? '').match(/\r\n|\n|\r/g)?.length ?? 0),
     0,
   );
+
+/**
+ * The separator (comma, semicolon, tab, |), guessed by papaparse on the first lines that are not
+ * blank. Its own guess, with blank lines kept, counts a blank or the trailing line as a one-field
+ * row: a two-column file separated by anything but commas fell below its threshold and was read
+ * with commas. A comma when nothing fits.
+ */
+const guessDelimiter = (chunk: string) =>
+  Papa.parse(chunk, { preview: 10, skipEmptyLines: 'greedy' }).meta.delimiter || ',';
 
 /**
  * papaparse's options that collect a ParsedCsv row by row (a step's errors are its row's; the
@@ -145,10 +154,11 @@ function collector() {
   const options = {
     header: true,
     skipEmptyLines: false,
+    delimiter: guessDelimiter,
     // blank lines before the header are passed over too (as papaparse's greedy skipping did),
     // and counted, so the rows keep their lines
     beforeFirstChunk: (chunk: string) => {
-      const blank = /^(?:[ \t,]*(?:\r\n|\n|\r))*/.exec(chunk)![0];
+      const blank = /^(?:[ \t,;|]*(?:\r\n|\n|\r))*/.exec(chunk)![0];
       line += blank.match(/\r\n|\n|\r/g)?.length ?? 0;
       return chunk.slice(blank.length);
     },
