@@ -108,16 +108,23 @@ describe('audienceMessage', () => {
 });
 
 describe('CSV import dialog', () => {
-  const choose = async (file: File) => {
+  /** The dialog, with `file` chosen (the audience empty till then). */
+  const choose = async (file: File, onDone = () => {}) => {
     api.memberAddresses.mockResolvedValue(new Set());
     renderWithProviders(
-      <CsvImportDialog userId="user-1" groups={[]} onDone={() => {}} onClose={() => {}} />,
+      <CsvImportDialog userId="user-1" groups={[]} onDone={onDone} onClose={() => {}} />,
     );
     const dialog = screen.getByRole('dialog');
     const input = dialog.querySelector('input[type="file"]')!;
     fireEvent.change(input, { target: { files: [file] } });
     return dialog;
   };
+
+  /** A CSV file of a name and each of `emails`. */
+  const listOf = (emails: string[]) =>
+    new File([`name,email\n${emails.map((e) => `P,${e}`).join('\n')}\n`], 'list.csv', {
+      type: 'text/csv',
+    });
 
   it("names each row papaparse misread in the reader's language, never papaparse's English", async () => {
     await i18next.changeLanguage('ko');
@@ -148,18 +155,10 @@ describe('CSV import dialog', () => {
   it('an address added meanwhile in another case costs its batch nothing: the rest is sent, it counts as there', async () => {
     const rows = ['ann@x.com', 'late@x.com', 'bo@x.com'];
     const onDone = vi.fn();
-    api.memberAddresses.mockResolvedValue(new Set());
     api.importBatch
       .mockRejectedValueOnce(Object.assign(new Error('duplicate key'), { code: '23505' }))
       .mockResolvedValueOnce({ added: 2, unsubscribed: 0 });
-    renderWithProviders(
-      <CsvImportDialog userId="user-1" groups={[]} onDone={onDone} onClose={() => {}} />,
-    );
-    const dialog = screen.getByRole('dialog');
-    const text = `name,email\n${rows.map((e) => `P,${e}`).join('\n')}\n`;
-    fireEvent.change(dialog.querySelector('input[type="file"]')!, {
-      target: { files: [new File([text], 'list.csv', { type: 'text/csv' })] },
-    });
+    const dialog = await choose(listOf(rows), onDone);
     await within(dialog).findByText('3 row(s) ready to import.');
     // Late@X.com joined the audience after the plan was made
     api.memberAddresses.mockResolvedValue(new Set(['late@x.com']));
@@ -175,6 +174,67 @@ describe('CSV import dialog', () => {
       'bo@x.com',
     ]);
     expect(onDone).toHaveBeenCalledTimes(1);
+  });
+
+  it('after a cut says how many rows went in and that importing again is safe; a retry clears it (en, ko)', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const cut = new TypeError('Failed to fetch');
+    for (const [language, button, said, done] of [
+      [
+        'en',
+        'Import',
+        'Could not do that: The connection failed. Check it and try again. 500 of 1200 row(s) were saved before the import stopped. Importing again is safe: the rows saved count as already in your audience.',
+        'Imported 700 new member(s).',
+      ],
+      [
+        'ko',
+        '가져오기',
+        '가져오기가 멈추기 전에 1200줄 중 500줄이 저장되었습니다. 다시 가져와도 괜찮습니다. 저장된 줄은 이미 오디언스에 있는 주소로 셉니다.',
+        '새 구성원 700명을 가져왔습니다.',
+      ],
+    ] as const) {
+      await i18next.changeLanguage(language);
+      const onDone = vi.fn();
+      const emails = Array.from({ length: 1200 }, (_, i) => `p${i}@x.com`);
+      api.importBatch
+        .mockReset()
+        .mockResolvedValueOnce({ added: 500, unsubscribed: 0 })
+        .mockRejectedValueOnce(cut);
+      const dialog = await choose(listOf(emails), onDone);
+      await within(dialog).findByText(/1200/);
+      // the audience cannot be read either (the network is down): the confirmed batches count
+      api.memberAddresses.mockRejectedValueOnce(cut);
+      fireEvent.click(within(dialog).getByRole('button', { name: button }));
+      const alert = await within(dialog).findByRole('alert');
+      expect(alert.textContent).toContain(said);
+      expect(onDone).toHaveBeenCalledTimes(1);
+      // the retry sends the file again: the 500 in the audience count as already there
+      api.importBatch.mockReset().mockResolvedValueOnce({ added: 0, unsubscribed: 0 });
+      api.importBatch.mockResolvedValue({ added: 350, unsubscribed: 0 });
+      fireEvent.click(within(dialog).getByRole('button', { name: button }));
+      expect(await within(dialog).findByText(done)).toBeTruthy();
+      expect(within(dialog).queryByRole('alert')).toBeNull();
+      expect(api.importBatch).toHaveBeenCalledTimes(3);
+      cleanup();
+    }
+    await i18next.changeLanguage('en');
+  });
+
+  it('counts a batch whose answer was lost when the audience has its rows', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const emails = Array.from({ length: 1200 }, (_, i) => `p${i}@x.com`);
+    api.importBatch
+      .mockReset()
+      .mockResolvedValueOnce({ added: 500, unsubscribed: 0 })
+      .mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    const dialog = await choose(listOf(emails));
+    await within(dialog).findByText('1200 row(s) ready to import.');
+    // the second batch went in; its answer did not come back
+    api.memberAddresses.mockResolvedValueOnce(new Set(emails.slice(0, 1000)));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Import' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toContain(
+      '1000 of 1200 row(s) were saved before the import stopped.',
+    );
   });
 
   it("says a file the browser could not read in the reader's words, not the browser's", async () => {

@@ -239,6 +239,8 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
     let done = 0;
     let added = 0;
     let unsubscribed = 0;
+    // a run starts afresh: a retry's success is not shown beside the failure before it
+    setError(null);
     setProgress({ done, total });
     try {
       for (let i = 0; i < total && !cancelled.current; i += BATCH) {
@@ -254,9 +256,17 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
       setResult({ added, already: plan.already.length + done - added, unsubscribed });
       onDone();
     } catch (cause) {
-      setError(memberFailure(t, cause));
-      // the batches sent before stay imported: the page behind shows them
-      if (added > 0) onDone();
+      // the batches sent before stay imported; a batch whose answer was lost may have gone in
+      // too: the audience is read again to count them (the batches confirmed, if that fails)
+      const saved = await memberAddresses().then(
+        (taken) => plan.rows.filter((row) => taken.has(row.email.toLowerCase())).length,
+        () => done,
+      );
+      setError(
+        t('audience.importDialog.stopped', { reason: memberFailure(t, cause), saved, total }),
+      );
+      // the page behind shows the rows that went in
+      if (saved > 0) onDone();
     } finally {
       setProgress(null);
     }

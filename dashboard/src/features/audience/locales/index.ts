@@ -85,6 +85,8 @@ export const en = {
     start: 'Import',
     progress: 'Importing… {{done}} of {{total}}',
     done: 'Imported {{added}} new member(s).',
+    stopped:
+      '{{reason}} {{saved}} of {{total}} row(s) were saved before the import stopped. Importing again is safe: the rows saved count as already in your audience.',
     already: '{{count}} address(es) were already in your audience.',
     inAudience: '{{count}} address(es) are already in your audience: they stay as they are.',
     unsubscribed:
@@ -204,6 +206,8 @@ export const ko: typeof en = {
     start: '가져오기',
     progress: '가져오는 중… {{total}}줄 중 {{done}}줄',
     done: '새 구성원 {{added}}명을 가져왔습니다.',
+    stopped:
+      '{{reason}} 가져오기가 멈추기 전에 {{total}}줄 중 {{saved}}줄이 저장되었습니다. 다시 가져와도 괜찮습니다. 저장된 줄은 이미 오디언스에 있는 주소로 셉니다.',
     already: '{{count}}개 주소는 이미 오디언스에 있었습니다.',
     inAudience: '{{count}}개 주소는 이미 오디언스에 있어 그대로 둡니다.',
     unsubscribed:
