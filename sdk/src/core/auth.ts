@@ -56,6 +56,14 @@ export function sessionFromTokens(access: string, refresh: string, expiresIn?: n
   };
 }
 
+/**
+ * How long (ms) a call to the auth server (a refresh, a sign-up) waits for its answer, and how
+ * long a refresh, a sign-in or a sign-out waits for the lock another caller holds (locked): a
+ * stalled refresh in one tab held every other tab's elements at "Loading..." until it settled
+ * (40 s and more). The tests shorten them.
+ */
+export const waits = { fetch: 10_000, lock: 5_000 };
+
 async function authCall(p: Project, path: string, body: object): Promise<Session> {
   const res = await fetch(p.url + '/auth/v1/' + path, {
     method: 'POST',
@@ -65,8 +73,11 @@ async function authCall(p: Project, path: string, body: object): Promise<Session
       'Content-Type': 'application/json',
     },
     body: JSON.stringify(body),
+    // (AbortSignal.timeout: Chrome 103+; older browsers wait as long as the network does)
+    signal: AbortSignal.timeout?.(waits.fetch),
   }).catch(() => {
-    // not reached (offline, or the auth server down): the element's own words, not the browser's
+    // not reached or no answer in time (offline, the auth server down or stalled): the element's
+    // own words, not the browser's
     throw new ApiError('Network error', 'network');
   });
   const json = await res.json().catch(() => ({}));
@@ -100,9 +111,26 @@ const fresh = (s: Session | null): boolean => !!s && s.expires_at - 60 > Date.no
  * (the refresh token rotates: the second would be refused), and a sign-in, a sign-out or a
  * session forgotten (refused) never lands in the middle of a refresh. Without the Web Locks API (plain
  * http pages), the page's own once() is all there is.
+ * The lock is waited for `waits.lock` at most (its holder may be stalled: another tab's refresh
+ * whose answer does not come, or the dashboard's client); then `waitedOut` runs instead: a refresh gives up (no second refresh beside the
+ * stalled one), the others run without the lock, their compare-and-set and the refresh's (it
+ * saves only over the session it refreshed) keeping either from undoing the other.
  */
-const locked = <T>(name: string, fn: () => Promise<T>): Promise<T> =>
-  navigator.locks ? (navigator.locks.request('lock:' + name, fn) as Promise<T>) : fn();
+const locked = <T>(name: string, fn: () => Promise<T>, waitedOut = fn): Promise<T> => {
+  let granted = false;
+  return navigator.locks
+    ? (
+        navigator.locks.request(
+          'lock:' + name,
+          { signal: AbortSignal.timeout?.(waits.lock) },
+          () => ((granted = true), fn()),
+        ) as Promise<T>
+      ).catch((e) => {
+        if (granted) throw e;
+        return waitedOut();
+      })
+    : fn();
+};
 
 /** What a write meets when the visitor's signed-in session was refused: nothing is sent. */
 export const SIGNED_OUT = 'signed_out';
@@ -121,7 +149,13 @@ export async function ensureSession(p: Project, create: boolean): Promise<Sessio
   if (s) {
     // refreshed; or another caller's since, or kept (the server could not be reached): no sign-up
     const now =
-      (await once(p, 'r', () => locked(key(p), () => refresh(p)))) ?? (await loadSession(p));
+      (await once(p, 'r', () =>
+        locked(
+          key(p),
+          () => refresh(p),
+          async () => null,
+        ),
+      )) ?? (await loadSession(p));
     if (now) return fresh(now) ? now : null;
     if (create && isSignedIn(s)) throw new ApiError('Signed out', SIGNED_OUT);
   }

@@ -550,6 +550,80 @@ describe("block elements: a signed-in visitor's write and the session under it",
       if (!now) expect(localStorage.getItem(key(p)), 'nothing stored').to.equal(null);
     });
 
+  /** Runs `test` with core/auth.ts's waits shortened to `ms`, then puts them back. */
+  async function shortWaits(ms: number, test: () => Promise<void>) {
+    const { waits } = await import('./auth.js');
+    const before = { ...waits };
+    Object.assign(waits, { fetch: ms, lock: ms });
+    try {
+      await test();
+    } finally {
+      Object.assign(waits, before);
+    }
+  }
+
+  it('a refresh stalled in another tab holds nothing here past the lock’s wait: the block loads as a signed-out visitor’s, no second refresh', () =>
+    shortWaits(300, async () => {
+      api = mockApi({ get_block_view: () => ({ block: block({ like_count: 3 }), me: {} }) });
+      withSession('vera', false);
+      saveSession(p, { ...getSession(p)!, expires_at: 1 });
+      // another tab's refresh (the SDK's or the dashboard's client) whose answer does not come
+      let release!: () => void;
+      const held = navigator.locks.request(
+        'lock:' + key(p),
+        () => new Promise<void>((r) => (release = r)),
+      );
+      try {
+        const el = await mountReady<ReactionLike>('reaction-like');
+        expect(text(el)).to.equal('3 Likes');
+        expect(sent('/auth/v1/token'), 'no refresh beside the held one').to.have.length(0);
+        expect((await loadSession(p))?.user.id, 'kept for when it lands').to.equal('vera');
+        // a log out waits no longer either, and clears
+        const { signOut } = await import('./auth.js');
+        api = mockApi({ '/auth/v1/logout': () => new Response(null, { status: 204 }) });
+        await signOut(p);
+        expect(getSession(p)).to.equal(null);
+      } finally {
+        release();
+        await held;
+      }
+    }));
+
+  it('a refresh whose answer does not come is given up: one for two callers, the session kept for the next try, the lock free', () =>
+    shortWaits(300, async () => {
+      let stalled = true;
+      api = mockApi({
+        '/auth/v1/token': () =>
+          stalled
+            ? new Promise(() => {})
+            : {
+                access_token: fakeJwt('vera'),
+                refresh_token: 'r2',
+                expires_in: 3600,
+                user: { id: 'vera', is_anonymous: false },
+              },
+      });
+      withSession('vera', false);
+      saveSession(p, { ...getSession(p)!, expires_at: 1 });
+      const { ensureSession } = await import('./auth.js');
+      expect(await Promise.all([ensureSession(p, false), ensureSession(p, false)])).to.deep.equal([
+        null,
+        null,
+      ]);
+      expect(sent('/auth/v1/token')).to.have.length(1);
+      expect((await loadSession(p))?.user.id, 'kept').to.equal('vera');
+      const free = await navigator.locks.request(
+        'lock:' + key(p),
+        { ifAvailable: true },
+        (lock) => lock !== null,
+      );
+      expect(free, 'the lock free').to.equal(true);
+      // the next read tries again, and the server answers now
+      stalled = false;
+      expect((await ensureSession(p, false))?.refresh_token).to.equal('r2');
+      expect(sent('/auth/v1/token').map((c) => c.body.refresh_token)).to.deep.equal(['r', 'r']);
+    }));
+
   it('a token the server does not take: the session is forgotten, said once, and the block loads as a signed-out visitor', async () => {
     const forged = fakeJwt('vera', { is_anonymous: false }) + 'x';
     api = mockApi({

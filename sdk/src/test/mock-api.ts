@@ -44,6 +44,17 @@ export function fakeJwt(sub: string, extra: Record<string, unknown> = {}): strin
   return `${b({ alg: 'HS256' })}.${b({ sub, exp: Math.floor(Date.now() / 1000) + 3600, ...extra })}.sig`;
 }
 
+/** A handler's answer, or the request's abort (its signal: a timeout), whichever comes first. */
+function abortable(answer: unknown, signal?: AbortSignal | null): unknown {
+  if (!signal) return answer;
+  const aborted = new Promise((_, reject) => {
+    const stop = () => reject(signal.reason);
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop);
+  });
+  return Promise.race([answer, aborted]);
+}
+
 export function mockApi(handlers: Record<string, Handler>) {
   const calls: Call[] = [];
   const real = window.fetch;
@@ -74,7 +85,7 @@ export function mockApi(handlers: Record<string, Handler>) {
     if (!h)
       return Response.json({ code: 'PGRST202', message: 'no function ' + name }, { status: 404 });
     try {
-      const out = await h(body);
+      const out = await abortable(h(body), init?.signal);
       // a handler may answer as a server other than PostgREST does (the auth server's errors)
       return out instanceof Response ? out : Response.json(out);
     } catch (e) {
