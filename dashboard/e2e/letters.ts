@@ -276,6 +276,43 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   await csv.getByRole('button', { name: 'Close' }).click();
   await page.getByTestId('audience-row').filter({ hasText: 'Mina Kim' }).waitFor();
 
+  // a file separated by semicolons, two columns; the network cut at its second batch: the dialog
+  // says how many rows went in, and importing again sends the rest
+  const cutStamp = Date.now();
+  const semicolons = `name;email\n${Array.from({ length: 1200 }, (_, i) => `Cut ${i};c${i}-${cutStamp}@example.com`).join('\n')}\n`;
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await csv
+    .getByLabel('CSV file')
+    .setInputFiles({ name: 'cut.csv', mimeType: 'text/csv', buffer: Buffer.from(semicolons) });
+  await csv.getByText('1200 row(s) ready to import.').waitFor();
+  let batches = 0;
+  const cut = '**/rest/v1/audience_members?*';
+  await page.route(cut, (route) =>
+    route.request().method() === 'POST' && ++batches === 2 ? route.abort() : route.fallback(),
+  );
+  await csv.getByRole('button', { name: 'Import' }).click();
+  await csv
+    .getByRole('alert')
+    .filter({ hasText: '500 of 1200 row(s) were saved before the import stopped.' })
+    .waitFor();
+  await page.unroute(cut);
+  const saved = async () =>
+    Number(
+      (
+        await db.query<{ n: string }>(
+          'select count(*) as n from public.audience_members where email like $1',
+          [`%-${cutStamp}@example.com`],
+        )
+      ).rows[0]!.n,
+    );
+  assert.equal(await saved(), 500);
+  await csv.getByRole('button', { name: 'Import' }).click();
+  await csv.getByText('Imported 700 new member(s).').waitFor();
+  await csv.getByText('500 address(es) were already in your audience.').waitFor();
+  assert.equal(await csv.getByRole('alert').count(), 0);
+  assert.equal(await saved(), 1200);
+  await csv.getByRole('button', { name: 'Close' }).click();
+
   // 10,000 rows: sent in batches with a progress bar, the page answering meanwhile
   const stamp = Date.now();
   const big = `name,email\n${Array.from({ length: 10_000 }, (_, i) => `Reader ${i},r${i}-${stamp}@example.com`).join('\n')}\n`;
