@@ -55,24 +55,31 @@ revoke execute on function private.queue_account_stop(uuid, public.payment_metho
 -- Deleting a profile (the account's deletion cascades here) writes the stops of every billing key
 -- and subscription that may still charge: a checkout in flight, and a plan still running (a legacy
 -- PayPal one too, and a stopped one: its card key may be left after a late schedule, and a cancel or revoke of what
--- is gone already is a no-op). Runs before the cascade takes the charges. PayPal refunds still
--- owed stay (their owner set null), settled ones go.
+-- is gone already is a no-op). A card plan's charge ids: its renewals not charged yet, and those a
+-- Stop or Change revoked whose period has not ended (a schedule made late, or revoked by
+-- plan.revoke-schedule only after the deletion, may still run). Runs before the cascade takes the
+-- charges. PayPal refunds still owed stay (their owner set null), settled ones go.
 create function private.profiles_before_delete_stop_payments()
 returns trigger language plpgsql security definer set search_path = '' as $$
 declare
   v_row record;
 begin
   for v_row in
-    select c.method, c.provider_ref, c.status = 'recorded' as was_plan,
-           array_remove(array[case when c.status = 'pending' then c.id end,
-                               case when c.status = 'pending' then c.next_charge_id end]
-                        || coalesce((select array_agg(r.id) from private.payment_charges r
-                                     where r.payment_id = c.payment_id and r.kind = 'renewal'
-                                       and r.status in ('unscheduled', 'scheduled')), '{}'), null) as ids
-    from private.payment_charges c
-    left join public.payments p on p.id = c.payment_id
-    where c.user_id = old.id and c.kind = 'first'
-      and (c.status = 'pending' or (c.status = 'recorded' and p.is_active))
+    select method, provider_ref, was_plan, ids from (
+      select c.method, c.provider_ref, c.status = 'recorded' as was_plan, c.status, p.is_active,
+             array_remove(array[case when c.status = 'pending' then c.id end,
+                                 case when c.status = 'pending' then c.next_charge_id end]
+                          || coalesce((select array_agg(r.id) from private.payment_charges r
+                                       where r.payment_id = c.payment_id and r.kind = 'renewal'
+                                         and (r.status in ('unscheduled', 'scheduled')
+                                              or (r.status = 'revoked' and r.period_end >= current_date))),
+                                      '{}'), null) as ids
+      from private.payment_charges c
+      left join public.payments p on p.id = c.payment_id
+      where c.user_id = old.id and c.kind = 'first'
+    ) k
+    -- an ended plan too while a charge it revoked may still run
+    where k.status = 'pending' or (k.status = 'recorded' and (k.is_active or cardinality(k.ids) > 0))
     union all
     -- a PayPal plan row without a checkout of ours (a legacy one) that PayPal may still bill
     select p.method, p.provider_payment_id, true, '{}'::uuid[]

@@ -152,7 +152,8 @@ revoke execute on function private.start_paid_plans(uuid) from public;
 -- plan (paid_next_*) and starts on its period's first day (private.start_paid_plans: here when
 -- that day has come, else the daily expiry); the same plan simply runs on. Idempotent per charge.
 -- Locks the owner, the plan row, then the charge (private.lock_plan), as every plan function and
--- deleting the account take them, so none waits for another in a circle.
+-- deleting the account take them, so none waits for another in a circle. A revoked charge (PortOne
+-- ran a schedule revoked too late) is refused, PT409: its payment goes back (settleCardRenewal).
 create function public.record_plan_renewal(p_charge_id uuid, p_provider_payment_id text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
@@ -171,6 +172,10 @@ begin
   end if;
   if v_charge.status = 'recorded' then
     return to_jsonb(v_payment);
+  end if;
+  if v_charge.status = 'revoked' then
+    -- a Stop or Change revoked it before PortOne ran its schedule: it is given back, never recorded
+    raise exception 'This renewal was revoked' using errcode = 'PT409';
   end if;
   update private.payment_charges
     set status = 'recorded', provider_payment_id = left(p_provider_payment_id, 200), error = null
@@ -229,13 +234,30 @@ end;
 $$;
 revoke execute on function public.record_renewal_failed(uuid, uuid, text) from public, anon, authenticated;
 
--- What PayPal says about a subscription, applied to its plan: the period runs to the day before
--- the next billing; a subscription PayPal has ACTIVE renews (auto_renew follows it, unless the
--- owner stopped it), one that is not active stops renewing (the plan runs to its end); a failed
--- renewal PayPal retries keeps when it tries next (p_state.retry_at: renewal_retry_at). What PayPal
--- billed for a new period (p_state.billed, its last payment; else the quantity) decides that
--- period's plan: the change the owner asked (next_*) when it is that price, else the plan of an
--- earlier change at that price (private.paypal_revisions: one approved on PayPal, then changed
+-- The last PayPal payment applied to each PayPal plan (its time, as PayPal lists it): a payment
+-- later than it is a new period's, one that is not (the cycle moved on unpaid: PayPal carries a
+-- failed amount to the next cycle's outstanding balance while the subscription stays ACTIVE) never
+-- moves the period. No client access.
+create table private.paypal_payments (
+  payment_id uuid primary key references public.payments (id) on delete cascade,
+  paid_at timestamptz not null
+);
+comment on table private.paypal_payments is
+  'When PayPal took the last payment applied to a PayPal plan (a later one pays a new period); no client access.';
+alter table private.paypal_payments enable row level security;
+
+-- What PayPal says about a subscription, applied to its plan. A payment PayPal took after the last
+-- one applied (p_state.paid_at, its last payment's time; without a record, after the row was
+-- written) pays a new period, which runs to the day before the next billing (a month when PayPal
+-- gives none: a subscription cancelled after that payment, the owner's Stop racing it): the period
+-- is the owner's even if they stopped meanwhile, as a card renewal PortOne took before a Stop. The
+-- next billing moving on without a payment adds nothing. A subscription PayPal has ACTIVE renews
+-- (auto_renew follows it, unless the owner stopped it), one that is not active stops renewing (the
+-- plan runs to its end); a failed renewal PayPal retries keeps when it tries next (p_state.retry_at:
+-- renewal_retry_at). What PayPal billed for a new period (p_state.billed, its last payment;
+-- else the quantity) decides that period's plan: the change the owner asked (next_*) when it is
+-- that price (one of the same price as the row's too: PayPal bills it as it is), else the plan of
+-- the last change at that price (private.paypal_revisions: one approved on PayPal, then changed
 -- again and not approved), else the row's. Idempotent (it sets, never adds).
 create function public.sync_paypal_plan(p_subscription_id text, p_state jsonb)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -245,6 +267,9 @@ declare
   v_next date := (p_state ->> 'next_billing_date')::date;
   v_billed numeric := coalesce((p_state ->> 'billed')::numeric, (p_state ->> 'quantity')::numeric);
   v_retry timestamptz := (p_state ->> 'retry_at')::timestamptz;
+  v_paid timestamptz := (p_state ->> 'paid_at')::timestamptz;
+  v_renews boolean;
+  v_new boolean;
   v_end date;
   v_content jsonb;
   v_price numeric;
@@ -260,43 +285,46 @@ begin
   if not found then
     return null;
   end if;
-  if v_status = 'ACTIVE' and v_payment.stopped_at is null then
-    v_end := coalesce(v_next - 1, v_payment.end_date);
-    if v_end > v_payment.end_date then
-      -- a new period, of the plan PayPal billed (the row is locked above, so v_payment holds what
-      -- the update sees)
-      if v_billed is null or v_billed = v_payment.price then
+  v_renews := v_status = 'ACTIVE' and v_payment.stopped_at is null;
+  v_new := v_paid > coalesce((select paid_at from private.paypal_payments where payment_id = v_payment.id),
+                             v_payment.created_at);
+  v_end := case when v_status = 'ACTIVE' and v_next is not null then v_next - 1
+                else private.period_end(v_payment.end_date + 1) end;
+  if v_new and v_end > v_payment.end_date then
+    -- a new period, of the plan PayPal billed (the row is locked above, so v_payment holds what
+    -- the update sees)
+    if v_payment.next_content is not null and v_payment.next_price = v_billed then
+      v_content := v_payment.next_content;
+      v_price := v_billed;
+      v_take_next := true;
+    else
+      select r.content, r.price into v_content, v_price from private.paypal_revisions r
+        where r.payment_id = v_payment.id and r.price = v_billed;
+      if not found then
+        -- the row's price, or one no change of ours asked for: the row's plan, never taken from it
         v_content := v_payment.content;
         v_price := v_payment.price;
-      elsif v_payment.next_content is not null and v_payment.next_price = v_billed then
-        v_content := v_payment.next_content;
-        v_price := v_billed;
-        v_take_next := true;
-      else
-        select r.content, r.price into v_content, v_price from private.paypal_revisions r
-          where r.payment_id = v_payment.id and r.price = v_billed;
-        if not found then
-          -- billed a price no change of ours asked for: the row's plan, never taken from it
-          v_content := v_payment.content;
-          v_price := v_payment.price;
-        end if;
       end if;
-      update public.payments
-        set end_date = v_end, is_active = true, auto_renew = true, renewal_failed_at = null,
-            type = case when v_content is distinct from content
-                        then (private.content_plan(v_content) ->> 'type')::public.payment_type
-                        else type end,
-            content = v_content, price = v_price,
-            next_content = case when v_take_next then null else next_content end,
-            next_price = case when v_take_next then null else next_price end
-        where id = v_payment.id
-        returning * into v_payment;
-    elsif v_payment.is_active and not v_payment.auto_renew then
-      -- PayPal still bills it (a failed renewal it retries, a plan back after one): it renews
-      update public.payments set auto_renew = true where id = v_payment.id returning * into v_payment;
     end if;
+    update public.payments
+      set end_date = v_end, is_active = true, auto_renew = v_renews, renewal_failed_at = null,
+          type = case when v_content is distinct from content
+                      then (private.content_plan(v_content) ->> 'type')::public.payment_type
+                      else type end,
+          content = v_content, price = v_price,
+          next_content = case when v_take_next then null else next_content end,
+          next_price = case when v_take_next then null else next_price end
+      where id = v_payment.id
+      returning * into v_payment;
+  elsif v_renews and v_payment.is_active and not v_payment.auto_renew then
+    -- PayPal still bills it (a failed renewal it retries, a plan back after one): it renews
+    update public.payments set auto_renew = true where id = v_payment.id returning * into v_payment;
   elsif v_status in ('CANCELLED', 'SUSPENDED', 'EXPIRED') and v_payment.auto_renew then
     update public.payments set auto_renew = false where id = v_payment.id returning * into v_payment;
+  end if;
+  if v_paid is not null then
+    insert into private.paypal_payments (payment_id, paid_at) values (v_payment.id, v_paid)
+      on conflict (payment_id) do update set paid_at = greatest(private.paypal_payments.paid_at, excluded.paid_at);
   end if;
   if coalesce((p_state ->> 'payment_failed')::boolean, false) then
     perform public.record_renewal_failed(v_payment.id, null, 'PayPal could not take the payment');

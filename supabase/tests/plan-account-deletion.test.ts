@@ -5,7 +5,14 @@
 // webhook, the reconcile job, a checkout racing the deletion) is given back, once.
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { callFunction, newUser, sql, stack, type TestUser } from './support/clients.ts';
+import {
+  callFunction,
+  callWaitsOnLock,
+  newUser,
+  sql,
+  stack,
+  type TestUser,
+} from './support/clients.ts';
 import * as plans from './support/plans.ts';
 import { eventually, mailbox } from './support/providers.ts';
 import { boughtByCard, endsInTwoDays, scheduled } from './support/renewals.ts';
@@ -116,6 +123,33 @@ describe('deleting an account with a plan', () => {
     );
   }, 90_000);
 
+  it('card: a schedule a Stop revoked too late runs after the deletion: refunded', async () => {
+    const owner = await newUser('del-card-late');
+    const { key, paymentId } = await boughtByCard(owner);
+    const made = await scheduled(key, 3);
+    await endsInTwoDays(paymentId, made.paymentId);
+    // the Stop is recorded as the schedule job marked the charge after PortOne's revoke by key
+    // (a schedule made late): plan.revoke-schedule is queued for it, and has not run
+    await sql(`update private.payment_charges set schedule_id = 'existing' where id = $1`, [
+      made.paymentId,
+    ]);
+    await sql('select public.record_plan_stop($1, $2)', [owner.id, paymentId]);
+    await deleteQuietly(owner);
+    // PortOne runs the schedule before the stop job revoked it; its webhook reaches us
+    await plans.control('portone', '/schedules/run', { paymentId: made.paymentId });
+    const renewal = async () =>
+      (await plans.portoneState()).payments.find((p) => p.id === made.paymentId)?.status;
+    await untilWorked(
+      async () => (await renewal()) === 'CANCELLED',
+      async () => ({ renewal: await renewal(), jobs: await stopJobs(key) }),
+    );
+    // the first payment (the period the owner had) stays
+    expect((await ownPortonePayments(owner)).map(([, status]) => status).sort()).toEqual([
+      'CANCELLED',
+      'PAID',
+    ]);
+  }, 90_000);
+
   it('paypal: the subscription is cancelled; a payment PayPal took after the deletion is refunded, not the one before', async () => {
     const owner = await newUser('del-pp');
     const { sub } = await plans.boughtByPaypal(owner, 3);
@@ -216,15 +250,7 @@ describe('a checkout racing the deletion', () => {
       await held.query('begin');
       await held.query('select 1 from public.profiles where id = $1 for update', [owner.id]);
       const call = plans.buyByPaypal(owner, sub);
-      await eventually(
-        async () =>
-          (
-            await sql(
-              `select pid from pg_stat_activity where wait_event_type = 'Lock' and query like '%start_plan_checkout%'`,
-            )
-          ).length > 0,
-        20_000,
-      );
+      await callWaitsOnLock('start_plan_checkout', 20_000);
       await held.query('delete from auth.users where id = $1', [owner.id]);
       await held.query('commit');
       expect((await call).status).toBe(403);

@@ -1,8 +1,9 @@
 // A PayPal plan follows what PayPal does (docs/plans.md, "Renewals, Stop, Change"): a subscription
 // PayPal still has ACTIVE renews (a failed payment it retries, the billing day before it bills),
 // Stop cancels it at PayPal whatever the row says, and what PayPal billed decides the period's plan.
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { callFunction, newUser, sql } from './support/clients.ts';
+import { callFunction, callWaitsOnLock, newUser, sql, stack } from './support/clients.ts';
 import * as plans from './support/plans.ts';
 import { eventually } from './support/providers.ts';
 
@@ -17,6 +18,60 @@ const retryAt = async (paymentId: string) => {
 };
 const subStatus = async (sub: string) =>
   (await plans.paypalState()).subscriptions.find((s) => s.id === sub)?.status;
+/** What PayPal took for a subscription: each payment's status and amount. */
+const takenFor = async (sub: string) =>
+  (await plans.paypalState()).transactions
+    .filter((t) => t.subscription_id === sub)
+    .map((t) => `${t.status}:${t.value}`);
+/** Every webhook PayPal sent about a subscription has been answered. */
+const webhooksDelivered = (sub: string) =>
+  eventually(
+    async () =>
+      (await plans.paypalState()).webhooks
+        .filter((w) => w.body.includes(sub))
+        .every((w) => w.status === 'delivered'),
+    30_000,
+  );
+interface CheckJob {
+  status: string;
+  run_at: string;
+  result: unknown;
+}
+
+/** A renewal check that looks at PayPal again later (after PayPal's billing or retry time). */
+const looksLater = (job: CheckJob) =>
+  job.status === 'queued' && Date.parse(job.run_at) > Date.now() + 1_800_000;
+
+/**
+ * The plan's period ended yesterday: the daily expiry queues its renewal check, and the worker
+ * runs until the check's job is `looked` (it read PayPal and decided).
+ */
+async function renewalChecked(paymentId: string, looked: (job: CheckJob) => boolean) {
+  await sql(
+    `update public.payments set start_date = current_date - 31, end_date = current_date - 1 where id = $1`,
+    [paymentId],
+  );
+  await sql('select private.expire_plans()');
+  const check = () =>
+    sql<CheckJob>(
+      `select status, run_at, result from private.jobs
+        where dedupe_key like 'plan.renewal-check:' || $1 || '%'`,
+      [paymentId],
+    );
+  await eventually(
+    async () => {
+      await plans.runWorker();
+      const [job] = await check();
+      return !!job && looked(job);
+    },
+    60_000,
+    check,
+  );
+}
+
+/** The day a period that starts the day after `end` ends (one month, inclusive). */
+const periodAfter = async (end: string) =>
+  (await sql<{ d: string }>(`select private.period_end($1::date + 1)::text as d`, [end]))[0]!.d;
 
 describe('a PayPal plan PayPal still bills', () => {
   it('a failed renewal PayPal retries keeps renewing; paid on the retry, Change and Stop work, and Stop cancels at PayPal', async () => {
@@ -75,38 +130,82 @@ describe('a PayPal plan PayPal still bills', () => {
     await plans.control('paypal', `/subscriptions/${sub}`, {
       next_billing_time: `${plans.today()}T00:00:00Z`,
     });
-    await eventually(async () =>
-      (await plans.paypalState()).webhooks
-        .filter((w) => w.body.includes(sub))
-        .every((w) => w.status === 'delivered'),
-    );
-    await sql(
-      `update public.payments set start_date = current_date - 31, end_date = current_date - 1 where id = $1`,
-      [paymentId],
-    );
-    await sql('select private.expire_plans()');
-    const check = () =>
-      sql<{ status: string; run_at: string; result: unknown }>(
-        `select status, run_at, result from private.jobs
-          where dedupe_key like 'plan.renewal-check:' || $1 || '%'`,
-        [paymentId],
-      );
+    await webhooksDelivered(sub);
     // the check looked, and looks again after PayPal's billing time
-    await eventually(
-      async () => {
-        await plans.runWorker();
-        const [job] = await check();
-        return job && job.status === 'queued' && Date.parse(job.run_at) > Date.now() + 1_800_000;
-      },
-      60_000,
-      check,
-    );
+    await renewalChecked(paymentId, looksLater);
     expect(await row(owner.id)).toMatchObject({ is_active: true, auto_renew: true });
     expect(await plans.profileOf(owner.id)).toMatchObject({ paid: true, block_limit: 11 });
     // PayPal bills: the next period
     await plans.control('paypal', `/subscriptions/${sub}/bill`);
     await eventually(async () => (await row(owner.id)).end_date >= plans.today(), 15_000);
     expect(await row(owner.id)).toMatchObject({ is_active: true, auto_renew: true });
+  }, 90_000);
+
+  it('a cycle PayPal moves on without a payment (the failed amount left outstanding) gives no period', async () => {
+    const owner = await newUser('pp-unpaid-cycle');
+    const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
+    await webhooksDelivered(sub);
+    const bought = await row(owner.id);
+    // the billing day: PayPal cannot take the payment
+    await plans.control('paypal', `/subscriptions/${sub}`, { fail: true });
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    await webhooksDelivered(sub);
+    await eventually(async () => !!(await row(owner.id)).renewal_failed_at, 15_000);
+    // under its payment_failure_threshold PayPal keeps it ACTIVE, carries the amount to the
+    // outstanding balance and moves the next billing to the next cycle
+    await plans.control('paypal', `/subscriptions/${sub}`, {
+      next_billing_time: new Date(
+        Date.parse(`${bought.end_date}T10:00:00Z`) + 32 * 86_400_000,
+      ).toISOString(),
+    });
+    // our period is over: the daily expiry's renewal check reads PayPal (and waits for PayPal's
+    // retry, or ends the plan)
+    await renewalChecked(paymentId, (job) => job.status === 'done' || looksLater(job));
+    expect(await takenFor(sub)).toEqual(['COMPLETED:3.00']);
+    // nothing paid for the next period: it is not given, and the failure still shows
+    const after = await row(owner.id);
+    expect(after.end_date < plans.today()).toBe(true);
+    expect(after.renewal_failed_at).not.toBeNull();
+  }, 90_000);
+
+  it('Stop while the webhook of a renewal PayPal just billed is on its way: the owner keeps that period', async () => {
+    const owner = await newUser('pp-stop-billed');
+    const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
+    await webhooksDelivered(sub);
+    const before = await row(owner.id);
+    // PayPal bills the next period; its webhook is slow (held before it reads PayPal)
+    const held = new pg.Client({ connectionString: stack().dbUrl });
+    await held.connect();
+    let stop;
+    try {
+      await held.query('begin');
+      await held.query('lock table private.provider_events in access exclusive mode');
+      await plans.control('paypal', `/subscriptions/${sub}/bill`);
+      await callWaitsOnLock('payment_event_seen', 10_000);
+      stop = await callFunction('cancel-paypal-payment', { paymentId }, owner.accessToken);
+    } finally {
+      await held.query('commit');
+      await held.end();
+    }
+    expect(stop.status, JSON.stringify(stop.json)).toBe(200);
+    await webhooksDelivered(sub);
+    // PayPal took two payments and gave none back: the second paid the period after the first
+    const paidThrough = await periodAfter(before.end_date);
+    expect(await takenFor(sub)).toEqual(['COMPLETED:3.00', 'COMPLETED:3.00']);
+    expect((await plans.paypalState()).refunds.filter((r) => r.subscription_id === sub)).toEqual(
+      [],
+    );
+    expect(await subStatus(sub)).toBe('CANCELLED');
+    expect(stop.json.data).toMatchObject({ payment: { end_date: paidThrough } });
+    expect(await row(owner.id)).toMatchObject({
+      is_active: true,
+      auto_renew: false,
+      stopped_at: expect.anything(),
+      end_date: paidThrough,
+    });
+    // the day after the first period, the plan runs on
+    await sql('select private.expire_plans()');
+    expect(await row(owner.id)).toMatchObject({ is_active: true, end_date: paidThrough });
   }, 90_000);
 });
 
@@ -144,5 +243,33 @@ describe('what PayPal bills decides the plan', () => {
       next_price: '3.00',
     });
     expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 43 });
+  });
+
+  it('a Change to another plan of the same price: PayPal bills the same amount, and the period has the new plan', async () => {
+    const owner = await newUser('pp-same-price');
+    const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
+    await webhooksDelivered(sub);
+    const change = await callFunction(
+      'change-paypal-payment',
+      { paymentId, plan: plans.custom(12, 0) },
+      owner.accessToken,
+    );
+    expect(change.status, JSON.stringify(change.json)).toBe(200);
+    await plans.control('paypal', `/subscriptions/${sub}/approve`);
+    const before = (await row(owner.id)).end_date;
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    await eventually(async () => (await row(owner.id)).end_date !== before, 15_000);
+    await webhooksDelivered(sub);
+    expect(await takenFor(sub)).toEqual(['COMPLETED:3.00', 'COMPLETED:3.00']);
+    expect(await row(owner.id)).toMatchObject({
+      type: 'custom',
+      price: '3.00',
+      content: { planName: 'Custom', blockLimit: 12, responseMonthlyLimit: 0 },
+      next_content: null,
+    });
+    expect(await plans.profileOf(owner.id)).toMatchObject({
+      block_limit: 15,
+      response_monthly_limit: 100,
+    });
   });
 });

@@ -203,6 +203,71 @@ describe('a schedule PortOne made whose id we do not have', () => {
     );
     await keyDeleted(key);
   }, 60_000);
+
+  /**
+   * Basic by card, its renewal due in three days; the Stop is recorded as the schedule job marked
+   * it before PortOne's revoke by key reached it (a schedule made late): plan.revoke-schedule is
+   * queued, and PortOne runs the schedule before that job (`webhook`: whether its webhook reaches us).
+   */
+  async function ranAfterStop(label: string, webhook: boolean) {
+    const owner = await newUser(label);
+    const { key, paymentId } = await renewals.boughtByCard(owner);
+    const made = await renewals.scheduled(key, 3);
+    await renewals.endsInTwoDays(paymentId, made.paymentId);
+    await sql(`update private.payment_charges set schedule_id = 'existing' where id = $1`, [
+      made.paymentId,
+    ]);
+    const end = (
+      await sql<{ end_date: string }>(
+        `select (public.record_plan_stop($1, $2) ->> 'end_date') as end_date`,
+        [owner.id, paymentId],
+      )
+    )[0]!.end_date;
+    await plans.control('portone', '/schedules/run', { paymentId: made.paymentId, webhook });
+    const status = async () =>
+      (await plans.portoneState()).payments.find((p) => p.id === made.paymentId)?.status;
+    expect(await status()).toBe('PAID');
+    return { owner, key, paymentId, chargeId: made.paymentId, end, status };
+  }
+
+  it('PortOne runs a schedule the Stop revoked too late: the payment is given back, no period added', async () => {
+    const { owner, key, chargeId, end, status } = await ranAfterStop('late-run-hook', true);
+    // its webhook settles the revoked charge: refunded at once, before the queue runs
+    await eventually(async () => (await status()) === 'CANCELLED', 15_000, status);
+    await keyDeleted(key);
+    expect(await plans.paymentsOf(owner.id)).toMatchObject([
+      { end_date: end, auto_renew: false, paid_next_content: null },
+    ]);
+    expect((await plans.chargesOf(owner.id)).find((c) => c.id === chargeId)?.status).toBe(
+      'revoked',
+    );
+    expect(await renewals.paidAtPortOne(owner)).toBe(1);
+  }, 60_000);
+
+  it('the same with its webhook lost: plan.revoke-schedule gives the payment back', async () => {
+    const { owner, chargeId, end, status } = await ranAfterStop('late-run-lost', false);
+    await eventually(
+      async () => {
+        await plans.runWorker();
+        return (await status()) === 'CANCELLED';
+      },
+      30_000,
+      status,
+    );
+    const [job] = await sql<{ result: unknown }>(
+      `select result from private.jobs where dedupe_key = $1`,
+      [`plan.revoke-schedule:${chargeId}`],
+    );
+    expect(job!.result).toMatchObject({ refunded: chargeId });
+    expect(await plans.paymentsOf(owner.id)).toMatchObject([{ end_date: end, auto_renew: false }]);
+    // a retry of the job gives nothing back twice
+    await sql(`update private.jobs set status = 'queued', run_at = now() where dedupe_key = $1`, [
+      `plan.revoke-schedule:${chargeId}`,
+    ]);
+    await plans.runWorker();
+    expect(await status()).toBe('CANCELLED');
+    expect(await renewals.paidAtPortOne(owner)).toBe(1);
+  }, 60_000);
 });
 
 /**
@@ -248,7 +313,8 @@ describe('plan functions take their locks in one order', () => {
     const renewal = (await plans.chargesOf(owner.id)).find((c) => c.kind === 'renewal')!;
     // record_plan_change has locked the owner and the plan row (its first statement,
     // private.lock_plan) when the renewal's webhook records it; the change goes on to the plan's
-    // charges
+    // charges, revoking this one: the renewal then finds it revoked and refuses it (its caller
+    // gives the payment back, settleCardRenewal), so the period is not charged twice
     expect(
       await meetOnLock(
         {
@@ -260,9 +326,9 @@ describe('plan functions take their locks in one order', () => {
         },
         ['select public.record_plan_renewal($1, $2)', [renewal.id, 'tx-lock-order']],
       ),
-    ).toEqual({ holder: 'done', waiter: 'done' });
+    ).toEqual({ holder: 'done', waiter: 'This renewal was revoked' });
     expect((await plans.chargesOf(owner.id)).find((c) => c.id === renewal.id)!.status).toBe(
-      'recorded',
+      'revoked',
     );
   });
 

@@ -445,11 +445,19 @@ describe('stop, change, expiry', () => {
   it('a renewing plan past its end is checked with the provider before it ends', async () => {
     const owner = await newUser('check');
     const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
-    // our record fell behind (a lost webhook): PayPal still bills it
+    // PayPal billed the next period and our record fell behind (its webhook lost): the row, and
+    // the last PayPal payment applied to it, as they were before that payment
+    const bought = (await plans.paymentsOf(owner.id))[0]!.end_date;
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    await eventually(
+      async () => (await plans.paymentsOf(owner.id))[0]!.end_date !== bought,
+      15_000,
+    );
     await sql(
       `update public.payments set start_date = current_date - 31, end_date = current_date - 1 where id = $1`,
       [paymentId],
     );
+    await sql('delete from private.paypal_payments where payment_id = $1', [paymentId]);
     await sql('select private.expire_plans()');
     await eventually(async () => {
       await plans.runWorker();

@@ -341,20 +341,39 @@ export async function settleCardCheckout(charge: ChargeRow): Promise<Settled> {
   }
 }
 
-/** A card renewal read back from PortOne: paid -> one more period; failed -> the owner is told. */
+/** Why a renewal PortOne charged after its Stop or Change revoked it is given back. */
+const REVOKED_RENEWAL = 'The plan was stopped or changed before this renewal was charged';
+
+/**
+ * A card renewal read back from PortOne: paid -> one more period; failed -> the owner is told. One
+ * a Stop or Change revoked (its schedule ran before PortOne had it revoked: made late, or revoked
+ * by plan.revoke-schedule after it ran) is never the owner's period: paid, it is given back.
+ */
 export async function settleCardRenewal(charge: ChargeRow): Promise<Settled> {
   const payment = await portonePayment(charge);
   if (!payment) return { state: 'none' };
+  if (charge.status === 'revoked') {
+    if (payment.status !== 'PAID') return { state: 'none' };
+    await refundCard(charge.id, REVOKED_RENEWAL);
+    return { state: 'refunded', message: REVOKED_RENEWAL };
+  }
   if (
     payment.status === 'PAID' &&
     payment.amount.total === Number(charge.amount) &&
     payment.currency === charge.currency
   ) {
-    const recorded = await rpc<PaymentRow>('record_plan_renewal', {
-      p_charge_id: charge.id,
-      p_provider_payment_id: payment.transactionId,
-    });
-    return { state: 'recorded', payment: recorded };
+    try {
+      const recorded = await rpc<PaymentRow>('record_plan_renewal', {
+        p_charge_id: charge.id,
+        p_provider_payment_id: payment.transactionId,
+      });
+      return { state: 'recorded', payment: recorded };
+    } catch (err) {
+      // revoked meanwhile (record_plan_renewal refuses it): given back
+      if (!(err instanceof DbError && err.code === 'PT409')) throw err;
+      await refundCard(charge.id, REVOKED_RENEWAL);
+      return { state: 'refunded', message: REVOKED_RENEWAL };
+    }
   }
   if (payment.status === 'FAILED' || payment.status === 'PAID') {
     const reason =
@@ -500,7 +519,8 @@ export async function settleEndedPaypalCheckout(
 
 /**
  * What PayPal says about a subscription, applied to its plan (renewals, changes, cancels); `s`: the
- * subscription, when read already. What PayPal billed last (`billed`) decides a new period's plan.
+ * subscription, when read already. Its last payment, when later than the last one applied, pays a
+ * new period, and what it billed (`billed`) decides that period's plan.
  */
 export async function syncPaypalPlan(
   subscriptionId: string,
@@ -509,7 +529,8 @@ export async function syncPaypalPlan(
 ): Promise<PaymentRow | null> {
   s ??= await paypalClient().getSubscription(subscriptionId);
   const next = s.billing_info?.next_billing_time;
-  const billed = s.billing_info?.last_payment?.amount.value;
+  const last = s.billing_info?.last_payment;
+  const billed = last?.amount.value;
   // a failed payment PayPal tries again (while it counts failures): when, for the Plan page
   const retryAt = s.billing_info?.failed_payments_count
     ? s.billing_info.last_failed_payment?.next_payment_retry_time
@@ -521,6 +542,8 @@ export async function syncPaypalPlan(
       next_billing_date: next ? new Date(Date.parse(next)).toISOString().slice(0, 10) : null,
       quantity: Number(s.quantity ?? '1'),
       billed: billed === undefined ? null : Number(billed),
+      // a payment later than the last one applied pays a new period; none, nothing moves
+      paid_at: last?.time ?? null,
       payment_failed: paymentFailed,
       retry_at: retryAt ?? null,
     },
@@ -537,7 +560,11 @@ export async function settleCharge(charge: ChargeRow): Promise<Settled> {
   }
   if (charge.status === 'recorded' && charge.payment)
     return { state: 'recorded', payment: charge.payment };
-  if (charge.status === 'unscheduled' || charge.status === 'scheduled')
+  if (
+    charge.status === 'unscheduled' ||
+    charge.status === 'scheduled' ||
+    charge.status === 'revoked'
+  )
     return settleCardRenewal(charge);
   return { state: 'none' };
 }

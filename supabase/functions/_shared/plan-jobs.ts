@@ -135,15 +135,24 @@ async function revokeChargeSchedules(charge: ChargeRow): Promise<string[]> {
  * PortOne revoke came before this schedule) makes the mark answer false: the schedule is revoked
  * here. plan.revoke-schedule (queued by Stop, Change and end_plan for a charge that was scheduled,
  * perhaps after their revoke at PortOne) and a retry revoke a revoked charge's schedule, by its
- * id or, unknown, as PortOne lists it for the charge (revokeChargeSchedules).
+ * id or, unknown, as PortOne lists it for the charge (revokeChargeSchedules). A schedule that ran
+ * first charged a period the owner had stopped or changed: that payment is given back
+ * (settleCardRenewal).
  */
 const scheduleRenewal: JobHandler = {
   prepare: (jobs) =>
     mapLimit(jobs, 4, async (job): Promise<Outcome> => {
       try {
         const charge = await chargeById(String(job.payload.charge_id));
-        if (charge?.kind === 'renewal' && charge.status === 'revoked')
-          return { status: 'done', result: { revoked: await revokeChargeSchedules(charge) } };
+        if (charge?.kind === 'renewal' && charge.status === 'revoked') {
+          const revoked = await revokeChargeSchedules(charge);
+          // its schedule ran before it could be revoked (its webhook may be lost): given back
+          const { state } = await settleCardRenewal(charge);
+          return {
+            status: 'done',
+            result: state === 'refunded' ? { revoked, refunded: charge.id } : { revoked },
+          };
+        }
         if (!charge || charge.kind !== 'renewal' || charge.status !== 'unscheduled')
           return { status: 'done', result: { skipped: charge?.status ?? 'no such charge' } };
         if (!charge.payment?.is_active || !charge.payment.auto_renew)

@@ -114,6 +114,22 @@ export const waitsOnLock = (pid: number) =>
     return w?.wait_event_type === 'Lock';
   }, 60_000);
 
+/**
+ * Resolves once a session running a call to `fn` (a database function, as the stack's services
+ * call it) waits on a lock another session holds.
+ */
+export const callWaitsOnLock = (fn: string, ms: number) =>
+  eventually(
+    async () =>
+      (
+        await sql(
+          `select pid from pg_stat_activity where wait_event_type = 'Lock' and query like '%' || $1 || '%'`,
+          [fn],
+        )
+      ).length > 0,
+    ms,
+  );
+
 /** Runs `fn` in one transaction of its own session as the superuser: committed, or rolled back if it throws. */
 export async function transaction<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: stack().dbUrl });
