@@ -73,17 +73,19 @@ const yesConfirm = /Yes, confirm|네, 확인합니다/;
 
 /**
  * A sender address confirmation mail's "Not me" link (supabase/functions/request-mail-verify): a
- * pending claim of the demo owner with a live "Not me" token; `after` removes what is left.
+ * pending claim of the demo owner and its mail's live "Not me" token; `after` removes both.
  */
 async function senderNotMeLink(ctx: PublicContext): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const sha = (t: string) => createHash('sha256').update(t).digest('hex');
   await ctx.db.query(
     `with claim as (
-       insert into public.sender_emails (user_id, email) values ($1, $2) returning id)
-     insert into private.sender_email_tokens
-       (sender_email_id, token_hash, expires_at, not_me_hash, not_me_expires_at)
-     select id, $3, now() + interval '1 day', $4, now() + interval '7 days' from claim`,
+       insert into public.sender_emails (user_id, email) values ($1, $2) returning id, email),
+     confirm as (
+       insert into private.sender_email_tokens (sender_email_id, token_hash, expires_at)
+       select id, $3, now() + interval '1 day' from claim)
+     insert into private.not_me_tokens (token_hash, email, scope, owner_id, expires_at)
+     select $4, email, 'sender', $1, now() + interval '7 days' from claim`,
     [
       DEMO_ID,
       `screens-sender-${randomBytes(4).toString('hex')}@example.com`,
@@ -98,6 +100,7 @@ const dropSenderClaims = async (ctx: PublicContext) => {
     `delete from public.sender_emails where user_id = $1 and email like 'screens-sender-%'`,
     [DEMO_ID],
   );
+  await ctx.db.query(`delete from private.not_me_tokens where email like 'screens-sender-%'`);
 };
 const notMe = /^(Not me|본인이 아닙니다)$/;
 

@@ -119,12 +119,10 @@ begin
     return jsonb_build_object('skip', 'the letter already went to this address', 'publish_id', v_publish_id);
   end if;
 
-  -- the reasons are prepare_letter_jobs' and DELIVERY_SKIP_REASONS'
+  -- the reasons are prepare_letter_jobs' and DELIVERY_SKIP_REASONS'; a suppressed address is
+  -- reserved, and bounces at the send (prepare_letter_jobs)
   v_skip := case
-    when exists (select 1 from public.unsubscribes u where u.user_id = v_letter.owner_id and lower(u.email) = v_email)
-      then 'the address unsubscribed'
-    when private.mailbox_suppressed(v_email)
-      then 'the address is suppressed (bounce or complaint)'
+    when private.letter_unsubscribed(v_letter.owner_id, v_email) then 'the address unsubscribed'
     when not private.take_response_quota(v_letter.owner_id, 1)
       then 'the monthly email quota is used up'
   end;

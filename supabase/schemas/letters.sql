@@ -276,13 +276,11 @@ begin
       on conflict do nothing;
   end if;
 
-  -- the reasons are prepare_letter_jobs' (DELIVERY_SKIP_REASONS), so the history reads them alike
-  update pg_temp.letter_recipients r set skip = case
-      when exists (select 1 from public.unsubscribes u where u.user_id = p_owner_id and lower(u.email) = r.email)
-        then 'the address unsubscribed'
-      when private.mailbox_suppressed(r.email)
-        then 'the address is suppressed (bounce or complaint)'
-    end;
+  -- the reason is prepare_letter_jobs' (DELIVERY_SKIP_REASONS), so the history reads them alike.
+  -- A suppressed address is reserved like any other and bounces at the send (prepare_letter_jobs,
+  -- docs/security.md "What an owner learns of a suppressed address")
+  update pg_temp.letter_recipients r set skip = 'the address unsubscribed'
+    where private.letter_unsubscribed(p_owner_id, r.email);
   select count(*) filter (where skip is null), count(*) into v_count, v_total from pg_temp.letter_recipients;
   if v_count = 0 then
     return jsonb_build_object('publish_id', null, 'reserved', 0, 'skipped', v_total);
@@ -326,17 +324,17 @@ revoke execute on function public.reserve_letter(uuid, uuid, text[], text, boole
 -- The groups an audience send can go to (`activated`: every active member), each with the
 -- addresses it reaches as reserve_letter picks them (active members with an email, one per
 -- address, not awaiting confirmation), how many of those it will skip (unsubscribed from the
--- owner's letters, or suppressed), and how many members it leaves out because their address
--- has not confirmed yet (awaiting_count: a visitor typed it, mail-consent.sql). Counted here:
--- PostgREST answers at most 1,000 rows, so the dashboard cannot count.
--- security definer: mail_suppressions is private; only counts of the caller's own members leave.
+-- owner's letters; a suppressed address is not the owner's to learn of: it counts as reached),
+-- and how many members it leaves out because their address has not confirmed yet
+-- (awaiting_count: a visitor typed it, mail-consent.sql). Counted here: PostgREST answers at most
+-- 1,000 rows, so the dashboard cannot count. security definer, the caller's own rows by
+-- auth.uid(): the index on unsubscribes (user_id, mailbox) serves it (is_unsubscribed says why).
 create function public.letter_send_groups()
 returns table (name text, email_count integer, skip_count integer, awaiting_count integer)
 language sql stable security definer set search_path = '' as $$
   with m as (
     select a.group_name, lower(a.email) as email, a.awaiting_confirmation as awaiting,
-           exists (select 1 from public.unsubscribes u where u.user_id = a.user_id and lower(u.email) = lower(a.email))
-             or private.mailbox_suppressed(a.email) as skip
+           private.letter_unsubscribed(a.user_id, a.email) as skip
     from public.audience_members a
     where a.user_id = (select auth.uid()) and not a.deactivated and a.has_email
   )
@@ -355,9 +353,11 @@ revoke execute on function public.letter_send_groups() from public, anon;
 grant execute on function public.letter_send_groups() to authenticated;
 
 -- For each claimed letter job: its recipient, or why it is not sent (the delivery is gone or no
--- longer reserved, the address unsubscribed or is suppressed, the sender is suspended, the
--- owner's sender address is no longer a verified claim of theirs; the delivery then becomes
--- `skipped`), and once per send what the mail needs. Answers
+-- longer reserved, the address unsubscribed, the sender is suspended, the owner's sender address
+-- is no longer a verified claim of theirs; the delivery then becomes `skipped`; a suppressed
+-- address: the delivery is sent and bounced, as SES reports a send to an address on its
+-- suppression list, so the owner learns no more than mailing it would tell: docs/security.md
+-- "What an owner learns of a suppressed address"), and once per send what the mail needs. Answers
 -- {jobs: [{id, delivery_id, publish_id, to, name, skip?}], publishes: [{id, ...}]}.
 create function public.prepare_letter_jobs(p_job_ids bigint[])
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -367,7 +367,7 @@ declare
 begin
   create temporary table if not exists pg_temp.letter_batch (
     job_id bigint primary key, delivery_id uuid, publish_id uuid, owner_id uuid, email text,
-    name text, status text, skip text
+    name text, status text, skip text, bounce boolean not null default false
   ) on commit drop;
   truncate pg_temp.letter_batch;
   insert into pg_temp.letter_batch (job_id, delivery_id, publish_id, owner_id, email, name, status)
@@ -380,10 +380,7 @@ begin
   update pg_temp.letter_batch b set skip = case
       when b.delivery_id is null then 'the send was deleted'
       when b.status <> 'reserved' then 'already ' || b.status
-      when exists (select 1 from public.unsubscribes u where u.user_id = b.owner_id and lower(u.email) = lower(b.email))
-        then 'the address unsubscribed'
-      when private.mailbox_suppressed(b.email)
-        then 'the address is suppressed (bounce or complaint)'
+      when private.letter_unsubscribed(b.owner_id, b.email) then 'the address unsubscribed'
     end;
   -- a sender whose letters bounce or draw complaints too often stops sending (mail_sender_status)
   update pg_temp.letter_batch b set skip = 'the sender is suspended (bounces or complaints)'
@@ -398,11 +395,32 @@ begin
       join public.sender_emails s
         on s.user_id = p.user_id and s.email = lower(coalesce(p.reply_to, p.mail_from))
       where p.id = b.publish_id and s.status = 'verified');
+  -- a suppressed address (last: every reason above is the owner's own to know) is not mailed;
+  -- its delivery goes as a mail SES bounced (sent, then bounced, counted as record_mail_event
+  -- counts a bounce), and the worker is told to skip it
+  update pg_temp.letter_batch b set bounce = true, skip = 'the address is suppressed'
+    where b.skip is null and private.mailbox_suppressed(b.email);
   perform private.lock_sends(array(select delivery_id from pg_temp.letter_batch
                                    where status = 'reserved' and skip is not null));
   update public.deliveries d set status = 'skipped', reason = b.skip
     from pg_temp.letter_batch b
-    where d.id = b.delivery_id and b.status = 'reserved' and b.skip is not null;
+    where d.id = b.delivery_id and b.status = 'reserved' and b.skip is not null and not b.bounce;
+  -- leaving `reserved` for `sent` counts the send's and the member's sent_count
+  -- (deliveries_after_status); the bounce then counts as a provider's bounce event does
+  update public.deliveries d set status = 'sent'
+    from pg_temp.letter_batch b where d.id = b.delivery_id and b.status = 'reserved' and b.bounce;
+  update public.deliveries d set status = 'bounced'
+    from pg_temp.letter_batch b where d.id = b.delivery_id and b.status = 'reserved' and b.bounce;
+  update public.publishes p set bounced_count = p.bounced_count + n.count
+    from (select publish_id, count(*)::integer as count from pg_temp.letter_batch
+          where status = 'reserved' and bounce group by publish_id) n
+    where p.id = n.publish_id;
+  update public.audience_members m set bounced_count = m.bounced_count + n.count
+    from (select d.audience_member_id, count(*)::integer as count
+          from public.deliveries d join pg_temp.letter_batch b on b.delivery_id = d.id
+          where b.status = 'reserved' and b.bounce and d.audience_member_id is not null
+          group by d.audience_member_id) n
+    where m.id = n.audience_member_id;
 
   select coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
            'id', b.job_id, 'delivery_id', b.delivery_id, 'publish_id', b.publish_id, 'to', b.email,

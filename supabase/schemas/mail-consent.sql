@@ -226,6 +226,7 @@ grant execute on function public.confirmation_mail_usage() to authenticated;
 create function private.purge_mail_consents()
 returns integer language sql set search_path = '' as $$
   delete from private.confirmation_mails where mailed_at < now() - interval '2 days';
+  delete from private.not_me_tokens where expires_at < now();
   with gone as (
     delete from private.mail_consents
     where confirmed_at is null
@@ -332,6 +333,12 @@ begin
     where id = v_row.id;
   insert into private.confirmation_mails (job_id, email, owner_id) values (p_job_id, v_email, v_owner)
     on conflict (job_id) do update set mailed_at = now();
+  -- the mail's "Not me", which outlives this row, its accounts and the next mail's token
+  insert into private.not_me_tokens (token_hash, email, scope, locale, owner_id, expires_at)
+    values (p_token_hash, v_email,
+            case when v_notify then 'notify' when v_commenter is null then 'letters' else 'reply' end,
+            v_locale, v_owner, now() + interval '7 days')
+    on conflict (token_hash) do nothing;
   if v_notify then
     select u.email into v_owner_email from auth.users u where u.id = v_owner;
   else
@@ -368,47 +375,49 @@ returns jsonb language sql stable security definer set search_path = '' as $$
              (select u.email from auth.users u where u.id = c.owner_id) end)
   from private.mail_consents c left join public.blocks b on b.id = c.block_id
   where c.token_hash = p_token_hash and c.token_expires_at > now()
-  -- a sender confirmation mail's "Not me" token (mail.sql): scope sender, named by the sign-in
-  -- address of the account that asked
+  -- a "Not me" token alone (private.not_me_tokens): a sender confirmation mail's (scope sender,
+  -- named by the sign-in address of the account that asked, while it exists), or a consent mail's
+  -- whose row went or holds a later mail's token (it can only say no: nothing is named)
   union all
-  select jsonb_build_object('scope', 'sender', 'email', s.email, 'block_name', null,
-                            'locale', coalesce(p.language, 'en'), 'owner_name', null,
-                            'owner_email', u.email)
-  from private.sender_email_tokens t
-    join public.sender_emails s on s.id = t.sender_email_id
-    left join public.profiles p on p.id = s.user_id
-    left join auth.users u on u.id = s.user_id
-  where t.not_me_hash = p_token_hash and t.not_me_expires_at > now();
+  select jsonb_build_object('scope', t.scope, 'email', t.email, 'block_name', null,
+                            'locale', t.locale, 'owner_name', null,
+                            'owner_email', case when t.scope = 'sender' then u.email end)
+  from private.not_me_tokens t left join auth.users u on u.id = t.owner_id
+  where t.token_hash = p_token_hash and t.expires_at > now()
+    and not exists (select 1 from private.mail_consents c
+                    where c.token_hash = p_token_hash and c.token_expires_at > now());
 $$;
 revoke all on function public.mail_consent_info(text) from public, anon, authenticated;
 grant execute on function public.mail_consent_info(text) to service_role;
 
 -- Spends a token: p_confirm true confirms (the owner's members with the address stop waiting, and
 -- the letters its forms held for it are queued again), false is "not me" (private.not_me: the
--- mailbox joins the suppression list). A sender confirmation mail's "Not me" token answers false
--- only (true: invalid). Answers {outcome: confirmed | declined | invalid, scope, email}.
+-- mailbox joins the suppression list). A "Not me" token alone (private.not_me_tokens) answers
+-- false only (true: invalid). Answers {outcome: confirmed | declined | invalid, scope, email}.
 create function public.answer_mail_consent(p_token_hash text, p_confirm boolean)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_row private.mail_consents;
-  v_sender text;
+  v_not_me private.not_me_tokens;
 begin
   -- the row lock makes the token single use: a second call waits, then finds it gone
   select * into v_row from private.mail_consents
     where token_hash = p_token_hash and token_expires_at > now() for update;
   if not found then
-    -- a sender confirmation mail's "Not me" (mail.sql): it can only decline; the claim, and with
-    -- it the token, goes (private.not_me)
-    select s.email into v_sender from private.sender_email_tokens t
-      join public.sender_emails s on s.id = t.sender_email_id
-      where t.not_me_hash = p_token_hash and t.not_me_expires_at > now() and not p_confirm
-      for update of t;
+    -- a "Not me" token alone (private.not_me_tokens): a sender confirmation mail's, or a consent
+    -- mail's whose row went (its owner's or its commenter's account was deleted) or holds a later
+    -- mail's token. It can only decline, once
+    delete from private.not_me_tokens
+      where token_hash = p_token_hash and expires_at > now() and not p_confirm
+      returning * into v_not_me;
     if not found then
       return jsonb_build_object('outcome', 'invalid');
     end if;
-    perform private.not_me(v_sender);
-    return jsonb_build_object('outcome', 'declined', 'scope', 'sender', 'email', v_sender);
+    perform private.not_me(v_not_me.email);
+    return jsonb_build_object('outcome', 'declined', 'scope', v_not_me.scope, 'email', v_not_me.email);
   end if;
+  -- the mail's token is spent: its "Not me" too
+  delete from private.not_me_tokens where token_hash = p_token_hash;
   update private.mail_consents
     set token_hash = null, token_expires_at = null,
         confirmed_at = case when p_confirm then now() end
@@ -434,6 +443,6 @@ begin
 end;
 $$;
 comment on function public.answer_mail_consent(text, boolean) is
-  'Spends a mail confirmation token: confirms (true) or suppresses the mailbox (false, "not me"; a sender confirmation mail''s "Not me" token: false only, its claim goes); outcome invalid when unknown, spent or expired. Service role only (confirm-email).';
+  'Spends a mail confirmation token: confirms (true) or suppresses the mailbox (false, "not me"); a "Not me" token alone (a sender confirmation mail''s, or a consent mail''s whose row went or holds a later token: private.not_me_tokens) answers false only. Outcome invalid when unknown, spent or expired. Service role only (confirm-email).';
 revoke all on function public.answer_mail_consent(text, boolean) from public, anon, authenticated;
 grant execute on function public.answer_mail_consent(text, boolean) to service_role;

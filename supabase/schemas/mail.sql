@@ -4,14 +4,20 @@
 
 -- The mailbox an address reaches, for the caps and the suppression checks (docs/security.md
 -- "One mailbox, many spellings"): lower case, trimmed, the local part cut at its first '+'
--- (victim+1@x and victim+2@x reach victim@x), and for gmail.com and googlemail.com the dots of
--- the local part gone and the domain gmail.com. Only for counting and matching: mail still goes
--- to the address as typed. A local part that is nothing before its '+' stays whole.
+-- (victim+1@x and victim+2@x reach victim@x), for gmail.com and googlemail.com the dots of the
+-- local part gone and the domain gmail.com, and the domains one provider documents as one
+-- account's (docs/security.md "One mailbox, many spellings", with the sources): Apple's
+-- icloud.com, me.com and mac.com are icloud.com; Proton's proton.me, protonmail.com,
+-- protonmail.ch and pm.me are proton.me. Only for counting and matching: mail still goes to the
+-- address as typed. A local part that is nothing before its '+' stays whole.
 create function private.mailbox_key(p_email text)
 returns text language sql immutable parallel safe set search_path = '' as $$
   select case when a.domain is null then a.address
               when a.domain in ('gmail.com', 'googlemail.com')
                 then replace(a.local, '.', '') || '@gmail.com'
+              when a.domain in ('icloud.com', 'me.com', 'mac.com') then a.local || '@icloud.com'
+              when a.domain in ('proton.me', 'protonmail.com', 'protonmail.ch', 'pm.me')
+                then a.local || '@proton.me'
               else a.local || '@' || a.domain end
   from (select t.address, t.domain,
                coalesce(nullif(split_part(t.whole, '+', 1), ''), t.whole) as local
@@ -90,17 +96,35 @@ create table private.sender_email_tokens (
   sender_email_id uuid primary key references public.sender_emails (id) on delete cascade,
   token_hash text not null unique check (token_hash ~ '^[0-9a-f]{64}$'),
   expires_at timestamptz not null,
-  created_at timestamptz not null default now(),
-  -- the mail's "Not me" link (the /confirm-email page, answer_mail_consent): the address says the
-  -- claim is not its; it confirms nothing, and goes with the claim or the next request
-  not_me_hash text unique check (not_me_hash ~ '^[0-9a-f]{64}$'),
-  not_me_expires_at timestamptz
+  created_at timestamptz not null default now()
 );
 create index sender_email_tokens_expires_at_idx on private.sender_email_tokens (expires_at);
 comment on table private.sender_email_tokens is
-  'The live confirmation token of a sender email claim (one per claim; a new request replaces it), as the SHA-256 of the token mailed to the address, and the hash of the mail''s "Not me" token. Spent by confirm_sender_email or answer_mail_consent; gone with the claim.';
+  'The live confirmation token of a sender email claim (one per claim; a new request replaces it), as the SHA-256 of the token mailed to the address. Spent by confirm_sender_email; gone with the claim.';
 alter table private.sender_email_tokens enable row level security;
 revoke all on private.sender_email_tokens from public, anon, authenticated;
+
+-- Every confirmation mail's "Not me" token (sender: request_sender_email; consent:
+-- start_mail_consent, where it is also the mail's confirm token), as its SHA-256. It belongs to
+-- the mail, not to what asked: the claim, the consent row, the account that asked or the owner
+-- may go, and a later mail may replace the claim's or the row's token, while "Not me" keeps
+-- suppressing the mailbox for 7 days (answer_mail_consent; single use). owner_id: the account
+-- the mail came from (the sender claim's or the consent's owner), no foreign key: the page names
+-- it while it exists. Expired rows go with request_sender_email and purge_mail_consents.
+create table private.not_me_tokens (
+  token_hash text primary key check (token_hash ~ '^[0-9a-f]{64}$'),
+  email text not null check (char_length(email) <= 320 and email = lower(email)),
+  scope text not null check (scope in ('sender', 'reply', 'letters', 'notify')),
+  locale public.language_code not null default 'en',
+  owner_id uuid,
+  expires_at timestamptz not null,
+  created_at timestamptz not null default now()
+);
+comment on table private.not_me_tokens is
+  'The "Not me" token of every confirmation mail (sender and consent), as its SHA-256, tied to the mail only: it suppresses the mailbox for 7 days whatever became of the claim, the consent or the accounts (answer_mail_consent).';
+alter table private.not_me_tokens enable row level security;
+revoke all on private.not_me_tokens from public, anon, authenticated;
+create index not_me_tokens_expires_at_idx on private.not_me_tokens (expires_at);
 
 -- Every sender confirmation mail, by mailbox (private.mailbox_key): one a day per mailbox, whoever
 -- asks (docs/security.md "Sender addresses"). Not tied to the account or the claim, so deleting
@@ -163,25 +187,29 @@ returns uuid language plpgsql security definer set search_path = '' as $$
 declare
   v_id uuid;
 begin
-  delete from private.sender_email_tokens
-    where expires_at < now() and coalesce(not_me_expires_at, expires_at) < now();
+  delete from private.sender_email_tokens where expires_at < now();
+  delete from private.not_me_tokens where expires_at < now();
   insert into public.sender_emails as s (user_id, email, status)
     values (p_user_id, lower(p_email), 'pending')
     on conflict (user_id, email) do update
       set status = case when s.status = 'verified' then s.status else 'pending' end,
           updated_at = now()
     returning id into v_id;
-  insert into private.sender_email_tokens (sender_email_id, token_hash, expires_at, not_me_hash,
-                                           not_me_expires_at)
-    values (v_id, p_token_hash, now() + interval '24 hours', p_not_me_hash, now() + interval '7 days')
+  insert into private.sender_email_tokens (sender_email_id, token_hash, expires_at)
+    values (v_id, p_token_hash, now() + interval '24 hours')
     on conflict (sender_email_id) do update
-      set token_hash = excluded.token_hash, expires_at = excluded.expires_at, created_at = now(),
-          not_me_hash = excluded.not_me_hash, not_me_expires_at = excluded.not_me_expires_at;
+      set token_hash = excluded.token_hash, expires_at = excluded.expires_at, created_at = now();
+  -- the mail's "Not me", which outlives this claim and the next request
+  insert into private.not_me_tokens (token_hash, email, scope, locale, owner_id, expires_at)
+    select p_not_me_hash, lower(p_email), 'sender',
+           coalesce((select p.language from public.profiles p where p.id = p_user_id), 'en'),
+           p_user_id, now() + interval '7 days'
+    where p_not_me_hash is not null;
   return v_id;
 end;
 $$;
 comment on function public.request_sender_email(uuid, text, text, text) is
-  'Adds (or asks again for) an owner''s claim on a sender address with the hashes of the tokens just mailed to it (confirm, 24 hours; "Not me", 7 days); the claim''s older tokens stop working. Service role only (request-mail-verify, after reserve_sender_confirmation).';
+  'Adds (or asks again for) an owner''s claim on a sender address with the hashes of the tokens just mailed to it (confirm, 24 hours, the claim''s older one stops working; "Not me", 7 days, the mail''s own: private.not_me_tokens). Service role only (request-mail-verify, after reserve_sender_confirmation).';
 revoke all on function public.request_sender_email(uuid, text, text, text) from public, anon, authenticated;
 grant execute on function public.request_sender_email(uuid, text, text, text) to service_role;
 
@@ -220,6 +248,9 @@ create table public.unsubscribes (
   email text not null check (char_length(email) <= 100),
   response_id text check (char_length(response_id) <= 100),
   created_at timestamptz not null default now(),
+  -- private.mailbox_key(email): an unsubscribe is the mailbox's own word, as a complaint is; it
+  -- stops the owner's letters to every spelling of it (victim+news@ after victim@)
+  mailbox text generated always as (private.mailbox_key(email)) stored,
   unique (user_id, email)
 );
 comment on table public.unsubscribes is
@@ -227,22 +258,30 @@ comment on table public.unsubscribes is
 call private.clients_read('public.unsubscribes', 'Owners can read their unsubscribes',
   'user_id = (select auth.uid())');
 create index unsubscribes_block_id_idx on public.unsubscribes (block_id);
--- Every read asks by the address in lower case (is_unsubscribed per member of the audience list
+-- Every read asks by the owner and the mailbox (is_unsubscribed per member of the audience list
 -- and of a CSV import's answer, letter_send_groups, reserve_letter, prepare_letter_jobs, a form's
--- letter); the unique key above is on the address as written.
-create index unsubscribes_user_id_lower_email_idx on public.unsubscribes (user_id, lower(email));
+-- letter: private.letter_unsubscribed); the unique key above is on the address as written.
+create index unsubscribes_user_id_mailbox_idx on public.unsubscribes (user_id, mailbox);
+
+-- Whether an address's mailbox unsubscribed from an owner's letters: the one check of every
+-- letter path. Not security definer: its callers are.
+create function private.letter_unsubscribed(p_owner_id uuid, p_email text)
+returns boolean language sql stable set search_path = '' as $$
+  select exists (select 1 from public.unsubscribes u
+                 where u.user_id = p_owner_id and u.mailbox = private.mailbox_key(p_email));
+$$;
+revoke execute on function private.letter_unsubscribed(uuid, text) from public;
 
 -- Whether the member's address unsubscribed from the owner's letters (computed field of
 -- audience_members: `audience_members?select=*,is_unsubscribed`), so the audience list says
 -- Unsubscribed instead of Active and a CSV import can say which new members letters will skip.
 -- security definer, and the caller's own rows by auth.uid(): under RLS the index on
--- (user_id, lower(email)) could not serve the read (lower() is not leakproof, so Postgres applies
--- the policy first and then filters every unsubscribe of the owner's, for each member).
+-- (user_id, mailbox) could not serve the read (mailbox_key() is not leakproof, so Postgres
+-- applies the policy first and then filters every unsubscribe of the owner's, for each member).
 create function public.is_unsubscribed(p_member public.audience_members)
 returns boolean language sql stable security definer set search_path = '' as $$
-  select p_member.email is not null and p_member.user_id = (select auth.uid()) and exists (
-    select 1 from public.unsubscribes u
-    where u.user_id = p_member.user_id and lower(u.email) = lower(p_member.email));
+  select p_member.email is not null and p_member.user_id = (select auth.uid())
+    and private.letter_unsubscribed(p_member.user_id, p_member.email);
 $$;
 comment on function public.is_unsubscribed(public.audience_members) is
   'Computed field of audience_members: the member''s address unsubscribed from the owner''s letters.';

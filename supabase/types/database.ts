@@ -1553,6 +1553,7 @@ export type Database = {
           created_at: string;
           email: string;
           id: string;
+          mailbox: string | null;
           response_id: string | null;
           user_id: string;
         };
@@ -1562,6 +1563,7 @@ export type Database = {
           created_at?: string;
           email: string;
           id?: string;
+          mailbox?: never;
           response_id?: string | null;
           user_id: string;
         };
@@ -1570,6 +1572,7 @@ export type Database = {
           created_at?: string;
           email?: string;
           id?: string;
+          mailbox?: never;
           response_id?: string | null;
           user_id?: string;
         };

@@ -86,12 +86,17 @@ export async function canSendAs(mailer: Mailer, address: string): Promise<boolea
  * After the owner's own confirmation: the claim is verified when the provider can send as the
  * address. Otherwise the provider's identity is created (or, with `restart`, created anew: a
  * fresh link) so that SES mails its own verification link, and the claim waits for it.
+ * `reserve`, when given, is called just before SES is asked to mail (and not when no mail goes):
+ * it notes that mail in the mailbox's day, or throws to refuse it (request-mail-verify's restart:
+ * SES's mail counts as the platform's own confirmation mail does). Its id is released when SES
+ * certainly did not take the request.
  */
 export async function settleWithProvider(
   db: SupabaseClient,
   mailer: Mailer,
   row: Pick<SenderEmailRow, 'id' | 'email'>,
   restart = false,
+  reserve?: () => Promise<number>,
 ): Promise<'verified' | 'awaiting_provider'> {
   if (await canSendAs(mailer, row.email)) {
     const { error, status } = await db
@@ -103,8 +108,18 @@ export async function settleWithProvider(
     return 'verified';
   }
   const identity = await mailer.getIdentity(row.email);
-  if (identity && restart) await mailer.deleteIdentity(row.email);
-  if (!identity || restart) await mailer.createIdentity(row.email);
+  if (identity && !restart) return 'awaiting_provider';
+  const reservation = reserve ? await reserve() : null;
+  try {
+    if (identity) await mailer.deleteIdentity(row.email);
+    await mailer.createIdentity(row.email);
+  } catch (err) {
+    // refused or certainly not taken: no mail went, the day is not spent
+    if (reservation !== null && !(err instanceof MailError && err.outcome === 'unknown')) {
+      await db.rpc('release_sender_confirmation', { p_id: reservation });
+    }
+    throw err;
+  }
   return 'awaiting_provider';
 }
 

@@ -4,11 +4,12 @@
 // verified with the provider for another owner already (the provider's state is account-wide).
 // The mail has a second link, "Not me" (the /confirm-email page, answer_mail_consent): whoever
 // reads the mailbox stops every mail of the platform to it and drops the claim, without signing
-// in; that token confirms nothing. Asking again mails a new link (the old ones stop working); an
-// owner who confirmed but whose provider verification is missing gets the provider's link again
-// instead. At most 60 characters and a valid address ("Invalid email address."); a few requests
-// an hour per owner; and the address, whoever asks, gets at most one of these mails a day and none
-// once it is suppressed (reserve_sender_confirmation; docs/security.md "Sender addresses").
+// in; that token confirms nothing. Asking again mails a new link (the old confirm link stops
+// working; "Not me" links keep theirs for 7 days); an owner who confirmed but whose provider
+// verification is missing gets the provider's link again instead. At most 60 characters and a
+// valid address ("Invalid email address."); a few requests an hour per owner; and the address,
+// whoever asks, gets at most one of these mails a day, SES's own link counted, and none once it
+// is suppressed (reserve_sender_confirmation; docs/security.md "Sender addresses").
 import { serviceClient } from '../_shared/clients.ts';
 import { siteUrl } from '../_shared/env.ts';
 import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
@@ -76,10 +77,15 @@ Deno.serve(
 
     const mailer = sesMailer();
     if (existing?.confirmed_at) {
+      // SES mails its own link again: that mail counts in the mailbox's day, and none goes to a
+      // suppressed mailbox, as for the platform's confirmation mail below
       try {
-        const state = await settleWithProvider(db, mailer, existing, true);
+        const state = await settleWithProvider(db, mailer, existing, true, () =>
+          reserveMail(db, user.id, email),
+        );
         return { status: true, email, state };
       } catch (err) {
+        if (err instanceof HttpError) throw err;
         throw providerError(err, 'request-mail-verify');
       }
     }

@@ -51,6 +51,7 @@ export const LETTER_MESSAGES = {
 export const DELIVERY_SKIP_REASONS = {
   deleted: 'the send was deleted',
   unsubscribed: 'the address unsubscribed',
+  /** sends before 2026-11-28 only: a suppressed address now bounces unmailed (docs/security.md) */
   suppressed: 'the address is suppressed (bounce or complaint)',
   suspended: 'the sender is suspended (bounces or complaints)',
   senderNotVerified: 'the sender address is no longer verified',

@@ -1,0 +1,273 @@
+// What rev-mail2 (2026-11-28) found in the mail changes, each as it was reproduced: a letter
+// unsubscribe stopped one spelling of the mailbox only (D1); an owner learnt which strangers'
+// addresses are suppressed from the send dialog's skip count, a delivery's reason and
+// send-letter's skippedCount (D3); whoever caused a confirmation mail could take its "Not me"
+// away by deleting the claim, the account or asking again (D2); SES's own verification mail went
+// to a suppressed mailbox, and as often as an owner asked (D4); one Apple or Proton mailbox on
+// several domains counted as several (D5). docs/security.md "One mailbox, many spellings", "What
+// an owner learns of a suppressed address", "Sender addresses".
+import { describe, expect, it } from 'vitest';
+import { SENDER_MESSAGES } from '@reaction-blocks/contracts/schemas';
+import { NOTION_PAGE_URL } from '../local/providers/pages/fixtures.ts';
+import { callFunction, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
+import { postMessage } from './support/hostile.ts';
+import { eventually, inbox, mailbox, type Mail } from './support/providers.ts';
+import { answerLink, commentBlock, confirmationMail, tokenOf } from './support/consent.ts';
+import * as letters from './support/letters.ts';
+
+const plus = (email: string, tag: string) => email.replace('@', `+${tag}@`);
+const id8 = () => Math.random().toString(36).slice(2, 10);
+const isSenderMail = (m: Mail) => Boolean(m.html?.includes('/profile/email?confirm='));
+const isSesMail = (m: Mail) => m.subject.startsWith('Amazon Web Services');
+const request = (owner: TestUser, email: string) =>
+  callFunction('request-mail-verify', { emailToVerify: email }, owner.accessToken);
+const suppress = (email: string, reason: 'not_me' | 'complaint') =>
+  sql(`insert into private.mail_suppressions (email, reason) values ($1, $2)`, [email, reason]);
+/** The mailbox's sender confirmation day, as if it were spent a day ago. */
+const aDayLater = (email: string) =>
+  sql(
+    `update private.sender_confirmation_mails set mailed_at = mailed_at - interval '25 hours'
+     where mailbox = private.mailbox_key($1)`,
+    [email],
+  );
+const notMeToken = (mail: Mail) => /confirm-email\?token=([\w-]{43})/.exec(mail.html!)![1]!;
+
+async function savedLetterOwner() {
+  const o = await letters.letterOwner('notion_letter');
+  const saved = await letters.save(o, await letters.loaded(o, 'notion', NOTION_PAGE_URL));
+  expect(saved.json.error).toBeUndefined();
+  return o;
+}
+
+describe('a letter unsubscribe is the mailbox’s (D1)', () => {
+  it('stops every spelling of it in a send, the dialog’s count and the audience list', async () => {
+    const o = await savedLetterOwner();
+    const victim = inbox('unsub');
+    const gmail = `victim${id8()}@gmail.com`;
+    for (const email of [victim, gmail]) {
+      await sql('insert into public.unsubscribes (user_id, email) values ($1, $2)', [
+        o.owner.id,
+        email,
+      ]);
+    }
+    const spellings = [plus(victim, 'news'), gmail.replace(/^v/, 'V.'), plus(gmail, 'x')];
+    expect(await letters.sendAndDeliver(o, spellings)).toMatchObject({
+      reservedCount: 0,
+      skippedCount: 3,
+    });
+    // the same spellings as audience members: Unsubscribed in the list, skipped in the dialog
+    await o.owner.client.from('audience_groups').insert([{ name: 'spellings' }]);
+    const add = await o.owner.client
+      .from('audience_members')
+      .insert(spellings.map((email) => ({ email, group_name: 'spellings' })));
+    expect(add.error).toBeNull();
+    const members = await o.owner.client
+      .from('audience_members')
+      .select('email, is_unsubscribed')
+      .eq('group_name', 'spellings');
+    expect(members.data!.map((m) => m.is_unsubscribed)).toEqual([true, true, true]);
+    const groups = (await o.owner.client.rpc('letter_send_groups')).data as Array<{
+      name: string;
+      email_count: number;
+      skip_count: number;
+    }>;
+    expect(groups.find((g) => g.name === 'spellings')).toMatchObject({
+      email_count: 3,
+      skip_count: 3,
+    });
+    const r = await sql<{ r: { reserved: number; skipped: number } }>(
+      `select public.reserve_letter($1, $2, null, 'spellings', false, $3::jsonb) as r`,
+      [o.owner.id, o.blockId, JSON.stringify({ from: o.sender })],
+    );
+    expect(r[0]!.r).toMatchObject({ reserved: 0, skipped: 3 });
+    // the unsubscribe came after the reservation: the send skips it
+    const late = inbox('late');
+    const release = await letters.reserveHeld(o, plus(late, 'a'));
+    await sql('insert into public.unsubscribes (user_id, email) values ($1, $2)', [
+      o.owner.id,
+      late,
+    ]);
+    await release();
+    expect(await letters.deliveryOf(plus(late, 'a'), 'skipped')).toMatchObject({
+      reason: 'the address unsubscribed',
+    });
+    for (const email of [...spellings, plus(late, 'a')]) expect(await mailbox(email)).toEqual([]);
+  }, 90_000);
+});
+
+describe('an owner learns nothing of a stranger’s suppression (D3)', () => {
+  it('the dialog counts it as reached, the send reserves it and it bounces; no mail goes', async () => {
+    const o = await savedLetterOwner();
+    const [said, fresh] = [inbox('said-no'), inbox('fresh')];
+    // "Not me" to some other owner's mail
+    await suppress(said, 'not_me');
+    await o.owner.client.from('audience_groups').insert([{ name: 'probe-a' }, { name: 'probe-b' }]);
+    const add = await o.owner.client.from('audience_members').insert([
+      { email: said, group_name: 'probe-a' },
+      { email: fresh, group_name: 'probe-b' },
+    ]);
+    expect(add.error).toBeNull();
+    const groups = (await o.owner.client.rpc('letter_send_groups')).data as Array<{
+      name: string;
+      skip_count: number;
+    }>;
+    const [a, b] = ['probe-a', 'probe-b'].map((n) => groups.find((g) => g.name === n)!);
+    expect(a.skip_count).toBe(0);
+    expect(a.skip_count).toBe(b.skip_count);
+
+    const sent = await letters.sendAndDeliver(o, [said, fresh]);
+    expect(sent).toMatchObject({ reservedCount: 2, skippedCount: 0 });
+    await letters.delivered(fresh);
+    const bounced = await letters.deliveryOf(said, 'bounced');
+    expect(bounced).toEqual({ status: 'bounced', reason: null });
+    expect(await mailbox(said)).toEqual([]);
+    // counted as a bounce SES reported: the send's and the member's rows
+    const [send] = await sql<Record<string, number>>(
+      `select reserved_count, sent_count, skipped_count, bounced_count from public.publishes
+       where id = $1`,
+      [sent.publishId],
+    );
+    expect(send).toEqual({ reserved_count: 2, sent_count: 2, skipped_count: 0, bounced_count: 1 });
+    const [member] = await sql<Record<string, number>>(
+      `select sent_count, bounced_count from public.audience_members where user_id = $1 and email = $2`,
+      [o.owner.id, said],
+    );
+    expect(member).toEqual({ sent_count: 1, bounced_count: 1 });
+    // a bounce no mail made is not the owner's: their reputation counts what went
+    const status = await sql<{ s: { sent: number; bounced: number } }>(
+      'select public.mail_sender_status($1) as s',
+      [o.owner.id],
+    );
+    expect(status[0]!.s).toMatchObject({ sent: 1, bounced: 0 });
+  }, 90_000);
+});
+
+describe('"Not me" belongs to the mail (D2)', () => {
+  it('a sender mail’s link works after the claim is deleted and after a second request', async () => {
+    const owner = await newUser('takes-notme');
+    const victim = inbox('cannot-decline');
+    expect((await request(owner, victim)).status).toBe(200);
+    const first = await eventually(async () => (await mailbox(victim)).find(isSenderMail));
+    // asked again a day later: a new mail, the first one's "Not me" still holds
+    await aDayLater(victim);
+    expect((await request(owner, victim)).status).toBe(200);
+    await eventually(async () => (await mailbox(victim)).filter(isSenderMail).length === 2);
+    const del = await callFunction(
+      'delete-mail-verified',
+      { emailToDelete: victim },
+      owner.accessToken,
+    );
+    expect(del.status).toBe(200);
+    expect((await answerLink(notMeToken(first))).json.data).toMatchObject({ scope: 'sender' });
+    const answer = await answerLink(notMeToken(first), 'not-me');
+    expect(answer).toMatchObject({ status: 200, json: { data: { outcome: 'declined' } } });
+    // single use; and the mailbox is suppressed: no new mail, whoever asks
+    expect((await answerLink(notMeToken(first), 'not-me')).status).toBe(400);
+    await aDayLater(victim);
+    const again = await request(await newUser('next-day'), plus(victim, 'x'));
+    expect(again).toMatchObject({ status: 400, json: { error: { code: 'suppressed' } } });
+  }, 90_000);
+
+  it('a consent mail’s link works after the guest who typed the address is gone', async () => {
+    const victim = inbox('cannot-decline-2');
+    const block = await commentBlock('Gone guest');
+    const guest = await newGuest();
+    await postMessage(guest, block.blockId, 'hi', { p_creator_email: victim });
+    const token = tokenOf(await confirmationMail(victim));
+    await sql('delete from auth.users where id = $1', [guest.id]);
+    // the page asks only "Not me" of what it can still say; confirming has nothing left to confirm
+    expect((await answerLink(token)).json.data).toMatchObject({ scope: 'reply' });
+    expect((await answerLink(token, 'confirm')).status).toBe(400);
+    expect(await answerLink(token, 'not-me')).toMatchObject({
+      status: 200,
+      json: { data: { outcome: 'declined', scope: 'reply' } },
+    });
+    expect((await answerLink(token, 'not-me')).status).toBe(400);
+    const [row] = await sql<{ reason: string }>(
+      'select reason from private.mail_suppressions where email = $1',
+      [victim],
+    );
+    expect(row).toEqual({ reason: 'not_me' });
+  }, 60_000);
+
+  it('a consent mail answered once leaves no "Not me" behind', async () => {
+    const victim = inbox('answered');
+    const block = await commentBlock('Answered');
+    await postMessage(await newGuest(), block.blockId, 'hi', { p_creator_email: victim });
+    const token = tokenOf(await confirmationMail(victim));
+    expect((await answerLink(token, 'confirm')).status).toBe(200);
+    expect((await answerLink(token, 'not-me')).status).toBe(400);
+    expect(await sql('select 1 from private.mail_suppressions where email = $1', [victim])).toEqual(
+      [],
+    );
+  }, 60_000);
+});
+
+describe('SES’s own verification mail is a confirmation mail (D4)', () => {
+  it('counts in the mailbox’s day and is refused to a suppressed mailbox', async () => {
+    const owner = await newUser('restart-identity');
+    const address = inbox('former');
+    expect((await request(owner, address)).status).toBe(200);
+    const mail = await eventually(async () => (await mailbox(address)).find(isSenderMail));
+    const confirmToken = /profile\/email\?confirm=([\w-]{43})/.exec(mail.html!)![1]!;
+    const confirmed = await callFunction(
+      'confirm-mail-verify',
+      { token: confirmToken },
+      owner.accessToken,
+    );
+    expect(confirmed.json.data).toMatchObject({ state: 'awaiting_provider' });
+    const sesMails = async () => (await mailbox(address)).filter(isSesMail).length;
+    await eventually(async () => (await sesMails()) === 1);
+    // the platform's mail spent today: SES's link again waits for tomorrow
+    const today = await request(owner, address);
+    expect(today).toMatchObject({ status: 429, json: { error: { code: 'sent_today' } } });
+    await aDayLater(address);
+    expect((await request(owner, address)).json.data).toMatchObject({
+      state: 'awaiting_provider',
+    });
+    await eventually(async () => (await sesMails()) === 2);
+    // the mailbox then complains: SES mails it nothing more
+    await aDayLater(address);
+    await suppress(plus(address, 'x'), 'complaint');
+    const refused = await request(owner, address);
+    expect(refused).toMatchObject({
+      status: 400,
+      json: { error: { code: 'suppressed', message: SENDER_MESSAGES.suppressed } },
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await sesMails()).toBe(2);
+  }, 90_000);
+});
+
+describe('one Apple or Proton mailbox on several domains is one mailbox (D5)', () => {
+  it('the mailbox key folds the domains the providers document as one account’s', async () => {
+    const cases: Array<[string, string]> = [
+      ['Victim+x@me.com', 'victim@icloud.com'],
+      ['victim@mac.com', 'victim@icloud.com'],
+      ['victim@iCloud.com', 'victim@icloud.com'],
+      ['victim@protonmail.com', 'victim@proton.me'],
+      ['victim@protonmail.ch', 'victim@proton.me'],
+      ['victim+a@pm.me', 'victim@proton.me'],
+      ['victim@proton.me', 'victim@proton.me'],
+      // not folded: other domains, and dots (neither provider documents them as ignored)
+      ['vic.tim@icloud.com', 'vic.tim@icloud.com'],
+      ['victim@me.org', 'victim@me.org'],
+    ];
+    const rows = await sql<{ key: string }>(
+      'select private.mailbox_key(e) as key from unnest($1::text[]) with ordinality u(e, n) order by n',
+      [cases.map(([email]) => email)],
+    );
+    expect(rows.map((r) => r.key)).toEqual(cases.map(([, key]) => key));
+  });
+
+  it('one sender confirmation a day reaches the mailbox, whichever domain is typed', async () => {
+    const local = `victim${id8()}`;
+    const apple = [`${local}@icloud.com`, `${local}@me.com`, `${local}@mac.com`];
+    const proton = [`${local}@proton.me`, `${local}@protonmail.com`, `${local}@pm.me`];
+    const owners = await Promise.all([...apple, ...proton].map((_, i) => newUser(`alias-${i}`)));
+    const statuses = [];
+    for (const [i, email] of [...apple, ...proton].entries())
+      statuses.push((await request(owners[i]!, email)).status);
+    expect(statuses).toEqual([200, 429, 429, 200, 429, 429]);
+  }, 60_000);
+});
