@@ -8,7 +8,6 @@
 // an owner learns of a suppressed address", "Sender addresses".
 import { describe, expect, it } from 'vitest';
 import { SENDER_MESSAGES } from '@reaction-blocks/contracts/schemas';
-import { NOTION_PAGE_URL } from '../local/providers/pages/fixtures.ts';
 import { callFunction, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
 import { postMessage } from './support/hostile.ts';
 import { eventually, inbox, mailbox, type Mail } from './support/providers.ts';
@@ -32,16 +31,9 @@ const aDayLater = (email: string) =>
   );
 const notMeToken = (mail: Mail) => /confirm-email\?token=([\w-]{43})/.exec(mail.html!)![1]!;
 
-async function savedLetterOwner() {
-  const o = await letters.letterOwner('notion_letter');
-  const saved = await letters.save(o, await letters.loaded(o, 'notion', NOTION_PAGE_URL));
-  expect(saved.json.error).toBeUndefined();
-  return o;
-}
-
 describe('a letter unsubscribe is the mailbox’s (D1)', () => {
   it('stops every spelling of it in a send, the dialog’s count and the audience list', async () => {
-    const o = await savedLetterOwner();
+    const o = await letters.savedLetterOwner();
     const victim = inbox('unsub');
     const gmail = `victim${id8()}@gmail.com`;
     for (const email of [victim, gmail]) {
@@ -97,7 +89,7 @@ describe('a letter unsubscribe is the mailbox’s (D1)', () => {
 
 describe('an owner learns nothing of a stranger’s suppression (D3)', () => {
   it('the dialog counts it as reached, the send reserves it and it bounces; no mail goes', async () => {
-    const o = await savedLetterOwner();
+    const o = await letters.savedLetterOwner();
     const [said, fresh] = [inbox('said-no'), inbox('fresh')];
     // "Not me" to some other owner's mail
     await suppress(said, 'not_me');
@@ -240,26 +232,6 @@ describe('SES’s own verification mail is a confirmation mail (D4)', () => {
 });
 
 describe('one Apple or Proton mailbox on several domains is one mailbox (D5)', () => {
-  it('the mailbox key folds the domains the providers document as one account’s', async () => {
-    const cases: Array<[string, string]> = [
-      ['Victim+x@me.com', 'victim@icloud.com'],
-      ['victim@mac.com', 'victim@icloud.com'],
-      ['victim@iCloud.com', 'victim@icloud.com'],
-      ['victim@protonmail.com', 'victim@proton.me'],
-      ['victim@protonmail.ch', 'victim@proton.me'],
-      ['victim+a@pm.me', 'victim@proton.me'],
-      ['victim@proton.me', 'victim@proton.me'],
-      // not folded: other domains, and dots (neither provider documents them as ignored)
-      ['vic.tim@icloud.com', 'vic.tim@icloud.com'],
-      ['victim@me.org', 'victim@me.org'],
-    ];
-    const rows = await sql<{ key: string }>(
-      'select private.mailbox_key(e) as key from unnest($1::text[]) with ordinality u(e, n) order by n',
-      [cases.map(([email]) => email)],
-    );
-    expect(rows.map((r) => r.key)).toEqual(cases.map(([, key]) => key));
-  });
-
   it('one sender confirmation a day reaches the mailbox, whichever domain is typed', async () => {
     const local = `victim${id8()}`;
     const apple = [`${local}@icloud.com`, `${local}@me.com`, `${local}@mac.com`];

@@ -39,7 +39,7 @@ const consentAsk = async (email: string, ownerId: string) =>
   )[0]!.answer;
 
 describe('the mailbox key', () => {
-  it('cuts the local part at its first +, folds case and gmail dots, and leaves the rest alone', async () => {
+  it('cuts the local part at its first +, folds case, gmail dots and one provider’s domains, and leaves the rest alone', async () => {
     const cases: Array<[string, string]> = [
       [' Victim+1@Example.COM ', 'victim@example.com'],
       ['victim+a+b@example.com', 'victim@example.com'],
@@ -48,6 +48,17 @@ describe('the mailbox key', () => {
       ['first.last@example.com', 'first.last@example.com'],
       ['+only@example.com', '+only@example.com'],
       ['not-an-address', 'not-an-address'],
+      // one Apple or Proton account's domains (docs/security.md "One mailbox, many spellings");
+      // other domains and the dots are left alone
+      ['Victim+x@me.com', 'victim@icloud.com'],
+      ['victim@mac.com', 'victim@icloud.com'],
+      ['victim@iCloud.com', 'victim@icloud.com'],
+      ['victim@protonmail.com', 'victim@proton.me'],
+      ['victim@protonmail.ch', 'victim@proton.me'],
+      ['victim+a@pm.me', 'victim@proton.me'],
+      ['victim@proton.me', 'victim@proton.me'],
+      ['vic.tim@icloud.com', 'vic.tim@icloud.com'],
+      ['victim@me.org', 'victim@me.org'],
     ];
     const rows = await sql<{ key: string }>(
       'select private.mailbox_key(e) as key from unnest($1::text[]) with ordinality u(e, n) order by n',

@@ -7,19 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { DeleteEmailIdentityCommand } from '@aws-sdk/client-sesv2';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_AWS } from '../local/stack.ts';
-import { NOTION_PAGE_URL } from '../local/providers/pages/fixtures.ts';
 import { DELIVERY_SKIP_REASONS } from '@reaction-blocks/contracts/letters';
 import { callFunction, newUser, sql, stack } from './support/clients.ts';
 import { eventually, inbox, mailbox, sesClient } from './support/providers.ts';
 import * as letters from './support/letters.ts';
 
-/** A Notion letter's owner (support/letters.ts) with the fixture page loaded and saved as the letter. */
-async function savedLetterOwner(opts?: Parameters<typeof letters.letterOwner>[1]) {
-  const o = await letters.letterOwner('notion_letter', opts);
-  const saved = await letters.save(o, await letters.loaded(o, 'notion', NOTION_PAGE_URL));
-  expect(saved.json.error).toBeUndefined();
-  return o;
-}
+const { savedLetterOwner } = letters;
 
 describe('sending', () => {
   it('two addresses: a mail each with footer and one-click unsubscribe; counts; open; unsubscribe; skipped next time', async () => {

@@ -8,6 +8,7 @@ import { type TLetterModel } from '@reaction-blocks/contracts/letters';
 import { callFunction, newUser, sql, stack, transaction, type TestUser } from './clients.ts';
 import { callWorker } from './worker.ts';
 import { eventually, mailbox, sesControl, type Mail } from './providers.ts';
+import { NOTION_PAGE_URL } from '../../local/providers/pages/fixtures.ts';
 
 export const runWorker = () => callWorker();
 
@@ -101,6 +102,14 @@ export async function save(
     },
     o.owner.accessToken,
   );
+}
+
+/** A Notion letter's owner (letterOwner) with the fixture page loaded and saved as the letter. */
+export async function savedLetterOwner(opts?: Parameters<typeof letterOwner>[1]): Promise<Owner> {
+  const o = await letterOwner('notion_letter', opts);
+  const saved = await save(o, await loaded(o, 'notion', NOTION_PAGE_URL));
+  expect(saved.json.error).toBeUndefined();
+  return o;
 }
 
 /** A send to `to` reserved as send-letter does, held back from the worker until `release()`. */
