@@ -103,7 +103,8 @@ describe('an owner learns nothing of a stranger’s suppression (D3)', () => {
       name: string;
       skip_count: number;
     }>;
-    const [a, b] = ['probe-a', 'probe-b'].map((n) => groups.find((g) => g.name === n)!);
+    const a = groups.find((g) => g.name === 'probe-a')!;
+    const b = groups.find((g) => g.name === 'probe-b')!;
     expect(a.skip_count).toBe(0);
     expect(a.skip_count).toBe(b.skip_count);
 
