@@ -14,5 +14,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}', 'viewer/**/*.test.ts'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    // a hang bound, above testing-library's wait (src/test/setup.ts): vitest's default 5 s was
+    // missed at load 22 by tests whose lazy route takes seconds to import there
+    testTimeout: 120_000,
   },
 });

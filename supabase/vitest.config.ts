@@ -6,8 +6,12 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     globalSetup: ['tests/support/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
+    // deadlines that only bound a hang: on a busy machine (2 cores at load 20) a test that takes
+    // a few seconds alone takes minutes; a wait for a state (scripts/poll.ts's eventually, 60 s
+    // by default; expect.poll) answers as soon as the state holds
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+    expect: { poll: { timeout: 60_000 } },
     // one shared stack; files run in parallel against it with their own users
     pool: 'forks',
   },

@@ -146,7 +146,7 @@ beforeAll(async () => {
       ),
     port,
   );
-}, 120_000);
+});
 
 afterAll(async () => {
   await served?.close();
@@ -158,7 +158,7 @@ afterAll(async () => {
     await postgres.stop();
   }
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+});
 
 /**
  * A user made with the admin API and signed in with a link from generate_link, as tests (and
@@ -763,7 +763,7 @@ describe('auth server through supabase-js', () => {
     let browser: Browser;
     beforeAll(async () => {
       browser = await chromium.launch(chromiumLaunchOptions);
-    }, 60_000);
+    });
     afterAll(async () => {
       await browser?.close();
     });
@@ -840,7 +840,7 @@ describe('auth server through supabase-js', () => {
       } finally {
         await context.close();
       }
-    }, 60_000);
+    });
 
     it('rejects a code exchanged with the wrong verifier', async () => {
       const supabase = client(anonKey, { pkce: true });
@@ -867,7 +867,7 @@ describe('auth server through supabase-js', () => {
       } finally {
         await context.close();
       }
-    }, 60_000);
+    });
   });
 });
 

@@ -72,7 +72,7 @@ const runsOf = (jobid: string, n: number) =>
       const rows = await finishedRuns(jobid);
       return rows.length >= n ? rows : undefined;
     },
-    20_000,
+    60_000,
     () => `${n} runs of job ${jobid}`,
   );
 
@@ -144,7 +144,7 @@ const responseOf = (id: string) =>
       const rows = await sql<ResponseRow>('select * from net._http_response where id = $1', [id]);
       return rows[0];
     },
-    20_000,
+    60_000,
     () => `the response to request ${id}`,
   );
 
@@ -536,7 +536,7 @@ describe('pg_cron stand-in', () => {
             return undefined;
           }
         },
-        20_000,
+        60_000,
         () => 'the probe role to be dropped',
       );
     }
@@ -655,7 +655,7 @@ describe('pg_net stand-in', () => {
       await client.query('commit');
       await eventually(
         async () => requestsTo(late)[0],
-        20_000,
+        60_000,
         () => 'the committed request',
       );
 
@@ -906,7 +906,7 @@ describe('a schedule that posts to a URL kept in Vault', () => {
     );
     const request = await eventually(
       async () => requestsTo(path)[0],
-      20_000,
+      60_000,
       () => 'the scheduled request',
     );
     await sql('select cron.unschedule($1)', [job]);

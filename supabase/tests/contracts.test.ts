@@ -537,5 +537,5 @@ describe("profile URLs: update-profile's rule is the profiles columns' rule", ()
       photoColumn: (url) => databaseAccepts('profiles', 'photo_url', url),
       homeColumn: (url) => databaseAccepts('profiles', 'home_url', url),
     });
-  }, 60_000);
+  });
 });

@@ -16,6 +16,9 @@ import { createBlock } from './support/drafts.ts';
 import { readUntilClosed } from './support/fuzz.ts';
 import { eventually } from './support/providers.ts';
 
+/** vi.waitFor's deadline: a hang bound (its default, 1 s, is missed on a busy machine). */
+const SETTLED = { timeout: 60_000 };
+
 describe('gateway', () => {
   it('answers CORS preflights for every service', async () => {
     for (const path of ['/rest/v1/blocks', '/auth/v1/token', '/functions/v1/create-block']) {
@@ -109,7 +112,7 @@ describe('gateway', () => {
       p_timezone: 'UTC',
     });
     expect(posted.error).toBeNull();
-    await eventually(() => received.length > 0, 10_000, 'the message through the gateway');
+    await eventually(() => received.length > 0, 60_000, 'the message through the gateway');
     expect(received.map((m) => m.content)).toEqual(['hello from a visitor']);
     await viewer.removeAllChannels();
   });
@@ -137,13 +140,17 @@ describe('gateway', () => {
           if (event === 'phx_reply') resolve(payload.status ?? '?');
         });
       });
+    let deadline: NodeJS.Timeout | undefined;
     try {
+      // a join whose first frame was lost is never answered: the deadline only bounds that hang
+      // (inside the test's own), however slowly a busy machine answers the others
       const answers = await Promise.race([
         Promise.all(Array.from({ length: 1000 }, join)),
-        new Promise<string[]>((r) => setTimeout(() => r(['timed out']), 25_000)),
+        new Promise<string[]>((r) => (deadline = setTimeout(() => r(['timed out']), 150_000))),
       ]);
       expect(answers.filter((a) => a !== 'ok')).toEqual([]);
     } finally {
+      clearTimeout(deadline);
       for (const ws of sockets) ws.terminate();
     }
   });
@@ -214,7 +221,7 @@ describe('gateway proxy', () => {
       for (let round = 0; round < 20; round++) {
         const controller = new AbortController();
         const answer = fetch(`http://127.0.0.1:${frontPort}/slow`, { signal: controller.signal });
-        await vi.waitFor(() => expect(waiting.length).toBe(1));
+        await vi.waitFor(() => expect(waiting.length).toBe(1), SETTLED);
         // before: the client is gone when the upstream's answer arrives (the crash was here)
         controller.abort();
         await expect(answer).rejects.toThrow();
@@ -224,7 +231,7 @@ describe('gateway proxy', () => {
       // while: the client leaves halfway through a long answer
       const controller = new AbortController();
       const reading = fetch(`http://127.0.0.1:${frontPort}/long`, { signal: controller.signal });
-      await vi.waitFor(() => expect(waiting.length).toBe(1));
+      await vi.waitFor(() => expect(waiting.length).toBe(1), SETTLED);
       waiting.shift()!();
       const res = await reading;
       const reader = res.body!.getReader();
@@ -232,7 +239,7 @@ describe('gateway proxy', () => {
       controller.abort();
       // the front still answers
       const ok = fetch(`http://127.0.0.1:${frontPort}/after`);
-      await vi.waitFor(() => expect(waiting.length).toBe(1));
+      await vi.waitFor(() => expect(waiting.length).toBe(1), SETTLED);
       waiting.shift()!();
       expect((await ok).status).toBe(200);
     } finally {
@@ -261,7 +268,7 @@ describe('gateway proxy', () => {
       expect((await fetch(`http://127.0.0.1:${frontPort}/one`)).status).toBe(200);
       expect([open, closed]).toEqual([1, 0]);
       await vi.waitFor(() => expect(closed).toBe(1), {
-        timeout: UPSTREAM_IDLE_MS + 5_000,
+        timeout: UPSTREAM_IDLE_MS + 60_000,
         interval: 200,
       });
       // the next request opens a connection of its own
@@ -271,7 +278,7 @@ describe('gateway proxy', () => {
       await closeServer(front);
       await closeServer(upstream);
     }
-  }, 30_000);
+  });
 
   // The other way round: the functions' fetch (Deno) keeps an idle connection to the gateway
   // 90 s (measured, deno 2.9), so the gateway keeps it longer and the client closes it first.

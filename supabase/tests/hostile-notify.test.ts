@@ -66,7 +66,7 @@ const settledDigests = (blockId: string) =>
     return jobs.length > 0 && jobs.every((j) => ['done', 'merged'].includes(j.status))
       ? jobs
       : undefined;
-  }, 30_000);
+  });
 
 const asks = (email: string, ownerId: string) =>
   sql<{ status: string }>(
@@ -223,9 +223,8 @@ describe("an owner digest's unsubscribe link", () => {
     const blockB = await blockMailing(owner, owner.email, 'B');
     await spam(blockA);
     expect(await settledDigests(blockA)).toEqual([{ status: 'done', skipped: null }]);
-    const digest = await eventually(
-      async () => (await mailbox(owner.email)).find((m) => m.subject.includes('“A”')),
-      20_000,
+    const digest = await eventually(async () =>
+      (await mailbox(owner.email)).find((m) => m.subject.includes('“A”')),
     );
     const link = oneClickLink(digest);
     expect(

@@ -89,7 +89,7 @@ describe('sending', () => {
     await eventually(async () => {
       await letters.runWorker();
       return (await mailbox(b)).length === 2;
-    }, 20_000);
+    });
     // two letters to b: the link cannot say which one, so the page names the sender alone
     const tokenB = decodeURIComponent(/unsubscribe\?token=([^"&\s]+)/.exec(mailB.html!)![1]!);
     const infoB = await fetch(

@@ -105,7 +105,7 @@ describe('a project that applied the migrations a squash replaced', () => {
     expect((refusal as Error).message).toContain('docs/data-model.md, "Migrations"');
     expect(await history()).toEqual([...REPLACED, BASELINE]);
     expect(difference(before, await objects(project))).toBe('');
-  }, 120_000);
+  });
 
   it('continues from the baseline once repaired, and ends as a new database from the folder', async () => {
     await withClient(project, (c) =>
@@ -120,5 +120,5 @@ describe('a project that applied the migrations a squash replaced', () => {
     expect([...now.keys()].filter((k) => k.startsWith('cron job '))).toHaveLength(12);
     expect(difference(now, built, ['repaired project', 'new database'])).toBe('');
     expect(await history()).toEqual(files.map((f) => f.slice(0, 14)));
-  }, 120_000);
+  });
 });

@@ -321,7 +321,7 @@ describe('a PayPal subscription paid for a checkout that had ended, or cancelled
       return (await plans.chargesOf(owner.id)).some(
         (c) => c.id === charge!.id && c.status === 'failed',
       );
-    }, 15_000);
+    });
     // then the buyer approves: PayPal takes the first payment; its webhooks give it back
     await plans.control('paypal', `/subscriptions/${sub}/approve`);
     expect(await settledAtPayPal(sub)).toEqual({

@@ -86,7 +86,7 @@ describe('deleting an account with a plan', () => {
         owner.id,
       ]),
     ).toEqual([{ n: 0 }]);
-  }, 90_000);
+  });
 
   it('card: a renewal PortOne charged as the account went (its webhook after) is refunded, once', async () => {
     const owner = await newUser('del-card-ran');
@@ -121,7 +121,7 @@ describe('deleting an account with a plan', () => {
     expect((await plans.portoneState()).payments.find((p) => p.id === chargeId)?.status).toBe(
       'CANCELLED',
     );
-  }, 90_000);
+  });
 
   it('card: a schedule a Stop revoked too late runs after the deletion: refunded', async () => {
     const owner = await newUser('del-card-late');
@@ -148,7 +148,7 @@ describe('deleting an account with a plan', () => {
       'CANCELLED',
       'PAID',
     ]);
-  }, 90_000);
+  });
 
   it('paypal: the subscription is cancelled; a payment PayPal took after the deletion is refunded, not the one before', async () => {
     const owner = await newUser('del-pp');
@@ -165,7 +165,7 @@ describe('deleting an account with a plan', () => {
     expect(
       (await plans.paypalState()).refunds.filter((r) => r.subscription_id === sub),
     ).toHaveLength(1);
-  }, 90_000);
+  });
   it('paypal: a refund PayPal refuses after the deletion is kept for the operator (no owner) and mailed to them, once', async () => {
     // before: the stop job retried PayPal's final answer for about 90 hours, then only logged it
     const owner = await newUser('del-pp-refused');
@@ -203,7 +203,7 @@ describe('deleting an account with a plan', () => {
     expect(alerts).toHaveLength(1);
     expect(alerts[0]!.html).toContain('a deleted account');
     expect(await subStatus(sub)).toBe('CANCELLED');
-  }, 90_000);
+  });
 });
 
 describe('a checkout racing the deletion', () => {
@@ -239,7 +239,7 @@ describe('a checkout racing the deletion', () => {
       }),
     );
     expect(await reconcileResult()).toMatchObject({ account_deleted: expect.any(String) });
-  }, 90_000);
+  });
 
   it('paypal: approved as the account is deleted (the check finds no owner): cancelled and refunded', async () => {
     const owner = await newUser('del-pp-race');
@@ -263,7 +263,7 @@ describe('a checkout racing the deletion', () => {
       async () => ({ tx: await subTransactions(sub), jobs: await stopJobs(sub) }),
     );
     expect(await subStatus(sub)).toBe('CANCELLED');
-  }, 90_000);
+  });
 
   it('a live owner cannot have a subscription stopped as a deleted account', async () => {
     const owner = await newUser('del-not');

@@ -18,7 +18,7 @@ describe('PostgREST schema reload after DDL', () => {
       const answer = await eventually(async () => {
         const { data, error } = await anonClient().rpc(name);
         return error ? undefined : (data as string);
-      }, 20_000);
+      });
       expect(answer).toBe('here');
     } finally {
       await sql(`drop function public.${name}()`);
@@ -26,7 +26,7 @@ describe('PostgREST schema reload after DDL', () => {
     const gone = await eventually(async () => {
       const { error } = await anonClient().rpc(name);
       return error?.code === 'PGRST202' ? error : undefined;
-    }, 20_000);
+    });
     expect(gone.code).toBe('PGRST202');
   });
 

@@ -101,15 +101,13 @@ describe('a restart of the stack', () => {
     let owner = await signIn(stack, OWNER);
 
     await call(owner, 'request-mail-verify', { emailToVerify: SENDER });
-    const confirmation = await eventually(async () => (await mail(stack, SENDER))[0], 20_000);
+    const confirmation = await eventually(async () => (await mail(stack, SENDER))[0]);
     const token = /profile\/email\?confirm=([\w-]{43})/.exec(confirmation.text)![1]!;
     expect(await call(owner, 'confirm-mail-verify', { token })).toMatchObject({
       state: 'awaiting_provider',
     });
-    const sesMail = await eventually(
-      async () =>
-        (await mail(stack, SENDER)).find((m) => m.subject.includes('Verification Request')),
-      20_000,
+    const sesMail = await eventually(async () =>
+      (await mail(stack, SENDER)).find((m) => m.subject.includes('Verification Request')),
     );
     await fetch(/https?:\/\/\S+\/ses\/verify\?token=[\w-]+/.exec(sesMail.text)![0]);
     expect(await call(owner, 'check-mail-verified', { emailToVerify: SENDER })).toMatchObject({
@@ -117,7 +115,7 @@ describe('a restart of the stack', () => {
     });
     // a second address whose SES link is still unopened when the stack stops
     await ses(stack).send(new CreateEmailIdentityCommand({ EmailIdentity: LATER }));
-    const pending = await eventually(async () => (await mail(stack, LATER))[0], 20_000);
+    const pending = await eventually(async () => (await mail(stack, LATER))[0]);
 
     const redirectUrl = `${stack.webUrl}/oauth/notion`;
     const authorize = new URL(

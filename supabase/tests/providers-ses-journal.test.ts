@@ -95,7 +95,7 @@ describe('SES fake: events across a restart', () => {
       const tried = await eventually(() => {
         const types = new Set(notifications(receiver).map((p) => event(p).eventType));
         return types.has('Send') && types.has('Delivery') ? notifications(receiver) : undefined;
-      }, 30_000);
+      });
       const first = new Map(tried.map((p) => [event(p).eventType as string, p.body]));
       ses.destroy();
       await stop();
@@ -122,7 +122,7 @@ describe('SES fake: events across a restart', () => {
       const again = await eventually(() => {
         const found = notifications(receiver, mark);
         return found.length >= 2 ? found : undefined;
-      }, 30_000);
+      });
       const certPem = await (await fetch(again[0]!.body.SigningCertURL!)).text();
       for (const post of again) {
         const before = first.get(event(post).eventType as string)!;
@@ -136,7 +136,7 @@ describe('SES fake: events across a restart', () => {
       // delivered: they leave the journal (the made-up one was dropped at start)
       await eventually(
         () => pendingIn(stateDir).length === 0,
-        30_000,
+        60_000,
         () => pendingIn(stateDir),
       );
       expect(notifications(receiver, mark)).toHaveLength(2);
@@ -145,5 +145,5 @@ describe('SES fake: events across a restart', () => {
     } finally {
       await receiver.close();
     }
-  }, 120_000);
+  });
 });

@@ -18,6 +18,7 @@ import { createClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import WebSocket from 'ws';
+import { eventually } from '../../scripts/poll.ts';
 import { freePorts } from '../local/config.ts';
 import { startPostgres, type RunningPostgres } from '../local/postgres.ts';
 import { migrate } from '../local/migrate.ts';
@@ -53,9 +54,13 @@ function sign(
 const userToken = (sub: string, opts: { secret?: string; exp?: number } = {}) =>
   sign({ sub, role: 'authenticated', aud: 'authenticated' }, opts);
 
+/** How long a join or push waits for the server's reply (a hang bound; the client's own is 10 s). */
+const REPLY_TIMEOUT = 60_000;
+
 async function client(token?: string, options: { vsn?: string } = {}): Promise<RealtimeClient> {
   const c = new RealtimeClient(`${baseUrl}/realtime/v1`, {
     params: { apikey: anonKey },
+    timeout: REPLY_TIMEOUT,
     ...(options.vsn ? { vsn: options.vsn } : {}),
   });
   if (token) await c.setAuth(token);
@@ -110,7 +115,7 @@ function collect(
       }
     }) as never,
   );
-  const next = (test: (p: RealtimePostgresChangesPayload<Note>) => boolean, ms = 5000) =>
+  const next = (test: (p: RealtimePostgresChangesPayload<Note>) => boolean, ms = 60_000) =>
     new Promise<RealtimePostgresChangesPayload<Note>>((resolve, reject) => {
       const seen = got.find(test);
       if (seen) return resolve(seen);
@@ -191,7 +196,7 @@ beforeAll(async () => {
     grant select on rt_test.unpublished to anon, authenticated;
     alter publication supabase_realtime add table rt_test.notes;
   `);
-}, 120_000);
+});
 
 afterAll(async () => {
   for (const c of clients) {
@@ -330,19 +335,24 @@ describe('postgres_changes', () => {
     const all = collect(await client(serviceKey), 'notes-token-all', { event: 'INSERT' });
     await subscribed(all.channel);
     const before = await insert(alice, 'not yet');
-    await all.next((p) => newRow(p).id === before.id, 5000);
+    await all.next((p) => newRow(p).id === before.id);
     await c.setAuth(await userToken(alice));
-    // the access_token push and the next insert race; poll until the new identity sees a row
-    let after: Note | undefined;
-    for (let i = 0; i < 20 && !after; i++) {
-      const row = await insert(alice, `now ${i}`);
-      try {
-        await sub.next((p) => newRow(p).id === row.id, 500);
-        after = row;
-      } catch {
-        // not switched yet
-      }
-    }
+    // the access_token push and the next insert race: insert until the new identity sees a row
+    // (each try waits half a second for its row; until a deadline, not a number of tries)
+    let tries = 0;
+    const after = await eventually(
+      async () => {
+        const row = await insert(alice, `now ${tries++}`);
+        return sub
+          .next((p) => newRow(p).id === row.id, 500)
+          .then(
+            () => row,
+            () => undefined, // not switched yet
+          );
+      },
+      60_000,
+      'a row seen under the new identity',
+    );
     expect(after).toBeDefined();
     expect(sub.got.map((p) => newRow(p).id)).not.toContain(before.id);
   });
@@ -377,6 +387,7 @@ describe('postgres_changes', () => {
     // supabase-js hands realtime its key as the token when nobody is signed in: service_role sees every row
     const supabase = createClient(baseUrl, serviceKey, {
       auth: { persistSession: false, autoRefreshToken: false },
+      realtime: { timeout: REPLY_TIMEOUT },
     });
     const got: unknown[] = [];
     const ch = supabase
@@ -386,9 +397,7 @@ describe('postgres_changes', () => {
       );
     await subscribed(ch);
     const second = await insert(owner, 'via supabase-js');
-    await expect
-      .poll(() => got.some((r) => (r as Note).id === second.id), { timeout: 5000 })
-      .toBe(true);
+    await expect.poll(() => got.some((r) => (r as Note).id === second.id)).toBe(true);
     await supabase.removeAllChannels();
   });
 });
@@ -569,7 +578,7 @@ describe('socket', () => {
           next: () =>
             new Promise((res, rej) => {
               if (inbox.length) return res(inbox.shift());
-              const t = setTimeout(() => rej(new Error('no message')), 3000);
+              const t = setTimeout(() => rej(new Error('no message')), 60_000);
               waiting.push((m) => {
                 clearTimeout(t);
                 res(m);
@@ -724,6 +733,7 @@ type Broadcast = { event: string; payload: Record<string, unknown> };
 async function supabaseAs(token?: string) {
   const supabase = createClient(baseUrl, anonKey, {
     accessToken: async () => token ?? anonKey,
+    realtime: { timeout: REPLY_TIMEOUT },
   });
   clients.push(supabase.realtime);
   await supabase.realtime.setAuth(); // asks accessToken now, before the first join
@@ -742,8 +752,7 @@ function watch(
     .on('broadcast', { event: '*' }, (m) =>
       got.push({ event: m.event, payload: m.payload as Record<string, unknown> }),
     );
-  const until = (test: (b: Broadcast) => boolean, ms = 5000) =>
-    expect.poll(() => got.some(test), { timeout: ms }).toBe(true);
+  const until = (test: (b: Broadcast) => boolean) => expect.poll(() => got.some(test)).toBe(true);
   return { channel, got, until };
 }
 
@@ -1051,7 +1060,7 @@ describe('block topics (hints on the public topic, the owner topic private)', ()
     const ch = c.channel(`block:${block}:owner`, { config: { private: true } });
     await subscribed(ch);
     await c.setAuth(await userToken(stranger));
-    await expect.poll(() => ch.state, { timeout: 5000 }).toBe('closed');
+    await expect.poll(() => ch.state).toBe('closed');
     expect(logs.join('\n')).not.toMatch(/check on .* failed/);
   });
 });

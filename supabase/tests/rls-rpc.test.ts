@@ -1260,7 +1260,7 @@ describe('Realtime follows RLS', () => {
           }),
       );
     await expect
-      .poll(async () => (await reads()).map((c) => c?.payload.row?.id), { timeout: 10_000 })
+      .poll(async () => (await reads()).map((c) => c?.payload.row?.id))
       .toContain(markerId);
     await new Promise((r) => setTimeout(r, 300));
     await viewer.removeAllChannels();

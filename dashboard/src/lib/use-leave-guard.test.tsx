@@ -371,7 +371,7 @@ describe('useLeaveGuard on Back', () => {
     const go = vi.spyOn(window.history, 'go').mockImplementation(() => {});
     try {
       fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
-      await waitFor(() => expect(path()).toBe('/list'), { timeout: 3000 });
+      await waitFor(() => expect(path()).toBe('/list'));
       expect(go).toHaveBeenCalledTimes(1);
     } finally {
       go.mockRestore();

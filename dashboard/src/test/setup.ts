@@ -9,9 +9,10 @@ import { registerPublicPageTranslations } from '../locales/public-pages';
 import { registerSignedInTranslations } from '../locales/signed-in';
 
 // Lazy routes import their modules on first render; on a busy machine (CI shares its cores) that
-// can take longer than testing-library's default second for a findBy/waitFor. A wait bound, not a
-// timing assertion: passing tests finish as soon as the element shows.
-configure({ asyncUtilTimeout: 5000 });
+// can take many seconds, far more than testing-library's default second for a findBy/waitFor. A
+// wait bound, not a timing assertion: passing tests finish as soon as the element shows. Below
+// the test timeout (vitest.config.ts), so a wait that fails says what it waited for.
+configure({ asyncUtilTimeout: 45_000 });
 
 initI18n('en');
 // Korean is a lazy chunk in the app; tests switch languages at once, so it is there from the start.

@@ -20,6 +20,9 @@ export function apiClient(
   return createClient(url, key, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     global: { headers },
+    // a channel's join waits for its answer this long before TIMED_OUT (supabase-js: 10 s, which
+    // a busy machine misses): a hang bound
+    realtime: { timeout: 60_000 },
   });
 }
 
@@ -112,7 +115,7 @@ export const waitsOnLock = (pid: number) =>
       [pid],
     );
     return w?.wait_event_type === 'Lock';
-  }, 60_000);
+  });
 
 /**
  * Resolves once a session running a call to `fn` (a database function, as the stack's services

@@ -24,7 +24,7 @@ export const confirmationMail = (to: string): Promise<Mail> =>
   eventually(async () => {
     await callWorker();
     return (await mailbox(to)).find((m) => m.html?.includes('/confirm-email?token='));
-  }, 20_000);
+  });
 
 /** The token of a confirmation mail's link. */
 export function tokenOf(mail: Mail): string {
@@ -70,7 +70,7 @@ export async function runReplyJobs(parentId: string) {
     return jobs.length > 0 && jobs.every((j) => ['done', 'merged'].includes(j.status))
       ? jobs
       : undefined;
-  }, 20_000);
+  });
 }
 
 /** A comment block that asks for emails (allow_creator_email), named by its owner. */

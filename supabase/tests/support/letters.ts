@@ -142,7 +142,7 @@ export function deliveryOf(to: string, status: string) {
       [to],
     );
     return d?.status === status && d;
-  }, 20_000);
+  });
 }
 
 export async function sendAndDeliver(o: Owner, emails: string[]) {
@@ -159,5 +159,5 @@ export async function delivered(to: string, subject?: string): Promise<Mail> {
   return eventually(async () => {
     await runWorker();
     return (await mailbox(to)).find((m) => !subject || m.subject === subject);
-  }, 20_000);
+  });
 }

@@ -53,7 +53,7 @@ export const scheduled = (key: string, price: number) =>
     return (await plans.portoneState()).schedules.find(
       (s) => s.billingKey === key && s.status === 'SCHEDULED' && s.totalAmount === price * 1000,
     );
-  }, 15_000);
+  });
 
 /**
  * PortOne has charged the next period's renewal (3 days before it) and its webhook has not

@@ -44,7 +44,7 @@ describe('/work/{blockId}', () => {
       route: `/work/${BLOCK_ID}`,
       session: signedInSession(),
     });
-    expect(await screen.findByRole('link', { name: 'Result' }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('link', { name: 'Result' })).toBeTruthy();
     expect(eq).toHaveBeenCalledWith('blocks', 'owner_id', 'user-1');
     expect(eq).toHaveBeenCalledWith('blocks', 'id', BLOCK_ID);
     expect(screen.getByRole('textbox', { name: 'Block name' })).toHaveProperty('value', 'My block');
@@ -54,7 +54,7 @@ describe('/work/{blockId}', () => {
   it('goes to /dashboard/reaction when no block of the owner has that id', async () => {
     tables.blocks = null;
     renderWithProviders(<AppRoutes />, { route: `/work/${BLOCK_ID}`, session: signedInSession() });
-    await waitFor(() => expect(location()).toBe('/dashboard/reaction'), { timeout: 5000 });
+    await waitFor(() => expect(location()).toBe('/dashboard/reaction'));
   });
 
   it("shows the audience of the owner's own block under its name", async () => {
@@ -63,9 +63,7 @@ describe('/work/{blockId}', () => {
       route: `/work/${BLOCK_ID}/audience`,
       session: signedInSession(),
     });
-    expect(
-      await screen.findByRole('heading', { name: 'Audience of “Weekly notes”' }, { timeout: 5000 }),
-    ).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Audience of “Weekly notes”' })).toBeTruthy();
     expect(eq).toHaveBeenCalledWith('blocks', 'owner_id', 'user-1');
     expect(location()).toBe(`/work/${BLOCK_ID}/audience`);
   });
@@ -76,7 +74,7 @@ describe('/work/{blockId}', () => {
       route: `/work/${BLOCK_ID}/audience`,
       session: signedInSession(),
     });
-    await waitFor(() => expect(location()).toBe('/dashboard/reaction'), { timeout: 5000 });
+    await waitFor(() => expect(location()).toBe('/dashboard/reaction'));
     expect(eq).toHaveBeenCalledWith('blocks', 'id', BLOCK_ID);
     expect(screen.queryByRole('heading', { name: /Audience/ })).toBeNull();
   });
@@ -88,7 +86,7 @@ describe('/work/{blockId}', () => {
         route: `/work/zzz${mode}`,
         session: signedInSession(),
       });
-      await waitFor(() => expect(location()).toBe('/dashboard/reaction'), { timeout: 5000 });
+      await waitFor(() => expect(location()).toBe('/dashboard/reaction'));
       expect(eq).not.toHaveBeenCalledWith('blocks', 'id', 'zzz');
       view.unmount();
     }

@@ -390,7 +390,7 @@ describe('ModerationView', () => {
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(api.moderate).not.toHaveBeenCalled();
     // 201 rows take a while to render on a busy machine
-  }, 20_000);
+  });
   it("says why a delete or a block failed in the reader's language, never the server's English", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const spam = message({ creator_name: 'Spammer' });
