@@ -114,7 +114,7 @@ function triggered(responseId: string) {
     await runWorker();
     const [job] = await triggerJobs(responseId);
     return job?.status === 'done' && (job.result ?? {});
-  }, 20_000);
+  });
 }
 
 const automaticSend = async (s: Setup) =>
@@ -133,12 +133,14 @@ describe('a letter a form sends by itself', () => {
     const s = await formWithLetter();
     const to = inbox('respondent');
     const { responseId } = await submit(s, to.toUpperCase());
-    // queued in the submit's own transaction
-    expect(await triggerJobs(responseId)).toMatchObject([{ status: 'queued' }]);
+    // queued in the submit's own transaction (the schedule's worker may have it by now)
+    expect((await triggerJobs(responseId)).map((j) => j.status)).toEqual([
+      expect.stringMatching(/^(queued|running|done)$/),
+    ]);
     const mail = await eventually(async () => {
       await runWorker();
       return (await mailbox(to))[0];
-    }, 20_000);
+    });
     expect(mail.subject).toBe('Welcome aboard');
     expect(mail.from).toContain(s.sender);
     expect(mail.html).toContain('Delivered by Letter Writer with Reaction Blocks.');
@@ -179,7 +181,7 @@ describe('a letter a form sends by itself', () => {
     await eventually(async () => {
       await runWorker();
       return (await mailbox(to)).length === 1;
-    }, 20_000);
+    });
     // the same response's jobs once more: the dedupe key keeps one
     await sql(
       `select private.enqueue_trigger_letters(b, $2::uuid, jsonb_build_object($3::text, '{}'::jsonb))
@@ -212,7 +214,7 @@ describe('a letter a form sends by itself', () => {
     const letter = await eventually(async () => {
       await runWorker();
       return (await mailbox(to)).find((m) => m.subject === 'Welcome aboard');
-    }, 20_000);
+    });
     expect(letter.from).toContain(s.sender);
     for (let i = 0; i < 2; i++) await runWorker();
     expect(await mailbox(to)).toHaveLength(2);
@@ -244,7 +246,7 @@ describe('a letter a form sends by itself', () => {
     const mail = await eventually(async () => {
       await runWorker();
       return (await mailbox(to))[0];
-    }, 20_000);
+    });
     // as a mail client does it (RFC 8058), from the header of the triggered letter
     const link = /<([^>]+)>/.exec(mail.headers['List-Unsubscribe']!)![1]!;
     const info = await fetch(link);
@@ -326,7 +328,7 @@ describe('a letter a form sends by itself', () => {
     await eventually(async () => {
       await runWorker();
       return (await mailbox(to)).length === 1;
-    }, 20_000);
+    });
     expect((await mailbox(to))[0]!.from).toContain(s.sender);
     // a job forged to name the victim's letter for the attacker's form and response
     const forged = inbox('forged');
@@ -341,7 +343,7 @@ describe('a letter a form sends by itself', () => {
       await runWorker();
       const jobs = await triggerJobs(responseId);
       return jobs.length === 2 && jobs.every((j) => j.status === 'done') && jobs;
-    }, 20_000);
+    });
     for (let i = 0; i < 2; i++) await runWorker();
     const mails = await mailbox(forged);
     expect(mails.map((m) => m.subject)).toEqual(['Welcome aboard']);
@@ -365,7 +367,7 @@ describe('a letter a form sends by itself', () => {
           [to],
         );
         return job && job.attempts >= 1 && job.status === 'queued';
-      }, 20_000);
+      });
       expect(await mailbox(to)).toEqual([]);
     } finally {
       await sesControl('', { outageOf: { [to]: false } });
@@ -378,7 +380,7 @@ describe('a letter a form sends by itself', () => {
     await eventually(async () => {
       await runWorker();
       return (await mailbox(to)).length === 1;
-    }, 20_000);
+    });
     for (let i = 0; i < 2; i++) await runWorker();
     expect(await mailbox(to)).toHaveLength(1);
     await eventually(async () => (await automaticSend(s))?.sent_count === 1);

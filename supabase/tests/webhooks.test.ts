@@ -199,11 +199,14 @@ describe('outgoing webhooks', () => {
     expect(both.every((h) => signedBy(all.secret, h))).toBe(true);
     expect((await received(onComment)).length).toBe(1);
 
-    // the log, the owner's only
-    const { data: log } = await owner.client
-      .from('webhook_deliveries')
-      .select('id, event_type, status, response_status, attempts')
-      .eq('endpoint_id', mine.endpoint.id);
+    // the log, the owner's only (the receiver has the hook before the worker logs its answer)
+    const log = await eventually(async () => {
+      const { data } = await owner.client
+        .from('webhook_deliveries')
+        .select('id, event_type, status, response_status, attempts')
+        .eq('endpoint_id', mine.endpoint.id);
+      return data?.every((d) => d.attempts > 0) && data;
+    });
     expect(log).toEqual([
       {
         id: hook!.headers['webhook-id'],
@@ -310,10 +313,14 @@ describe('outgoing webhooks', () => {
       type: 'unsubscribe.created',
       data: { unsubscribe: { email: 'gone@example.com' } },
     });
-    const [after] = await sql<{ status: string; attempts: number }>(
-      'select status, attempts from public.webhook_deliveries where endpoint_id = $1',
-      [ep.endpoint.id],
-    );
+    // the receiver has the second try before the worker logs its answer
+    const after = await eventually(async () => {
+      const [row] = await sql<{ status: string; attempts: number }>(
+        'select status, attempts from public.webhook_deliveries where endpoint_id = $1',
+        [ep.endpoint.id],
+      );
+      return row!.attempts >= 2 && row;
+    });
     expect(after).toEqual({ status: 'delivered', attempts: 2 });
   });
 

@@ -1,5 +1,6 @@
 // The jobs worker run now, as the pg_cron schedule or a kick would run it.
 import { expect } from 'vitest';
+import { eventually } from '../../../scripts/poll.ts';
 import { backgroundEnv } from '../../local/stack.ts';
 import { stack } from './clients.ts';
 
@@ -25,3 +26,22 @@ export async function runWorker(): Promise<Record<string, number> | undefined> {
   expect(status).toBe(200);
   return data;
 }
+
+/** A worker holds the job: claimed, its outcome not recorded yet. */
+export const held = (job: { status: string }) =>
+  job.status === 'running' || job.status === 'sending';
+
+/**
+ * The jobs `read` answers, once there are some and no worker holds any of them (each outcome
+ * recorded). A job's effect (the mail in the mailbox, the call at the provider) comes before its
+ * outcome, and the schedule's worker may hold the job while the test's own run finds nothing.
+ */
+export const recordedJobs = <T extends { status: string }>(read: () => Promise<T[]>) =>
+  eventually(
+    async () => {
+      const jobs = await read();
+      return jobs.length > 0 && !jobs.some(held) && jobs;
+    },
+    undefined,
+    read,
+  );
