@@ -111,11 +111,15 @@ export function startProcess(
   };
 }
 
-/** Polls `probe` until it returns true, failing early if the process dies. */
+/**
+ * Polls `probe` until it returns true, failing early if the process dies. The deadline only
+ * bounds a hang: on a busy machine (2 cores at load 20) a service takes minutes to answer, not
+ * seconds (the tests' stack once missed 30 s for the gateway).
+ */
 export const waitUntil = (
   managed: Managed,
   probe: () => Promise<boolean>,
-  timeoutMs = 30_000,
+  timeoutMs = 120_000,
 ): Promise<true> =>
   eventually(
     async () => {
