@@ -149,10 +149,14 @@ describe('a letter a form sends by itself', () => {
       /^<http.*\/functions\/v1\/unsubscribe\?token=.+>$/,
     );
     expect(mail.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
-    await eventually(async () => {
-      const send = await automaticSend(s);
-      return send?.reserved_count === 1 && send.sent_count === 1 && send.delivered_count === 1;
-    });
+    await eventually(
+      async () => {
+        const send = await automaticSend(s);
+        return send?.reserved_count === 1 && send.sent_count === 1 && send.delivered_count === 1;
+      },
+      undefined,
+      () => automaticSend(s),
+    );
     expect(await automaticSend(s)).toMatchObject({
       trigger_block_id: s.formId,
       trigger_block: { name: expect.any(String) },
