@@ -242,15 +242,11 @@ describe('hostile pages and the SSRF guard', () => {
     });
   });
 
-  it(
-    'a page that never answers is given up after the time limit',
-    { timeout: 30_000 },
-    async () => {
-      const o = await letters.letterOwner('typedream_letter');
-      const res = await letters.load(o, 'typedream', 'https://slow.typedream.app/');
-      expect(res).toMatchObject({ status: 422, json: { error: { code: 'fetch_timeout' } } });
-    },
-  );
+  it('a page that never answers is given up after the time limit', async () => {
+    const o = await letters.letterOwner('typedream_letter');
+    const res = await letters.load(o, 'typedream', 'https://slow.typedream.app/');
+    expect(res).toMatchObject({ status: 422, json: { error: { code: 'fetch_timeout' } } });
+  });
 
   it('an image over the size limit is dropped with a warning', async () => {
     const o = await letters.letterOwner('typedream_letter');
