@@ -449,10 +449,7 @@ describe('stop, change, expiry', () => {
     // the last PayPal payment applied to it, as they were before that payment
     const bought = (await plans.paymentsOf(owner.id))[0]!.end_date;
     await plans.control('paypal', `/subscriptions/${sub}/bill`);
-    await eventually(
-      async () => (await plans.paymentsOf(owner.id))[0]!.end_date !== bought,
-      15_000,
-    );
+    await eventually(async () => (await plans.paymentsOf(owner.id))[0]!.end_date !== bought);
     await sql(
       `update public.payments set start_date = current_date - 31, end_date = current_date - 1 where id = $1`,
       [paymentId],
