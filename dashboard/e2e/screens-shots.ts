@@ -345,6 +345,36 @@ export const SHOTS: Shot[] = [
     prepare: shown(planCard),
   },
   {
+    // a PayPal renewal that failed while PayPal retries it: the page says so, when PayPal tries
+    // again and what to do (the demo owner's active plan read back as such a plan)
+    name: 'plan-paypal-retrying',
+    path: '/profile/plan',
+    prepare: async (page) => {
+      const retry = new Date(Date.now() + 3 * 86_400_000).toISOString();
+      await page.route('**/rest/v1/payments?*', async (route) => {
+        const res = await route.fetch();
+        const rows = (await res.json()) as Array<Record<string, unknown>>;
+        const json = rows.map((r) =>
+          r.is_active && ['basic', 'custom', 'subscription'].includes(String(r.type))
+            ? {
+                ...r,
+                method: 'paypal',
+                auto_renew: true,
+                stopped_at: null,
+                renewal_failed_at: new Date().toISOString(),
+                renewal_retry_at: retry,
+                next_content: null,
+                next_price: null,
+              }
+            : r,
+        );
+        await route.fulfill({ response: res, json });
+      });
+      await page.getByTestId('renewal').waitFor();
+      await settle(page);
+    },
+  },
+  {
     name: 'plan-coupon',
     path: '/profile/plan',
     prepare: async (page) => {

@@ -23,6 +23,11 @@ export const PLAN_RULES = {
   maxResponseMonthlyLimit: 100_000,
   /** Days before a plan ends that the owner is told (and a card renewal is charged). */
   noticeDays: 3,
+  /**
+   * Days a renewing plan past its end date waits for its provider (a PayPal payment it retries)
+   * before the daily expiry ends it (private.expire_plans); a payment after that brings it back.
+   */
+  renewalWaitDays: 7,
 } as const;
 
 export const PLAN_MESSAGES = {
@@ -144,6 +149,8 @@ export interface TPaymentRow {
   auto_renew: boolean;
   stopped_at: string | null;
   renewal_failed_at: string | null;
+  /** PayPal: when PayPal tries the failed renewal payment again (while it retries) */
+  renewal_retry_at: string | null;
   /** a change not charged yet: from the period after end_date */
   next_content: TPlanContent | null;
   next_price: number | null;

@@ -14,7 +14,7 @@ import type { PlanRow, TPlan } from '../model/plans';
 export const HISTORY_PAGE_SIZE = 10;
 
 const PLAN_COLUMNS =
-  'id, type, price, method, start_date, end_date, is_active, content, auto_renew, stopped_at, renewal_failed_at, next_content, next_price, paid_next_content, paid_next_price, paid_next_from, created_at';
+  'id, type, price, method, start_date, end_date, is_active, content, auto_renew, stopped_at, renewal_failed_at, renewal_retry_at, next_content, next_price, paid_next_content, paid_next_price, paid_next_from, created_at';
 
 /** One page of the history, newest first (spec: page size 10). */
 export async function listPlanHistory(page: number, signal: AbortSignal): Promise<PlanRow[]> {

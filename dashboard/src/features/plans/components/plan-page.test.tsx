@@ -266,6 +266,36 @@ describe('plan page', () => {
     expect(await inKorean(same)).toBe('이미 결제한 다음 기간의 플랜입니다.');
   });
 
+  it('a PayPal renewal that failed while PayPal retries says so, when PayPal tries again, until when the plan stays on and what to do (en, ko)', async () => {
+    // before: "Renews on 26.12.23." (the plan still renews: PayPal keeps the subscription ACTIVE)
+    const retrying = {
+      auto_renew: true,
+      renewal_failed_at: '2026-12-23T00:20:00+00:00',
+      renewal_retry_at: '2099-12-28T01:00:00+00:00',
+    };
+    api.listActivePlans.mockResolvedValue([row(retrying)]);
+    render();
+    const line = await screen.findByTestId('renewal');
+    expect(line.textContent).toBe(
+      'The renewal payment failed. PayPal will try again on 99.12.28. Your plan stays on until 26.12.29, and renews as soon as a payment goes through.' +
+        'To keep it, check the card or the balance in your PayPal account. If you no longer want it, stop it, and PayPal will not try again.',
+    );
+    expect(await inKorean(line)).toBe(
+      '갱신 결제가 실패했습니다. PayPal이 99.12.28에 다시 결제를 시도합니다. 플랜은 26.12.29까지 유지되며, 결제가 되면 바로 갱신됩니다.' +
+        '계속 이용하시려면 PayPal 계정의 카드나 잔액을 확인해 주세요. 더 이상 원하지 않으시면 플랜을 중지하세요. PayPal이 다시 결제하지 않습니다.',
+    );
+    // Stop and Change stay: the plan renews
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeTruthy();
+    cleanup();
+
+    // PayPal's retry time not known (or passed): "in a few days"
+    api.listActivePlans.mockResolvedValue([row({ ...retrying, renewal_retry_at: null })]);
+    render();
+    expect((await screen.findByTestId('renewal')).textContent).toMatch(
+      /^The renewal payment failed\. PayPal will try again in a few days\. Your plan stays on until 26\.12\.29,/,
+    );
+  });
+
   it('stops after confirmation and says until when the plan runs', async () => {
     api.listActivePlans.mockResolvedValue([row()]);
     api.cancelPayment.mockResolvedValue({

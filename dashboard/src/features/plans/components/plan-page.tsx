@@ -36,6 +36,7 @@ import {
   rowEmails,
   rowPrice,
   renewalState,
+  retryLine,
   shownBlocks,
   shownEmails,
   STARTER,
@@ -241,6 +242,44 @@ function FailedRefunds({ refunds }: { refunds: FailedRefund[] }) {
   );
 }
 
+/**
+ * The active plan's renewal line: when it renews, or why and when it ends; a failed PayPal renewal
+ * PayPal retries says when it tries again, until when the plan stays on, and what the owner can do.
+ */
+function RenewalLine({
+  plan,
+  paidFrom,
+}: {
+  plan: PlanRow & { end_date: string };
+  /** The first day of a period paid already (a stopped plan's line names it). */
+  paidFrom?: string;
+}) {
+  const { t: s } = useTranslation(undefined, { keyPrefix: 'plans' });
+  const state = renewalState(plan);
+  if (state === 'retrying') {
+    const { retry, until } = retryLine(plan);
+    return (
+      <div className="plan-retrying warning-note" data-testid="renewal">
+        <p>
+          {s(retry ? 'active.retrying' : 'active.retryingSoon', {
+            retry: retry ? formatPlanDate(retry) : '',
+            until: formatPlanDate(until),
+          })}
+        </p>
+        <p>{s('active.retryingWhat')}</p>
+      </div>
+    );
+  }
+  return (
+    <p data-testid="renewal">
+      {s(`active.${state}${paidFrom && state === 'stopped' ? 'Paid' : ''}`, {
+        date: formatPlanDate(state === 'renews' ? dayAfter(plan.end_date) : plan.end_date),
+        paid: paidFrom ? formatPlanDate(paidFrom) : '',
+      })}
+    </p>
+  );
+}
+
 export function PlanPage() {
   const { t } = useTranslation();
   const { t: s } = useTranslation(undefined, { keyPrefix: 'plans' });
@@ -334,17 +373,10 @@ export function PlanPage() {
                   {plan.method ? ` · ${s(`active.method.${plan.method}`)}` : ''}
                 </p>
                 {plan.end_date ? (
-                  <p data-testid="renewal">
-                    {s(
-                      `active.${renewalState(plan)}${stopPaid && renewalState(plan) === 'stopped' ? 'Paid' : ''}`,
-                      {
-                        date: formatPlanDate(
-                          renewalState(plan) === 'renews' ? dayAfter(plan.end_date) : plan.end_date,
-                        ),
-                        paid: stopPaid ? formatPlanDate(stopPaid.from) : '',
-                      },
-                    )}
-                  </p>
+                  <RenewalLine
+                    plan={{ ...plan, end_date: plan.end_date }}
+                    paidFrom={stopPaid?.from}
+                  />
                 ) : null}
                 {upcomingPlans(plan).map((next) => (
                   <p key={next.from} className="hint">

@@ -29,6 +29,13 @@ export const en = {
     stoppedPaid:
       'Stopped: it ends on {{date}}. The plan of the period paid already applies from {{paid}}.',
     failed: 'The renewal payment failed: the plan ends on {{date}}.',
+    // a PayPal renewal that failed while PayPal retries it (the subscription stays active)
+    retrying:
+      'The renewal payment failed. PayPal will try again on {{retry}}. Your plan stays on until {{until}}, and renews as soon as a payment goes through.',
+    retryingSoon:
+      'The renewal payment failed. PayPal will try again in a few days. Your plan stays on until {{until}}, and renews as soon as a payment goes through.',
+    retryingWhat:
+      'To keep it, check the card or the balance in your PayPal account. If you no longer want it, stop it, and PayPal will not try again.',
     ends: 'Ends on {{date}}.',
     next: 'From {{date}}: {{blocks}} blocks, {{emails}} emails a month, {{price}} a month.',
     nextPaypal:
@@ -317,6 +324,12 @@ export const ko: typeof en = {
     stoppedPaid:
       '중지됨: {{date}}에 종료됩니다. {{paid}}부터는 이미 결제한 기간의 플랜이 적용됩니다.',
     failed: '갱신 결제가 실패했습니다. 플랜은 {{date}}에 종료됩니다.',
+    retrying:
+      '갱신 결제가 실패했습니다. PayPal이 {{retry}}에 다시 결제를 시도합니다. 플랜은 {{until}}까지 유지되며, 결제가 되면 바로 갱신됩니다.',
+    retryingSoon:
+      '갱신 결제가 실패했습니다. PayPal이 며칠 안에 다시 결제를 시도합니다. 플랜은 {{until}}까지 유지되며, 결제가 되면 바로 갱신됩니다.',
+    retryingWhat:
+      '계속 이용하시려면 PayPal 계정의 카드나 잔액을 확인해 주세요. 더 이상 원하지 않으시면 플랜을 중지하세요. PayPal이 다시 결제하지 않습니다.',
     ends: '{{date}}에 종료됩니다.',
     next: '{{date}}부터: 블록 {{blocks}}개, 월 이메일 {{emails}}건, 월 {{price}}.',
     nextPaypal:

@@ -11,6 +11,8 @@ import {
   canBuy,
   couponsRunUntil,
   periodEnd,
+  renewalState,
+  retryLine,
   rowPrice,
   upcomingPlans,
   usagePercent,
@@ -130,6 +132,21 @@ describe('history and usage', () => {
     expect(upcomingPlans({ ...changedAgain, auto_renew: false, renewal_failed_at: 'x' })).toEqual(
       paidLine,
     );
+  });
+
+  it("a failed renewal PayPal retries: retrying, PayPal's next try while it is to come, the plan on for the expiry's week", () => {
+    const failed = { renewal_failed_at: '2026-12-23T00:20:00Z' };
+    expect(renewalState(row(failed))).toBe('retrying');
+    expect(renewalState(row({ ...failed, auto_renew: false }))).toBe('failed');
+    expect(renewalState(row())).toBe('renews');
+    const retrying = row({ ...failed, renewal_retry_at: '2026-12-28T01:00:00+00:00' });
+    expect(retryLine({ ...retrying, end_date: '2026-12-22' }, '2026-12-23')).toEqual({
+      retry: '2026-12-28',
+      until: '2026-12-29',
+    });
+    // that try has passed (another failure not seen yet), or PayPal gave no time
+    expect(retryLine({ ...retrying, end_date: '2026-12-22' }, '2026-12-29').retry).toBeNull();
+    expect(retryLine({ ...row(failed), end_date: '2026-12-22' }, '2026-12-23').retry).toBeNull();
   });
 
   it('a period runs a month less a day', () => {

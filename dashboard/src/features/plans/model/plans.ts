@@ -121,18 +121,22 @@ export const rowEmails = (row: Pick<PlanRow, 'content'>) =>
   shownEmails(row.content?.responseMonthlyLimit ?? 0);
 
 /** What the renewal line says about an active plan. */
-export type RenewalState = 'renews' | 'stopped' | 'failed' | 'ends';
+export type RenewalState = 'renews' | 'retrying' | 'stopped' | 'failed' | 'ends';
 export function renewalState(row: PlanRow): RenewalState {
-  if (row.auto_renew) return 'renews';
+  // renewing after a failed payment: PayPal retries it (a card renewal that fails stops renewing)
+  if (row.auto_renew) return row.renewal_failed_at ? 'retrying' : 'renews';
   if (row.renewal_failed_at) return 'failed';
   if (row.stopped_at) return 'stopped';
   return 'ends';
 }
 
-/** The day after a date (YYYY-MM-DD): when a renewing plan's next period starts. */
-export function dayAfter(date: string): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+/** The date `days` after a date (YYYY-MM-DD). */
+export function daysAfter(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
+
+/** The day after a date (YYYY-MM-DD): when a renewing plan's next period starts. */
+export const dayAfter = (date: string): string => daysAfter(date, 1);
 
 /** The last day of a one-month period starting on `start` (23 Nov -> 22 Dec), as the server. */
 export function periodEnd(start: string): string {
@@ -147,6 +151,19 @@ export function periodEnd(start: string): string {
 
 /** Today in UTC (the server's day), YYYY-MM-DD. */
 export const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);
+
+/**
+ * What the renewal line of a plan whose failed renewal PayPal retries says: when PayPal tries
+ * again (null: not known, or passed) and the last day the plan stays on without a payment (the
+ * daily expiry waits PLAN_RULES.renewalWaitDays past its end date).
+ */
+export function retryLine(row: PlanRow & { end_date: string }, today = todayUtc()) {
+  const retry = row.renewal_retry_at?.slice(0, 10) ?? null;
+  return {
+    retry: retry && retry >= today ? retry : null,
+    until: daysAfter(row.end_date, PLAN_RULES.renewalWaitDays),
+  };
+}
 
 /** Usage as a share for the gauge: capped at 100% (spec), 0 when there is no limit. */
 export function usagePercent(used: number, limit: number): number {

@@ -14,6 +14,7 @@ export const planRow = (over: Partial<PlanRow> = {}): PlanRow => ({
   auto_renew: true,
   stopped_at: null,
   renewal_failed_at: null,
+  renewal_retry_at: null,
   next_content: null,
   next_price: null,
   paid_next_content: null,
