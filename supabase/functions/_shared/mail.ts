@@ -4,8 +4,6 @@
 // SES fake (supabase/local/providers/). SES is the provider because its model is the spec's:
 // an email-address identity verified by a link is the sender verification, and its event types
 // (send, delivery, open, bounce, reject, complaint) are the spec's delivery counts.
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
 import {
   CreateEmailIdentityCommand,
   DeleteEmailIdentityCommand,
@@ -106,8 +104,9 @@ function ses(): SESv2Client {
       // when a reused keep-alive connection closes before the answer, even after the server took
       // it (seen with SES's fake: one SendEmail, two mails 26 ms apart; Node's client does not).
       // SES has no idempotency key, so a reused connection could mail twice.
-      httpAgent: new HttpAgent({ keepAlive: false }),
-      httpsAgent: new HttpsAgent({ keepAlive: false }),
+      // (agent options: the SDK makes its node:http and node:https agents with them)
+      httpAgent: { keepAlive: false },
+      httpsAgent: { keepAlive: false },
     },
   });
   return client;
