@@ -1,7 +1,6 @@
--- A plan after its checkout: renewals (card schedules at PortOne, PayPal subscriptions), failed
--- renewals, changes and stops by the owner, provider webhooks applied once, and the daily expiry
--- (pg_cron `plan-expiry`): plans past their end become inactive and the limits fall back; plans
--- that renew are checked with the provider first; owners are mailed a few days before.
+-- A plan after its checkout: renewals (PortOne card schedules, PayPal subscriptions), failed renewals,
+-- the owner's changes and stops, provider webhooks applied once, the daily expiry (pg_cron `plan-expiry`:
+-- plans past their end go inactive, renewing ones are checked with the provider first, owners mailed before).
 
 -- The plan a plan row's content describes ({type, blockLimit, responseMonthlyLimit}): the other way
 -- round of private.plan_content (plans.sql), whose limits it keeps, for a renewal of what the row holds.
