@@ -1,6 +1,6 @@
 // Starts one throwaway stack for the integration tests: free ports, a temporary data directory,
 // so tests never touch the developer's data and can run beside `npm start`.
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
@@ -20,6 +20,7 @@ declare module 'vitest' {
 }
 
 let stack: ThrowawayStack | undefined;
+let file: WriteStream | undefined;
 
 /**
  * Every line the stack's services print during the run, for reading after a failure
@@ -30,7 +31,7 @@ export const STACK_LOG = join(dirname(fileURLToPath(import.meta.url)), '../../.t
 export async function setup(project: TestProject) {
   const logs: string[] = [];
   mkdirSync(dirname(STACK_LOG), { recursive: true });
-  const file = createWriteStream(STACK_LOG);
+  file = createWriteStream(STACK_LOG);
   try {
     stack = await startThrowawayStack('test', {
       web: false,
@@ -46,7 +47,7 @@ export async function setup(project: TestProject) {
       },
       log: (service, line) => {
         logs.push(`[${service}] ${line}`);
-        file.write(`[${service}] ${line}\n`);
+        file?.write(`[${service}] ${line}\n`);
         if (process.env.STACK_LOG === '1') console.log(`[${service}] ${line}`);
       },
     });
@@ -77,4 +78,6 @@ export async function setup(project: TestProject) {
 
 export async function teardown() {
   await stack?.stop();
+  // its last lines, the ones a failure is read for, written before the run's process ends
+  await new Promise<void>((resolve) => (file ? file.end(resolve) : resolve()));
 }
