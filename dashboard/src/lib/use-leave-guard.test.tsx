@@ -144,14 +144,18 @@ describe('useLeaveGuard on Back', () => {
   const path = () => screen.getByTestId('path').textContent;
   const changed = () => screen.findByRole<HTMLInputElement>('checkbox', { name: 'Changed' });
   type From = 'list' | 'audience';
-  /** Opens the workspace from the list, or from the block's audience opened from the list. */
-  function open(from: From = 'list') {
-    window.history.replaceState(null, '', '/list');
+  /** The app in a tab whose only entry is `at`. */
+  function renderAt(at: string) {
+    window.history.replaceState(null, '', at);
     render(
       <BrowserRouter>
         <BrowserApp />
       </BrowserRouter>,
     );
+  }
+  /** Opens the workspace from the list, or from the block's audience opened from the list. */
+  function open(from: From = 'list') {
+    renderAt('/list');
     if (from === 'audience') fireEvent.click(screen.getByRole('link', { name: 'Audience' }));
     fireEvent.click(screen.getByRole('link', { name: 'Open' }));
   }
@@ -160,16 +164,40 @@ describe('useLeaveGuard on Back', () => {
     open(from);
     fireEvent.click(await changed());
   }
+  /** Answers the guard's question, once it asks. */
+  const answer = async (name: 'Stay' | 'Leave') =>
+    fireEvent.click(await screen.findByRole('button', { name }));
+  /** Answers Leave; it lands on `to`. */
+  async function leaveTo(to: string) {
+    await answer('Leave');
+    await waitFor(() => expect(path()).toBe(to));
+  }
+  /** A Back the guard holds: it asks. */
+  async function backAsks() {
+    window.history.back();
+    await screen.findByRole('alertdialog', { name: 'Leave?' });
+  }
+  /** Back, and where it lands. */
+  async function backTo(to: string) {
+    window.history.back();
+    await waitFor(() => expect(path()).toBe(to));
+  }
   /** Opens the workspace, changes it, goes to Comments and leaves for the profile by its link. */
   async function leaveByLinkFromComments() {
     await openAndChange();
     fireEvent.click(screen.getByRole('link', { name: 'Comments' }));
     fireEvent.click(screen.getByRole('link', { name: 'Profile' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
-    await waitFor(() => expect(path()).toBe('/profile'));
+    await leaveTo('/profile');
   }
   /** jsdom traverses in two tasks; a Back asked for before would count from where Forward began. */
   const traversed = () => new Promise((resolve) => setTimeout(resolve, 20));
+  /** Still in the workspace on `at` once the traversal is done: nothing asks, the draft kept. */
+  async function stillEditing(at: string) {
+    await waitFor(() => expect(path()).toBe(at));
+    await traversed();
+    expect(asking()).toBe(false);
+    expect((await changed()).checked).toBe(true);
+  }
   /**
    * Back `steps` entries at once, past the guard entry and the page it copies, below the
    * workspace: held, it asks, the workspace's address and the draft kept.
@@ -186,13 +214,9 @@ describe('useLeaveGuard on Back', () => {
    * it asks, and Leave goes to the list.
    */
   async function onEditThenBackLeaves() {
-    await waitFor(() => expect(path()).toBe('/work/1'));
-    await traversed();
-    expect(asking()).toBe(false);
-    expect((await changed()).checked).toBe(true);
+    await stillEditing('/work/1');
     window.history.back();
-    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
-    await waitFor(() => expect(path()).toBe('/list'));
+    await leaveTo('/list');
   }
   /**
    * From the list: Forward opens the workspace as saved; Forward again steps onto the guard entry
@@ -205,81 +229,79 @@ describe('useLeaveGuard on Back', () => {
     await traversed();
     expect(path()).toBe('/work/1');
     expect((await changed()).checked).toBe(false);
-    window.history.back();
-    await waitFor(() => expect(path()).toBe('/list'));
+    await backTo('/list');
+  }
+  /** Changed, then a Back that asks; then Forward: it still asks. */
+  async function backAsksThenForward() {
+    await openAndChange();
+    await backAsks();
+    window.history.forward();
+    await traversed();
+  }
+  /** Leave with history.go going nowhere: `landed()` checks where the page is; go was called once. */
+  async function leaveGoingNowhere(landed: () => Promise<void>) {
+    const go = vi.spyOn(window.history, 'go').mockImplementation(() => {});
+    try {
+      fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
+      await landed();
+      expect(go).toHaveBeenCalledTimes(1);
+    } finally {
+      go.mockRestore();
+    }
   }
 
   it('Back and Leave go to the list; Forward opens the workspace as saved', async () => {
     await openAndChange();
     window.history.back();
-    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
-    await waitFor(() => expect(path()).toBe('/list'));
+    await leaveTo('/list');
     await forwardForwardBack();
   });
 
   it('changed back, Back goes to the list at once; Forward opens it as saved', async () => {
     await openAndChange();
     fireEvent.click(await changed());
-    window.history.back();
-    await waitFor(() => expect(path()).toBe('/list'));
+    await backTo('/list');
     await forwardForwardBack();
   });
 
   it('left by a link: Back opens the workspace, the next Back is the list', async () => {
     await openAndChange();
     fireEvent.click(screen.getByRole('link', { name: 'Profile' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
-    await waitFor(() => expect(path()).toBe('/profile'));
+    await leaveTo('/profile');
     window.history.back();
     expect((await changed()).checked).toBe(false);
-    window.history.back();
-    await waitFor(() => expect(path()).toBe('/list'));
+    await backTo('/list');
   });
 
   it('left by a link from another mode: Back, Back, Back is the list', async () => {
     await leaveByLinkFromComments();
-    window.history.back();
-    await waitFor(() => expect(path()).toBe('/work/1/comments'));
-    window.history.back();
-    await waitFor(() => expect(path()).toBe('/work/1'));
-    window.history.back();
-    await waitFor(() => expect(path()).toBe('/list'));
+    await backTo('/work/1/comments');
+    await backTo('/work/1');
+    await backTo('/list');
   });
 
   it('a Back while asking asks again and keeps the draft; Leave then goes to the list', async () => {
     await openAndChange();
-    window.history.back();
-    await screen.findByRole('button', { name: 'Leave' });
+    await backAsks();
     window.history.back();
     await traversed();
     expect(path()).toBe('/work/1');
     expect(asking()).toBe(true);
     expect((await changed()).checked).toBe(true);
-    fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
-    await waitFor(() => expect(path()).toBe('/list'));
+    await leaveTo('/list');
   });
 
   it('Back, Forward (still asking), Leave goes to the list', async () => {
-    await openAndChange();
-    window.history.back();
-    await screen.findByRole('button', { name: 'Leave' });
-    window.history.forward();
-    await traversed();
+    await backAsksThenForward();
     expect(asking()).toBe(true);
-    fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
-    await waitFor(() => expect(path()).toBe('/list'));
+    await leaveTo('/list');
   });
 
   it('Back, Forward, Stay: the next Back asks again, the draft kept', async () => {
-    await openAndChange();
-    window.history.back();
-    await screen.findByRole('button', { name: 'Stay' });
-    window.history.forward();
-    await traversed();
-    fireEvent.click(screen.getByRole('button', { name: 'Stay' }));
+    await backAsksThenForward();
+    await answer('Stay');
     expect(asking()).toBe(false);
-    window.history.back();
-    await screen.findByRole('button', { name: 'Leave' });
+    await backAsks();
     expect(path()).toBe('/work/1');
     expect((await changed()).checked).toBe(true);
   });
@@ -290,21 +312,13 @@ describe('useLeaveGuard on Back', () => {
     fireEvent.click(screen.getByRole('link', { name: 'Edit' }));
     fireEvent.click(await changed());
     window.history.back();
-    await waitFor(() => expect(path()).toBe('/work/1/comments'));
-    await traversed();
-    expect(asking()).toBe(false);
-    expect((await changed()).checked).toBe(true);
+    await stillEditing('/work/1/comments');
     window.history.back();
-    await waitFor(() => expect(path()).toBe('/work/1'));
-    await traversed();
-    expect(asking()).toBe(false);
-    expect((await changed()).checked).toBe(true);
+    await stillEditing('/work/1');
     // Back from the workspace's first entry leaves: asks
-    window.history.back();
-    await screen.findByRole('button', { name: 'Leave' });
+    await backAsks();
     expect(path()).toBe('/work/1');
-    fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
-    await waitFor(() => expect(path()).toBe('/list'));
+    await leaveTo('/list');
   });
 
   it('two Backs past the guard entry before it answers: asks, the draft kept', async () => {
@@ -313,10 +327,9 @@ describe('useLeaveGuard on Back', () => {
     // workspace (Chromium does so with two history.back() in one task; jsdom takes those as one
     // step, so one step of two here)
     await backHeld(2);
-    fireEvent.click(screen.getByRole('button', { name: 'Stay' }));
+    await answer('Stay');
     window.history.back();
-    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
-    await waitFor(() => expect(path()).toBe('/list'));
+    await leaveTo('/list');
     window.history.forward();
     expect((await changed()).checked).toBe(false);
   });
@@ -324,7 +337,7 @@ describe('useLeaveGuard on Back', () => {
   it('two Backs past the guard entry, Stay, Comments, Back: Edit, nothing asks', async () => {
     await openAndChange();
     window.history.go(-2);
-    fireEvent.click(await screen.findByRole('button', { name: 'Stay' }));
+    await answer('Stay');
     // the guard entry is on top again: Back from a mode opened after it is not leaving
     fireEvent.click(screen.getByRole('link', { name: 'Comments' }));
     window.history.back();
@@ -341,8 +354,7 @@ describe('useLeaveGuard on Back', () => {
     async (steps, _onto, to) => {
       await openAndChange('audience');
       await backHeld(steps);
-      fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
-      await waitFor(() => expect(path()).toBe(to));
+      await leaveTo(to);
     },
   );
 
@@ -358,39 +370,20 @@ describe('useLeaveGuard on Back', () => {
 
   it('Leave with nothing to go back to (a new tab) opens the list', async () => {
     // a tab opened on the workspace: its first entry
-    window.history.replaceState(null, '', '/work/1');
-    render(
-      <BrowserRouter>
-        <BrowserApp />
-      </BrowserRouter>,
-    );
+    renderAt('/work/1');
     fireEvent.click(await changed());
-    window.history.back();
-    await screen.findByRole('button', { name: 'Leave' });
+    await backAsks();
     // history.go going nowhere, as in a tab opened on the workspace
-    const go = vi.spyOn(window.history, 'go').mockImplementation(() => {});
-    try {
-      fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
-      await waitFor(() => expect(path()).toBe('/list'));
-      expect(go).toHaveBeenCalledTimes(1);
-    } finally {
-      go.mockRestore();
-    }
+    await leaveGoingNowhere(() => waitFor(() => expect(path()).toBe('/list')));
   });
 
   it('Leave from a workspace opened from the list waits for Back to land, however slow', async () => {
     await openAndChange();
-    window.history.back();
-    await screen.findByRole('button', { name: 'Leave' });
+    await backAsks();
     // a popstate slower than any timer: the list is reached only by Back itself
-    const go = vi.spyOn(window.history, 'go').mockImplementation(() => {});
-    try {
-      fireEvent.click(screen.getByRole('button', { name: 'Leave' }));
+    await leaveGoingNowhere(async () => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(path()).toBe('/work/1');
-      expect(go).toHaveBeenCalledTimes(1);
-    } finally {
-      go.mockRestore();
-    }
+    });
   });
 });
