@@ -8,6 +8,7 @@ import {
   renderWithProviders,
 } from '../../../test/utils';
 import * as mailConsentApi from '../api/mail-consent';
+import type { MailConsentInfo } from '../api/mail-consent';
 import { registerPublicPageTranslations } from '../../../locales/public-pages';
 import { ConfirmEmailPage } from './confirm-email-page';
 
@@ -19,16 +20,36 @@ const api = vi.mocked(mailConsentApi);
 registerPublicPageTranslations();
 const token = 'A'.repeat(43);
 
+/** The link's request, as the function reads it: `over` on a letters request for v***@example.com. */
+const asked = (over: Partial<MailConsentInfo> = {}) =>
+  api.readMailConsent.mockResolvedValue({
+    scope: 'letters',
+    email: 'v***@example.com',
+    blockName: 'Join the list',
+    ownerName: 'Ann’s Bakery',
+    ...over,
+  });
+/** The page opened from the mail's link (`&answer=not-me` for its "Not me" link). */
+const openLink = (notMe = false) =>
+  renderWithProviders(<ConfirmEmailPage />, {
+    route: `/confirm-email?token=${token}${notMe ? '&answer=not-me' : ''}`,
+  });
+/** Not me, in Korean: the answer is sent, and the page says no more mail goes to the address. */
+async function notMeDeclinesInKorean() {
+  fireEvent.click(screen.getByRole('button', { name: '본인이 아닙니다' }));
+  await waitFor(() => expect(api.answerMailConsent).toHaveBeenCalledWith(token, 'not-me'));
+  expect(
+    await screen.findByText(
+      'v***@example.com(으)로는 리액션 블록스가 더 이상 메일을 보내지 않아요.',
+    ),
+  ).toBeTruthy();
+}
+
 describe('confirm-email page', () => {
   it('asks before it confirms (opening the link changes nothing), then says it is done', async () => {
-    api.readMailConsent.mockResolvedValue({
-      scope: 'letters',
-      email: 'v***@example.com',
-      blockName: 'Join the list',
-      ownerName: 'Ann’s Bakery',
-    });
+    asked();
     api.answerMailConsent.mockResolvedValue({ outcome: 'confirmed' });
-    renderWithProviders(<ConfirmEmailPage />, { route: `/confirm-email?token=${token}` });
+    openLink();
     expect(
       await screen.findByText('Did you ask for these mails at v***@example.com?'),
     ).toBeTruthy();
@@ -47,12 +68,7 @@ describe('confirm-email page', () => {
   });
 
   it("says why an answer was not saved in the reader's language, not the server's words", async () => {
-    api.readMailConsent.mockResolvedValue({
-      scope: 'letters',
-      email: 'v***@example.com',
-      blockName: 'Join the list',
-      ownerName: 'Ann’s Bakery',
-    });
+    asked();
     // the function's 503 as callLinkFunction throws it, then a link spent meanwhile
     api.answerMailConsent
       .mockRejectedValueOnce(
@@ -60,7 +76,7 @@ describe('confirm-email page', () => {
       )
       .mockRejectedValueOnce(functionError(400, 'invalid_link', 'Invalid link'));
     await i18next.changeLanguage('ko');
-    renderWithProviders(<ConfirmEmailPage />, { route: `/confirm-email?token=${token}` });
+    openLink();
     await screen.findByRole('button', { name: '네, 확인합니다' });
     await alertsAfterClicks([
       ['ko', '네, 확인합니다', '답을 저장하지 못했어요: 서비스가 잠시 응답하지 않습니다.'],
@@ -74,38 +90,17 @@ describe('confirm-email page', () => {
 
   it('the mail’s “not me” link offers Not me first, in Korean too', async () => {
     await i18next.changeLanguage('ko');
-    api.readMailConsent.mockResolvedValue({
-      scope: 'reply',
-      email: 'v***@example.com',
-      blockName: 'Demo',
-      ownerName: null,
-    });
+    asked({ scope: 'reply', blockName: 'Demo', ownerName: null });
     api.answerMailConsent.mockResolvedValue({ outcome: 'declined' });
-    renderWithProviders(<ConfirmEmailPage />, {
-      route: `/confirm-email?token=${token}&answer=not-me`,
-    });
+    openLink(true);
     const notMe = await screen.findByRole('button', { name: '본인이 아닙니다' });
     expect(notMe.className).toContain('button-primary');
-    fireEvent.click(notMe);
-    await waitFor(() => expect(api.answerMailConsent).toHaveBeenCalledWith(token, 'not-me'));
-    expect(
-      await screen.findByText(
-        'v***@example.com(으)로는 리액션 블록스가 더 이상 메일을 보내지 않아요.',
-      ),
-    ).toBeTruthy();
+    await notMeDeclinesInKorean();
   });
 
   it('a notification address is asked by the owner’s sign-in address, no block name, in en and ko', async () => {
-    api.readMailConsent.mockResolvedValue({
-      scope: 'notify',
-      email: 'v***@example.com',
-      blockName: null,
-      ownerName: null,
-      ownerEmail: 'owner@example.com',
-    });
-    const { unmount } = renderWithProviders(<ConfirmEmailPage />, {
-      route: `/confirm-email?token=${token}`,
-    });
+    asked({ scope: 'notify', blockName: null, ownerName: null, ownerEmail: 'owner@example.com' });
+    const { unmount } = openLink();
     expect(
       await screen.findByText(
         'Notifications of new comments and responses on the blocks of the account owner@example.com.',
@@ -113,23 +108,16 @@ describe('confirm-email page', () => {
     ).toBeTruthy();
     unmount();
     await i18next.changeLanguage('ko');
-    renderWithProviders(<ConfirmEmailPage />, { route: `/confirm-email?token=${token}` });
+    openLink();
     expect(
       await screen.findByText('owner@example.com 계정의 블록에 달린 새 댓글과 응답 알림입니다.'),
     ).toBeTruthy();
   });
 
   it('a sender address mail’s “Not me” link can only decline: one button, in en and ko', async () => {
-    api.readMailConsent.mockResolvedValue({
-      scope: 'sender',
-      email: 'v***@example.com',
-      blockName: null,
-      ownerName: null,
-      ownerEmail: 'owner@example.com',
-    });
+    asked({ scope: 'sender', blockName: null, ownerName: null, ownerEmail: 'owner@example.com' });
     api.answerMailConsent.mockResolvedValue({ outcome: 'declined' });
-    const route = `/confirm-email?token=${token}&answer=not-me`;
-    const { unmount } = renderWithProviders(<ConfirmEmailPage />, { route });
+    const { unmount } = openLink(true);
     expect(
       await screen.findByText('Did you ask to send letters from v***@example.com?'),
     ).toBeTruthy();
@@ -143,7 +131,7 @@ describe('confirm-email page', () => {
     unmount();
 
     await i18next.changeLanguage('ko');
-    renderWithProviders(<ConfirmEmailPage />, { route });
+    openLink(true);
     expect(
       await screen.findByText(
         'owner@example.com 계정이 이 주소로 레터를 보내려고 합니다. 본인이 아니라면 “본인이 아닙니다”를 눌러 주세요. 이 주소로는 아무것도 발송되지 않고, 리액션 블록스도 더 이상 메일을 보내지 않아요.',
@@ -152,18 +140,12 @@ describe('confirm-email page', () => {
     expect(screen.getByText('v***@example.com 주소로 레터를 보내려고 하셨나요?')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 1, name: '발신 주소 요청' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: '네, 확인합니다' })).toBeNull();
-    fireEvent.click(screen.getByRole('button', { name: '본인이 아닙니다' }));
-    await waitFor(() => expect(api.answerMailConsent).toHaveBeenCalledWith(token, 'not-me'));
-    expect(
-      await screen.findByText(
-        'v***@example.com(으)로는 리액션 블록스가 더 이상 메일을 보내지 않아요.',
-      ),
-    ).toBeTruthy();
+    await notMeDeclinesInKorean();
   });
 
   it('a spent, expired or broken link says so, with no button to answer', async () => {
     api.readMailConsent.mockRejectedValue(new Error('Invalid link'));
-    renderWithProviders(<ConfirmEmailPage />, { route: `/confirm-email?token=${token}` });
+    openLink();
     expect(await screen.findByRole('alert')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 1, name: 'This link does not work' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Yes, confirm' })).toBeNull();
