@@ -80,3 +80,25 @@ describe('LetterPreview images', () => {
     expect(screen.getByText('The new editor').tagName).toBe('FIGCAPTION');
   });
 });
+
+describe('LetterPreview text blocks', () => {
+  it('puts a paragraph, a quote and a callout (its icon first) each in its own element', () => {
+    const spans = [{ text: 'Words' }];
+    const { container } = renderPreview([
+      { id: 'p', type: 'paragraph', spans },
+      { id: 'q', type: 'quote', spans },
+      { id: 'c', type: 'callout', icon: '💡', spans },
+      { id: 'd', type: 'callout', spans },
+    ]);
+    expect(
+      [...container.querySelectorAll('.letter-p, .letter-quote, .letter-callout')].map(
+        (e) => `${e.tagName.toLowerCase()}.${e.className} ${JSON.stringify(e.textContent)}`,
+      ),
+    ).toEqual([
+      'p.letter-p "Words"',
+      'blockquote.letter-quote "Words"',
+      'div.letter-callout "💡 Words"',
+      'div.letter-callout "Words"',
+    ]);
+  });
+});

@@ -79,6 +79,13 @@ export function headingLevels(blocks: TLetterBlock[]): Map<string, 2 | 3 | 4> {
   return levels;
 }
 
+/** The text blocks but headings: one element, with its class, around their spans. */
+const TEXT_TAGS = {
+  paragraph: ['p', 'letter-p'],
+  quote: ['blockquote', 'letter-quote'],
+  callout: ['div', 'letter-callout'],
+} as const;
+
 function Row({
   block,
   imageAlt,
@@ -89,20 +96,21 @@ function Row({
   level?: 2 | 3 | 4;
 }) {
   switch (block.type) {
-    case 'heading': {
-      const Tag = `h${level}` as const;
+    case 'heading':
+    case 'paragraph':
+    case 'quote':
+    case 'callout': {
+      const [Tag, className] =
+        block.type === 'heading'
+          ? [`h${level}` as const, `letter-h letter-h${block.level}`]
+          : TEXT_TAGS[block.type];
       return (
-        <Tag className={`letter-h letter-h${block.level}`}>
+        <Tag className={className}>
+          {block.type === 'callout' && block.icon ? `${block.icon} ` : null}
           <Spans spans={block.spans} />
         </Tag>
       );
     }
-    case 'paragraph':
-      return (
-        <p className="letter-p">
-          <Spans spans={block.spans} />
-        </p>
-      );
     case 'list': {
       const List = block.ordered ? 'ol' : 'ul';
       return (
@@ -115,19 +123,6 @@ function Row({
         </List>
       );
     }
-    case 'quote':
-      return (
-        <blockquote className="letter-quote">
-          <Spans spans={block.spans} />
-        </blockquote>
-      );
-    case 'callout':
-      return (
-        <div className="letter-callout">
-          {block.icon ? `${block.icon} ` : ''}
-          <Spans spans={block.spans} />
-        </div>
-      );
     case 'image': {
       // a Notion image's alt is its caption: said once, by the figcaption (axe image-redundant-alt)
       const caption = block.caption?.map((span) => span.text).join('') ?? '';
