@@ -17,8 +17,9 @@ create table private.account_stops (
   method public.payment_method not null,
   -- the PortOne billing key or the PayPal subscription id
   provider_ref text not null check (char_length(provider_ref) between 1 and 200),
-  -- card: the payment ids PortOne may have charged for this account (our charge ids)
-  charge_ids uuid[] not null default '{}',
+  -- card: the payment ids PortOne may have charged for this account: our charge ids, and any
+  -- other payment PortOne reports made with the billing key after the deletion (account_stop_again)
+  charge_ids text[] not null default '{}',
   -- the ref paid for a recorded plan (its payments before deleted_at were the owner's)
   was_plan boolean not null default false,
   deleted_at timestamptz not null default now(),
@@ -33,7 +34,7 @@ create index account_stops_charge_ids_idx on private.account_stops using gin (ch
 -- attempts with the queue's backoff, capped at an hour: about 90 hours of provider outage).
 -- p_key names the job: a payment arriving later queues another run (account_stop_again).
 create function private.queue_account_stop(p_user_id uuid, p_method public.payment_method,
-  p_ref text, p_charge_ids uuid[], p_was_plan boolean, p_key text default 'deleted')
+  p_ref text, p_charge_ids text[], p_was_plan boolean, p_key text default 'deleted')
 returns uuid language plpgsql set search_path = '' as $$
 declare
   v_id uuid;
@@ -50,7 +51,7 @@ begin
   return v_id;
 end;
 $$;
-revoke execute on function private.queue_account_stop(uuid, public.payment_method, text, uuid[], boolean, text) from public;
+revoke execute on function private.queue_account_stop(uuid, public.payment_method, text, text[], boolean, text) from public;
 
 -- Deleting a profile (the account's deletion cascades here) writes the stops of every billing key
 -- and subscription that may still charge: a checkout in flight, and a plan still running (a legacy
@@ -87,7 +88,7 @@ begin
     where p.user_id = old.id and p.method = 'paypal' and p.provider_payment_id is not null
       and p.is_active
   loop
-    perform private.queue_account_stop(old.id, v_row.method, v_row.provider_ref, v_row.ids,
+    perform private.queue_account_stop(old.id, v_row.method, v_row.provider_ref, v_row.ids::text[],
                                        v_row.was_plan);
   end loop;
   -- PayPal refunds settled go with the account; those still owed (queued, failed) stay, with no
@@ -115,9 +116,12 @@ $$;
 revoke execute on function public.stop_for_deleted_account(uuid, public.payment_method, text) from public, anon, authenticated;
 
 -- A payment (a webhook, the reconcile job) for a charge id or a ref a deleted account owed a stop:
--- its job runs again (p_key: once per payment), which refunds it. Answers the stop's id, or null
--- when it is no deleted account's.
-create function public.account_stop_again(p_charge_id uuid, p_method public.payment_method,
+-- its job runs again (p_key: once per payment), which refunds it. A card payment found by its
+-- billing key (PortOne's payment names it) whose id the stop does not hold yet (a schedule PortOne
+-- ran after the deletion under an id the deleting transaction did not know) joins the stop's
+-- payment ids, so the job refunds it too: never recorded, the account is gone. Answers the stop's
+-- id, or null when it is no deleted account's.
+create function public.account_stop_again(p_charge_id text, p_method public.payment_method,
   p_ref text, p_key text)
 returns uuid language plpgsql security definer set search_path = '' as $$
 declare
@@ -126,15 +130,19 @@ begin
   select id into v_id from private.account_stops
     where (p_charge_id is not null and charge_ids @> array[p_charge_id])
        or (method = p_method and provider_ref = p_ref)
+    order by (p_charge_id is not null and charge_ids @> array[p_charge_id]) desc
     limit 1;
   if v_id is not null then
+    update private.account_stops set charge_ids = charge_ids || p_charge_id
+      where id = v_id and method = 'iamport' and p_charge_id is not null
+        and not charge_ids @> array[p_charge_id];
     perform public.enqueue_job('plan.account-stop', jsonb_build_object('stop_id', v_id),
                                'plan.account-stop:' || v_id || ':' || left(p_key, 200), null, null, null, 100);
   end if;
   return v_id;
 end;
 $$;
-revoke execute on function public.account_stop_again(uuid, public.payment_method, text, text) from public, anon, authenticated;
+revoke execute on function public.account_stop_again(text, public.payment_method, text, text) from public, anon, authenticated;
 
 -- What the plan.account-stop job reads.
 create function public.account_stop(p_id uuid)

@@ -150,6 +150,48 @@ describe('deleting an account with a plan', () => {
     ]);
   });
 
+  it("card: PortOne charges the deleted account's key under ids its stop does not hold: found by the key, refunded, never recorded", async () => {
+    // before: the webhook looked the stop up by the payment's id only, so these stayed PAID
+    const owner = await newUser('del-card-key');
+    const { key } = await boughtByCard(owner);
+    await scheduled(key, 3);
+    // schedules PortOne has on the key under payment ids the deleting transaction did not know
+    // (one of ours by its shape, one not)
+    const ids = [crypto.randomUUID(), `other-${crypto.randomUUID()}`];
+    for (const paymentId of ids)
+      await plans.portone().payment.paymentSchedule.createPaymentSchedule({
+        paymentId,
+        payment: {
+          billingKey: key,
+          orderName: 'Reaction Blocks Basic plan',
+          customer: { id: owner.id },
+          amount: { total: 3000 },
+          currency: 'KRW',
+        },
+        timeToPay: new Date(Date.now() + 86_400_000).toISOString(),
+      });
+    await deleteQuietly(owner);
+    // PortOne runs them before the stop job revoked the key's schedules; their webhooks reach us
+    for (const paymentId of ids) await plans.control('portone', '/schedules/run', { paymentId });
+    const states = async () =>
+      Promise.all(
+        ids.map(
+          async (id) => (await plans.portoneState()).payments.find((p) => p.id === id)?.status,
+        ),
+      );
+    await untilWorked(
+      async () => (await states()).join() === 'CANCELLED,CANCELLED',
+      async () => ({ payments: await states(), jobs: await stopJobs(key) }),
+    );
+    // the first payment (the period the owner had) stays; nothing was recorded for the account
+    expect((await ownPortonePayments(owner)).map(([, status]) => status).sort()).toEqual([
+      'CANCELLED',
+      'CANCELLED',
+      'PAID',
+    ]);
+    expect(await sql('select 1 from public.payments where user_id = $1', [owner.id])).toEqual([]);
+  });
+
   it('paypal: the subscription is cancelled; a payment PayPal took after the deletion is refunded, not the one before', async () => {
     const owner = await newUser('del-pp');
     const { sub } = await plans.boughtByPaypal(owner, 3);
