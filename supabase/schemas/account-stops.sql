@@ -144,6 +144,31 @@ end;
 $$;
 revoke execute on function public.account_stop_again(text, public.payment_method, text, text) from public, anon, authenticated;
 
+-- A stop that gave up (its provider refused for good, or failed through the job's last attempt, or
+-- a payment stayed pending 14 days): the operator is mailed by `plan.refund-alert`, the one mail
+-- of a payment not given back. PayPal: the subscription's refund recorded `failed` with no owner
+-- (finish_paypal_refund, which queues the alert); card: the alert queued for the stop (p_key: once
+-- per failed job), with what PortOne answered.
+create function public.account_stop_failed(p_id uuid, p_error text, p_reason text, p_key text)
+returns void language plpgsql security definer set search_path = '' as $$
+declare
+  v_stop private.account_stops;
+begin
+  select * into v_stop from private.account_stops where id = p_id;
+  if not found then
+    return;
+  end if;
+  if v_stop.method = 'paypal' then
+    perform public.finish_paypal_refund(v_stop.provider_ref, 'failed', p_error, p_reason);
+  else
+    perform public.enqueue_job('plan.refund-alert',
+      jsonb_build_object('stop_id', p_id, 'error', left(p_error, 500)),
+      'plan.refund-alert:stop:' || p_id || ':' || left(p_key, 200));
+  end if;
+end;
+$$;
+revoke execute on function public.account_stop_failed(uuid, text, text, text) from public, anon, authenticated;
+
 -- What the plan.account-stop job reads.
 create function public.account_stop(p_id uuid)
 returns jsonb language sql stable security definer set search_path = '' as $$

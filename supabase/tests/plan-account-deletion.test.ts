@@ -246,6 +246,37 @@ describe('deleting an account with a plan', () => {
     expect(alerts[0]!.html).toContain('a deleted account');
     expect(await subStatus(sub)).toBe('CANCELLED');
   });
+
+  it("card: a stop that gives up (PortOne failing through the job's last attempt) mails the operator, once", async () => {
+    // before: it only logged an [alert] line in the functions' log
+    const owner = await newUser('del-card-gave-up');
+    const { key, paymentId } = await boughtByCard(owner);
+    const chargeId = (await scheduled(key, 3)).paymentId;
+    await endsInTwoDays(paymentId, chargeId);
+    await deleteQuietly(owner);
+    // PortOne does not answer about the key's payments; the stop job is at its last attempt
+    await plans.control('portone', `/billing-keys/${key}`, { unanswered: true });
+    try {
+      await sql(
+        `update private.jobs j set attempts = max_attempts - 1 from private.account_stops s
+          where j.payload ->> 'stop_id' = s.id::text and s.provider_ref = $1`,
+        [key],
+      );
+      await untilWorked(
+        async () =>
+          (await stopJobs(key)).some((j) => j.status === 'failed') &&
+          (await mailbox(OPERATOR)).some((m) => m.subject.includes(key)),
+        async () => ({ jobs: await stopJobs(key), mail: await mailbox(OPERATOR) }),
+      );
+    } finally {
+      await plans.control('portone', `/billing-keys/${key}`, { unanswered: false });
+    }
+    await plans.runWorker();
+    const alerts = (await mailbox(OPERATOR)).filter((m) => m.subject.includes(key));
+    expect(alerts.map((m) => m.subject)).toEqual([`PortOne payment not given back: ${key}`]);
+    expect(alerts[0]!.html).toContain(chargeId);
+    expect(alerts[0]!.html).toContain('Gave up after 100 attempts');
+  });
 });
 
 describe('a checkout racing the deletion', () => {

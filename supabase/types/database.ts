@@ -1757,6 +1757,10 @@ export type Database = {
         };
         Returns: string;
       };
+      account_stop_failed: {
+        Args: { p_error: string; p_id: string; p_key: string; p_reason: string };
+        Returns: undefined;
+      };
       answer_mail_consent: { Args: { p_confirm: boolean; p_token_hash: string }; Returns: Json };
       approve_responses: { Args: { p_response_ids: string[] }; Returns: Json };
       block_results_summary: { Args: { p_block_id: string; p_timezone?: string }; Returns: Json };

@@ -8,7 +8,8 @@
 // error taken as done; PayPal's cancel of a cancelled subscription is done, and each refund has its
 // PayPal-Request-Id (refundPaypalPayments). Nothing lost: any provider failure retries with the
 // queue's backoff (100 attempts, about 90 hours); a refund PayPal refuses is kept in
-// public.paypal_refunds (no owner) and the operator is mailed (plan.refund-alert).
+// public.paypal_refunds (no owner) and the operator is mailed (plan.refund-alert), as they are when
+// a stop of either provider gives up (account_stop_failed).
 import type { JobHandler, Outcome } from './jobs.ts';
 import { mapLimit } from './map-limit.ts';
 import { portonePayment, refundCard, rpc } from './plan-flows.ts';
@@ -111,18 +112,37 @@ export const accountStop: JobHandler = {
         if (typeof state === 'object') return { status: 'failed', error: state.refused };
         if (state === 'done') return { status: 'done', result: { stopped: stop.provider_ref } };
         if (Date.now() - Date.parse(stop.deleted_at) > PENDING_MS) {
-          console.error(
-            `[alert] ${ACCOUNT_STOP_JOB}: a payment still pending after 14 days`,
-            stop.id,
-          );
-          return { status: 'failed', error: 'A payment or its refund still pending after 14 days' };
+          const error = 'A payment or its refund still pending after 14 days';
+          await rpc('account_stop_failed', {
+            p_id: stop.id,
+            p_error: error,
+            p_reason: REASON,
+            p_key: String(job.id),
+          });
+          return { status: 'failed', error };
         }
         const wait = stop.method === 'iamport' ? 2 * 60_000 : HOUR_MS;
         return { status: 'defer', run_at: new Date(Date.now() + wait).toISOString() };
       } catch (err) {
         const error = String((err as Error)?.message ?? err).slice(0, 500);
-        if (job.attempts >= job.max_attempts)
-          console.error(`[alert] ${ACCOUNT_STOP_JOB} gave up: ${error}`, job.payload.stop_id);
+        // the queue's last attempt: the provider (or the database) failed for about 90 hours, or
+        // refused for good (a key PortOne will not delete, a payment it will not cancel)
+        if (job.attempts >= job.max_attempts) {
+          try {
+            await rpc('account_stop_failed', {
+              p_id: String(job.payload.stop_id),
+              p_error: `Gave up after ${job.attempts} attempts: ${error}`,
+              p_reason: REASON,
+              p_key: String(job.id),
+            });
+          } catch (recording) {
+            console.error(
+              `[alert] ${ACCOUNT_STOP_JOB} gave up: ${error}`,
+              job.payload.stop_id,
+              recording,
+            );
+          }
+        }
         return { status: 'retry', error };
       }
     }),

@@ -7,7 +7,8 @@
 //   plan.renewal-check     a renewing plan past its end date: did the provider renew it?
 //   plan.mail              "your plan ends on ..." / "we could not renew your plan"
 //   plan.paypal-refund     give back what PayPal took for a subscription cancelled without a plan
-//   plan.refund-alert      tell the operator (OPERATOR_EMAIL) of a PayPal payment not given back
+//   plan.refund-alert      tell the operator (OPERATOR_EMAIL) of a payment not given back (a
+//                          PayPal refund failed, a deleted account's card stop that gave up)
 //   plan.account-stop      a deleted account's provider charges stopped, what was taken after given
 //                          back (plan-account-stop.ts)
 // The first five and plan.paypal-refund are idempotent end to end (a fixed PortOne payment id,
@@ -364,47 +365,113 @@ interface RefundRow {
   created_at: string;
 }
 
+/** A deleted account's stop, as public.account_stop answers it (what the card alert names). */
+interface StopRow {
+  id: string;
+  user_id: string;
+  method: 'iamport' | 'paypal';
+  provider_ref: string;
+  charge_ids: string[];
+  deleted_at: string;
+}
+
+/** What the operator is told of a payment not given back: its subject and lines, and its owner. */
+interface Alert {
+  key: string;
+  subject: string;
+  lines: string[];
+  userId: string | null;
+}
+
+/** A PayPal subscription's refund recorded failed (a live owner's, or a deleted account's). */
+const paypalAlert = (row: RefundRow): Alert => {
+  const what = `PayPal subscription ${row.subscription_id} (${row.user_id ? `owner ${row.user_id}` : 'a deleted account'})`;
+  return {
+    key: what,
+    subject: `PayPal payment not given back: ${row.subscription_id}`,
+    userId: row.user_id,
+    lines: [
+      `The payment of ${what} could not be given back automatically.`,
+      `Why it was to be given back: ${row.reason}`,
+      `What PayPal or the job answered: ${row.error ?? 'unknown'}`,
+      `Queued on ${row.created_at}. Refund it by hand in PayPal (the subscription's transactions), then set public.paypal_refunds.status to 'refunded' for this subscription${row.user_id ? ": the owner's Plan page tells them to contact you until then" : ' (the account is gone: PayPal has the payer)'}.`,
+    ],
+  };
+};
+
+/** A deleted account's card stop that gave up (plan.account-stop: account_stop_failed). */
+const cardStopAlert = (stop: StopRow, error: string): Alert => {
+  const what = `PortOne billing key ${stop.provider_ref} (a deleted account, ${stop.user_id})`;
+  return {
+    key: what,
+    subject: `PortOne payment not given back: ${stop.provider_ref}`,
+    userId: null,
+    lines: [
+      `The stop of ${what} could not finish automatically: a payment PortOne took for it after the account was deleted may not be given back, or the billing key not deleted.`,
+      'Why it was to be given back: The account was deleted',
+      `What PortOne or the job answered: ${error}`,
+      `The account was deleted on ${stop.deleted_at}. In PortOne's console, cancel any of these payments that is PAID: ${stop.charge_ids.join(', ') || 'none known'} (and any other PAID payment of this billing key after that day), revoke the key's schedules and delete the billing key.`,
+    ],
+  };
+};
+
 /**
- * plan.refund-alert: a mail to the operator (OPERATOR_EMAIL) about a PayPal payment the refund job
- * could not give back, with what to do; without the setting, an error in the functions' log.
+ * plan.refund-alert: a mail to the operator (OPERATOR_EMAIL) about a payment a job could not give
+ * back, with what to do: a PayPal subscription's refund recorded failed (payload subscription_id),
+ * or a deleted account's card stop that gave up (payload stop_id and error); without the setting,
+ * an error in the functions' log.
  */
 const refundAlert: JobHandler = {
   async prepare(jobs, { db, mailer }) {
-    const ids = jobs.map((j) => String(j.payload.subscription_id));
-    const { data, error } = await db
-      .from('paypal_refunds')
-      .select('subscription_id, user_id, reason, status, error, created_at')
-      .in('subscription_id', ids);
-    if (error) throw new Error(`paypal_refunds: ${error.message}`);
-    const byId = new Map((data as RefundRow[]).map((r) => [r.subscription_id, r]));
+    const ids = jobs.flatMap((j) =>
+      j.payload.subscription_id ? [String(j.payload.subscription_id)] : [],
+    );
+    const byId = new Map<string, RefundRow>();
+    if (ids.length) {
+      const { data, error } = await db
+        .from('paypal_refunds')
+        .select('subscription_id, user_id, reason, status, error, created_at')
+        .in('subscription_id', ids);
+      if (error) throw new Error(`paypal_refunds: ${error.message}`);
+      for (const r of data as RefundRow[]) byId.set(r.subscription_id, r);
+    }
+    const stops = new Map<string, StopRow | null>();
+    for (const job of jobs) {
+      if (!job.payload.stop_id) continue;
+      const id = String(job.payload.stop_id);
+      const read = await db.rpc('account_stop', { p_id: id });
+      if (read.error) throw new Error(`account_stop: ${read.error.message}`);
+      stops.set(id, read.data as StopRow | null);
+    }
     const to = optionalEnv('OPERATOR_EMAIL', '');
     return jobs.map((job): Outcome | Delivery => {
-      const row = byId.get(String(job.payload.subscription_id));
-      if (row?.status !== 'failed')
-        return {
-          status: 'done',
-          result: { skipped: row ? `now ${row.status}` : 'no such refund' },
-        };
-      const what = `PayPal subscription ${row.subscription_id} (${row.user_id ? `owner ${row.user_id}` : 'a deleted account'})`;
+      let alert: Alert;
+      if (job.payload.stop_id) {
+        const stop = stops.get(String(job.payload.stop_id));
+        if (!stop) return { status: 'done', result: { skipped: 'no such stop' } };
+        alert = cardStopAlert(stop, String(job.payload.error ?? 'unknown'));
+      } else {
+        const row = byId.get(String(job.payload.subscription_id));
+        if (row?.status !== 'failed')
+          return {
+            status: 'done',
+            result: { skipped: row ? `now ${row.status}` : 'no such refund' },
+          };
+        alert = paypalAlert(row);
+      }
       if (!to) {
-        console.error(`[alert] a PayPal payment not given back: ${what}: ${row.error}`);
+        console.error(`[alert] a payment not given back: ${alert.key}: ${alert.lines[2]}`);
         return { status: 'done', result: { logged: true, skipped: 'no OPERATOR_EMAIL' } };
       }
-      const lines = [
-        `The payment of ${what} could not be given back automatically.`,
-        `Why it was to be given back: ${row.reason}`,
-        `What PayPal or the job answered: ${row.error ?? 'unknown'}`,
-        `Queued on ${row.created_at}. Refund it by hand in PayPal (the subscription's transactions), then set public.paypal_refunds.status to 'refunded' for this subscription${row.user_id ? ": the owner's Plan page tells them to contact you until then" : ' (the account is gone: PayPal has the payer)'}.`,
-      ];
       return platformMailDelivery(
         (mail) => mailer.send(mail),
         job,
         {
           to,
-          subject: `PayPal payment not given back: ${row.subscription_id}`,
-          html: lines.map((l) => `<p>${escapeHtml(l)}</p>`).join(''),
+          subject: alert.subject,
+          html: alert.lines.map((l) => `<p>${escapeHtml(l)}</p>`).join(''),
         },
-        row.user_id ? { user_id: row.user_id } : {},
+        alert.userId ? { user_id: alert.userId } : {},
       );
     });
   },
