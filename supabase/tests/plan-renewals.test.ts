@@ -93,6 +93,23 @@ describe('webhooks', () => {
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ data: { applied: 'ignored' } });
+    // another payment of the store, whose id is not one of ours (not a UUID): ignored too, not a
+    // 500 that PortOne sends again until it gives up
+    for (const [i, paymentId] of ['order-2026-0001', '-'.repeat(36)].entries()) {
+      const foreign = body.replace(/"paymentId":"[^"]+"/, `"paymentId":"${paymentId}"`);
+      const other = await postPortOne(foreign, {
+        'webhook-id': `msg_foreign_${i}`,
+        'webhook-timestamp': ts,
+        'webhook-signature': signStandardWebhook(
+          PORTONE_DEFAULTS.webhookSecret,
+          `msg_foreign_${i}`,
+          ts,
+          foreign,
+        ),
+      });
+      expect(other.status, paymentId).toBe(200);
+      expect(await other.json()).toMatchObject({ data: { applied: 'ignored' } });
+    }
   });
 
   it('a card renewal: the schedule runs, the signed webhook extends the plan once, a replay changes nothing', async () => {
