@@ -89,6 +89,48 @@ describe('PortOne runs the renewal between the read and the revoke', () => {
   });
 });
 
+describe('a Stop that finds the renewal declined', () => {
+  /** The key's DELETE requests at PortOne once the queue has settled its delete job. */
+  const deletesOnceSettled = (key: string) =>
+    eventually(async () => {
+      await plans.runWorker();
+      const job = await renewals.deleteKeyJob(key);
+      const state = (await plans.portoneState()).billingKeys.find((k) => k.billingKey === key);
+      return job?.status === 'done' && state?.status === 'DELETED' && state.deleteRequests;
+    });
+
+  it('declined between the read and the revoke: the plan stops renewing, the key deleted with one request', async () => {
+    // before: the failure queued plan.delete-billing-key, the Stop deleted the key itself, and the
+    // job asked again (2 requests)
+    const owner = await newUser('stop-declined-revoke');
+    const { key, paymentId } = await renewals.boughtByCard(owner);
+    const chargeId = (await renewals.scheduled(key, 3)).paymentId;
+    await renewals.endsInTwoDays(paymentId, chargeId);
+    await plans.control('portone', `/billing-keys/${key}`, { runOnRevoke: true, decline: true });
+    await renewals.stopByCard(owner, paymentId);
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      is_active: true,
+      auto_renew: false,
+    });
+    expect(await deletesOnceSettled(key)).toBe(1);
+  });
+
+  it("declined before the Stop (its webhook not here yet): the Stop's read records it, the key deleted with one request", async () => {
+    const owner = await newUser('stop-declined-read');
+    const { key, paymentId } = await renewals.boughtByCard(owner);
+    const chargeId = (await renewals.scheduled(key, 3)).paymentId;
+    await renewals.endsInTwoDays(paymentId, chargeId);
+    await plans.control('portone', `/billing-keys/${key}`, { decline: true });
+    await plans.control('portone', '/schedules/run', { paymentId: chargeId, webhook: false });
+    await renewals.stopByCard(owner, paymentId);
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      is_active: true,
+      auto_renew: false,
+    });
+    expect(await deletesOnceSettled(key)).toBe(1);
+  });
+});
+
 describe('the queue schedules the next charge just after a Stop or Change revoked the schedules', () => {
   /**
    * The owner's call records the renewal PortOne charged (its webhook not here yet), which queues

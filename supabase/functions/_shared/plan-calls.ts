@@ -89,9 +89,9 @@ async function settledPlan(call: PlanCall, userId: string, paymentId: string): P
  * schedule that ran alone), so it is settled once more, and a payment that slipped through is
  * recorded before the Stop or Change is: never lost, never charged again.
  */
-const settleAfterRevoke = (call: PlanCall, plan: OwnerPlan) => async (): Promise<void> => {
-  if (plan.renewal_charge) await settleRenewal(call, plan.renewal_charge);
-};
+const settleAfterRevoke =
+  (call: PlanCall, plan: OwnerPlan) => async (): Promise<Settled['state'] | undefined> =>
+    plan.renewal_charge ? settleRenewal(call, plan.renewal_charge) : undefined;
 
 /** What the plan's provider knows it by: the billing key or the subscription, if it has one. */
 const providerRef = (plan: OwnerPlan): string | null =>
@@ -110,12 +110,13 @@ export function stopPlan(
   call: PlanCall & {
     /**
      * The provider step, for a plan its provider knows (providerRef); a card plan's calls
-     * `revoked` once PortOne's schedules are revoked, and answers whether it deleted the
-     * billing key (else the queue deletes it: record_plan_stop).
+     * `revoked` once PortOne's schedules are revoked (it answers how the pending renewal settled:
+     * `failed`, declined, has queued the key's deletion already), and answers whether it deleted
+     * the billing key (else the queue deletes it: record_plan_stop).
      */
     stopAtProvider(
       ref: string,
-      revoked: () => Promise<void>,
+      revoked: () => Promise<Settled['state'] | undefined>,
     ): Promise<{ keyDeleted: boolean } | void>;
     /**
      * Whether the provider is told even when the row says the plan does not renew: PayPal may
@@ -155,7 +156,7 @@ export function changePlan(
     changeAtProvider(
       ref: string,
       price: number,
-      revoked: () => Promise<void>,
+      revoked: () => Promise<unknown>,
     ): Promise<Record<string, unknown> | void>;
     /** After the change is recorded (the card plan kicks the queue that schedules the charge). */
     recorded?(): void;

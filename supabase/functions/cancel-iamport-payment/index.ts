@@ -13,7 +13,9 @@ Deno.serve(
     method: 'iamport',
     async stopAtProvider(billingKey, revoked) {
       await revokeSchedules('cancel-iamport-payment', billingKey, billingKeyGone);
-      await revoked();
+      // a renewal PortOne declined in the moment before the revoke: its failure queued
+      // plan.delete-billing-key already, which deletes the key (one request, not two)
+      if ((await revoked()) === 'failed') return { keyDeleted: false };
       try {
         await portone().payment.billingKey.deleteBillingKey({
           billingKey,
