@@ -134,7 +134,7 @@ describe('CSV import dialog', () => {
       const dialog = await choose(new File([text], 'list.csv', { type: 'text/csv' }));
       expect(
         await within(dialog).findByText(
-          '2번째 줄의 칸이 머리글보다 많습니다. 쉼표가 들어간 이름이나 그룹은 큰따옴표로 감싸 주세요.',
+          '2번째 줄의 칸이 머리글보다 많습니다. 구분 기호(쉼표)가 들어간 이름이나 그룹은 큰따옴표로 감싸 주세요.',
         ),
       ).toBeTruthy();
       expect(
@@ -147,6 +147,39 @@ describe('CSV import dialog', () => {
         within(dialog).getByText('3번째 줄의 그룹 “ghosts”은(는) 없는 그룹입니다.'),
       ).toBeTruthy();
       expect(within(dialog).queryByText(/Too many fields|Quoted field/)).toBeNull();
+    } finally {
+      await i18next.changeLanguage('en');
+    }
+  });
+
+  it("a row with more fields than the header names the file's own separator (en, ko)", async () => {
+    // before: it said "a comma" whatever the file was separated by
+    const en = await choose(
+      new File(['name;email\nKim; Mina;kim@x.com\nAnn;ann@x.com\n'], 'list.csv', {
+        type: 'text/csv',
+      }),
+    );
+    expect(
+      await within(en).findByText(
+        'Line 2 has more fields than the header row: put a name or group with a semicolon in double quotes.',
+      ),
+    ).toBeTruthy();
+    cleanup();
+    await i18next.changeLanguage('ko');
+    try {
+      for (const [separator, name] of [
+        ['\t', '탭'],
+        ['|', '세로 막대 |'],
+      ]) {
+        const text = `name${separator}email\nKim${separator} Mina${separator}kim@x.com\nAnn${separator}ann@x.com\n`;
+        const ko = await choose(new File([text], 'list.csv', { type: 'text/csv' }));
+        expect(
+          await within(ko).findByText(
+            `2번째 줄의 칸이 머리글보다 많습니다. 구분 기호(${name})가 들어간 이름이나 그룹은 큰따옴표로 감싸 주세요.`,
+          ),
+        ).toBeTruthy();
+        cleanup();
+      }
     } finally {
       await i18next.changeLanguage('en');
     }

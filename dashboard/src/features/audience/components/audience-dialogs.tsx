@@ -364,7 +364,10 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
             <>
               <p>{t('audience.importDialog.skipped', { count: plan.skipped.length })}</p>
               {list(plan.skipped, (s) =>
-                t(`audience.importDialog.reasons.${s.reason}`, { line: s.line }),
+                t(`audience.importDialog.reasons.${s.reason}`, {
+                  line: s.line,
+                  separator: t(`audience.importDialog.separators.${plan.separator}`),
+                }),
               )}
             </>
           ) : null}

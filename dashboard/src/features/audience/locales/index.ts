@@ -100,7 +100,7 @@ export const en = {
       tooLong: 'Line {{line}} has a name or email that is too long.',
       duplicate: 'Line {{line}} has an email that came before.',
       tooManyFields:
-        'Line {{line}} has more fields than the header row: put a name or group with a comma in double quotes.',
+        'Line {{line}} has more fields than the header row: put a name or group with a {{separator}} in double quotes.',
       tooFewFields:
         'Line {{line}} has fewer fields than the header row: its name or email is missing.',
       missingQuotes:
@@ -108,6 +108,8 @@ export const en = {
       invalidQuotes:
         'Line {{line}} has a double quote in the middle of a field: write a quote inside a quoted field as two ("").',
     },
+    /** The file's separator, as tooManyFields names it. */
+    separators: { comma: 'comma', semicolon: 'semicolon', tab: 'tab', bar: '| (vertical bar)' },
     group: 'Line {{line}} names the group “{{group}}”, which does not exist.',
     andMore: '… and {{count}} more',
     readFailed: 'Could not read the file. Choose it again, or save it again as CSV.',
@@ -221,13 +223,14 @@ export const ko: typeof en = {
       tooLong: '{{line}}번째 줄의 이름이나 이메일이 너무 깁니다.',
       duplicate: '{{line}}번째 줄의 이메일이 앞에 이미 나왔습니다.',
       tooManyFields:
-        '{{line}}번째 줄의 칸이 머리글보다 많습니다. 쉼표가 들어간 이름이나 그룹은 큰따옴표로 감싸 주세요.',
+        '{{line}}번째 줄의 칸이 머리글보다 많습니다. 구분 기호({{separator}})가 들어간 이름이나 그룹은 큰따옴표로 감싸 주세요.',
       tooFewFields: '{{line}}번째 줄의 칸이 머리글보다 적어 이름이나 이메일이 없습니다.',
       missingQuotes:
         '{{line}}번째 줄에서 연 큰따옴표가 닫히지 않아, 파일의 나머지가 모두 그 칸으로 읽혔습니다.',
       invalidQuotes:
         '{{line}}번째 줄의 칸 가운데에 큰따옴표가 있습니다. 따옴표로 감싼 칸 안의 따옴표는 두 번("") 써 주세요.',
     },
+    separators: { comma: '쉼표', semicolon: '세미콜론', tab: '탭', bar: '세로 막대 |' },
     group: '{{line}}번째 줄의 그룹 “{{group}}”은(는) 없는 그룹입니다.',
     andMore: '… 외 {{count}}개',
     readFailed: '파일을 읽지 못했습니다. 파일을 다시 고르거나 CSV로 다시 저장해 주세요.',

@@ -68,6 +68,14 @@ describe('CSV import', () => {
     ).toEqual([{ line: 2, reason: 'invalidQuotes' }]);
   });
 
+  it('keeps the separator it read the file with, for the report', () => {
+    const separatorOf = (text: string) => planImport(parseCsvText(text), []).separator;
+    expect(separatorOf('name,email\nAnn,ann@x.com\n')).toBe('comma');
+    expect(separatorOf('name;email\nAnn;ann@x.com\n')).toBe('semicolon');
+    expect(separatorOf('name\temail\nAnn\tann@x.com\n')).toBe('tab');
+    expect(separatorOf('name|email\nAnn|ann@x.com\n')).toBe('bar');
+  });
+
   it('names lines as the file numbers them: blank lines and a quoted field’s line breaks count', () => {
     const plan = planImport(
       parseCsvText(

@@ -37,7 +37,17 @@ const PARSE_REASONS = [
   ['TooFewFields', 'tooFewFields'],
 ] as const satisfies ReadonlyArray<readonly [string, SkipReason]>;
 
+/** The separators the import reads, by the name the report gives them (en, ko). */
+export const SEPARATORS = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'bar' } as const;
+export type SeparatorName = (typeof SEPARATORS)[keyof typeof SEPARATORS];
+
+/** The name of the separator papaparse read a file with (a comma when it is none of ours). */
+const separatorName = (delimiter: string | undefined): SeparatorName =>
+  SEPARATORS[delimiter as keyof typeof SEPARATORS] ?? 'comma';
+
 export interface ParsedCsv {
+  /** The separator the file was read with. */
+  separator: SeparatorName;
   /** The rows after the header, keyed by its fields (a field a short row lacks is undefined). */
   records: Array<Record<string, string | undefined>>;
   fields: string[];
@@ -56,6 +66,8 @@ export interface ImportPlan {
   groupDropped: Array<{ line: number; group: string }>;
   /** The header has no name or email column. */
   missingColumns: boolean;
+  /** The file's separator: a field holding it must be quoted (the tooManyFields report names it). */
+  separator: SeparatorName;
 }
 
 const NAME_KEYS = ['name', 'creatorname', '이름'];
@@ -73,7 +85,7 @@ const column = (fields: string[], keys: string[]) =>
  * aside: the database's key); a row with one of them is counted as already there.
  */
 export function planImport(
-  { records, fields, problems, lines }: ParsedCsv,
+  { records, fields, problems, lines, separator }: ParsedCsv,
   groups: readonly string[],
   existing: ReadonlySet<string> = new Set(),
 ): ImportPlan {
@@ -86,6 +98,7 @@ export function planImport(
     already: [],
     groupDropped: [],
     missingColumns: !nameKey || !emailKey,
+    separator,
   };
   if (plan.missingColumns) return plan;
   const seen = new Set<string>();
@@ -144,7 +157,14 @@ const guessDelimiter = (chunk: string) =>
  * as the owner's editor numbers them (a quoted field's own line breaks count too).
  */
 function collector() {
-  const parsed = { records: [], fields: [], problems: new Map(), lines: [] } as {
+  const parsed = {
+    separator: 'comma',
+    records: [],
+    fields: [],
+    problems: new Map(),
+    lines: [],
+  } as {
+    separator: SeparatorName;
     records: ParsedCsv['records'];
     fields: string[];
     problems: Map<number, SkipReason>;
@@ -170,6 +190,7 @@ function collector() {
       const at = line;
       line += 1 + lineBreaks(results.data);
       if (results.meta.fields) parsed.fields = results.meta.fields;
+      parsed.separator = separatorName(results.meta.delimiter);
       if (isBlank(results.data)) return;
       parsed.lines.push(at);
       const codes = new Set(results.errors.map((error) => error.code as string));
