@@ -90,7 +90,6 @@ export function BlockLinkDialog({
       title={t('blocks.linkDialog.title')}
       onClose={onClose}
       className="link-dialog"
-      closeLabel={t('common.close')}
       before={
         <button type="button" className="button button-ghost" onClick={saveHandout}>
           {t('blocks.linkDialog.handout')}

@@ -29,12 +29,7 @@ export function SendNotice({ notice = site.sendNotice }: { notice?: typeof site.
     setOpen(false);
   };
   return (
-    <DialogWithClose
-      open
-      title={t('shell.sendNoticeTitle')}
-      onClose={close}
-      closeLabel={t('common.close')}
-    >
+    <DialogWithClose open title={t('shell.sendNoticeTitle')} onClose={close}>
       <p>{notice[currentLanguage()]}</p>
     </DialogWithClose>
   );

@@ -244,7 +244,6 @@ export function SendLetterDialog({
       title={t('letters.send.title')}
       onClose={onClose}
       className="send-letter-dialog"
-      closeLabel={t('letters.send.close')}
       closeTone="plain"
     >
       <Tabs

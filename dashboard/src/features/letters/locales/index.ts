@@ -107,7 +107,6 @@ export const en = {
     groupAwaiting:
       'Not counted: {{count, number}} member(s) awaiting confirmation (a visitor typed the address and it has not confirmed yet).',
     audienceSubmit: 'Send to the group',
-    close: 'Close',
   },
   history: {
     label: 'Sent letters',
@@ -265,7 +264,6 @@ export const ko: typeof en = {
     groupAwaiting:
       '확인 대기 중인 구성원 {{count, number}}명은 제외됩니다(방문자가 입력한 주소로, 아직 확인하지 않았습니다).',
     audienceSubmit: '그룹에 보내기',
-    close: '닫기',
   },
   history: {
     label: '보낸 레터',
