@@ -161,9 +161,8 @@ begin
   if v_stop.method = 'paypal' then
     perform public.finish_paypal_refund(v_stop.provider_ref, 'failed', p_error, p_reason);
   else
-    perform public.enqueue_job('plan.refund-alert',
-      jsonb_build_object('stop_id', p_id, 'error', left(p_error, 500)),
-      'plan.refund-alert:stop:' || p_id || ':' || left(p_key, 200));
+    perform public.queue_refund_alert(jsonb_build_object('stop_id', p_id, 'error', left(p_error, 500)),
+                                      'stop:' || p_id || ':' || p_key);
   end if;
 end;
 $$;

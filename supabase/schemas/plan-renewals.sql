@@ -1,5 +1,5 @@
 -- A plan after its checkout: renewals (PortOne card schedules, PayPal subscriptions), failed renewals,
--- the owner's changes and stops, provider webhooks applied once, the daily expiry (pg_cron `plan-expiry`:
+-- the owner's changes and stops, the daily expiry (pg_cron `plan-expiry`:
 -- plans past their end go inactive, renewing ones are checked with the provider first, owners mailed before).
 
 -- The plan a plan row's content describes ({type, blockLimit, responseMonthlyLimit}): the other way
@@ -257,14 +257,18 @@ alter table private.paypal_payments enable row level security;
 -- else the quantity) decides that period's plan: the change the owner asked (next_*) when it is
 -- that price (one of the same price as the row's too: PayPal bills it as it is), else the plan of
 -- the last change at that price (private.paypal_revisions: one approved on PayPal, then changed
--- again and not approved), else the row's. Idempotent (it sets, never adds).
+-- again and not approved), else the row's. A payment of more than the quantity (PayPal's
+-- auto_bill_outstanding: a cycle it could not take billed with the next) pays the period at the
+-- quantity; the rest paid no period and goes back (`plan.paypal-outstanding`). Idempotent.
 create function public.sync_paypal_plan(p_subscription_id text, p_state jsonb)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
   v_status text := p_state ->> 'status';
   v_next date := (p_state ->> 'next_billing_date')::date;
-  v_billed numeric := coalesce((p_state ->> 'billed')::numeric, (p_state ->> 'quantity')::numeric);
+  v_quantity numeric := (p_state ->> 'quantity')::numeric;
+  v_billed numeric := coalesce((p_state ->> 'billed')::numeric, v_quantity);
+  v_outstanding numeric := 0;
   v_retry timestamptz := (p_state ->> 'retry_at')::timestamptz;
   v_paid timestamptz := (p_state ->> 'paid_at')::timestamptz;
   v_renews boolean;
@@ -289,9 +293,21 @@ begin
                              v_payment.created_at);
   v_end := case when v_status = 'ACTIVE' and v_next is not null then v_next - 1
                 else private.period_end(v_payment.end_date + 1) end;
+  -- more than a cycle of our quantity-priced plan: a cycle PayPal could not take, billed with this
+  -- one (auto_bill_outstanding); that part pays no period and goes back (never a legacy plan's)
+  if v_payment.type in ('basic', 'custom') and v_billed > v_quantity then
+    v_outstanding := v_billed - v_quantity;
+    v_billed := v_quantity;
+  end if;
   if v_new and v_end > v_payment.end_date then
     -- a new period, of the plan PayPal billed (the row is locked above, so v_payment holds what
     -- the update sees)
+    if v_outstanding > 0 then
+      perform public.enqueue_job('plan.paypal-outstanding',
+        jsonb_build_object('subscription_id', p_subscription_id, 'paid_at', v_paid,
+                           'billed', v_billed + v_outstanding, 'amount', v_outstanding),
+        'plan.paypal-outstanding:' || p_subscription_id || ':' || v_paid, null, null, null, 100);
+    end if;
     if v_payment.next_content is not null and v_payment.next_price = v_billed then
       v_content := v_payment.next_content;
       v_price := v_billed;
@@ -480,23 +496,6 @@ begin
 end;
 $$;
 revoke execute on function public.record_plan_change(uuid, uuid, jsonb, numeric) from public, anon, authenticated;
-
--- Whether a provider event (PortOne webhook-id, PayPal event id) was applied already.
-create function public.payment_event_seen(p_id text)
-returns boolean language sql stable security definer set search_path = '' as $$
-  select exists (select 1 from private.provider_events where id = left(p_id, 200));
-$$;
-revoke execute on function public.payment_event_seen(text) from public, anon, authenticated;
-
--- Records an applied provider event; false when it was recorded already.
-create function public.record_payment_event(p_id text)
-returns boolean language plpgsql security definer set search_path = '' as $$
-begin
-  insert into private.provider_events (id) values (left(p_id, 200)) on conflict (id) do nothing;
-  return found;
-end;
-$$;
-revoke execute on function public.record_payment_event(text) from public, anon, authenticated;
 
 -- Once a day: paid next plans whose first day has come start (private.start_paid_plans); plans
 -- that do not renew and are past their end date become inactive (limits fall back, blocks

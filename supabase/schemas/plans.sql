@@ -474,6 +474,33 @@ end;
 $$;
 revoke execute on function public.finish_paypal_refund(text, text, text, text) from public, anon, authenticated;
 
+-- Queues `plan.refund-alert`, the operator's mail of a payment a job could not give back, for what
+-- has no paypal_refunds row of its own (a deleted account's card stop, a PayPal outstanding
+-- balance): p_payload says what (the job's handler reads it); p_key: once per failure.
+create function public.queue_refund_alert(p_payload jsonb, p_key text)
+returns void language sql security definer set search_path = '' as $$
+  select public.enqueue_job('plan.refund-alert', p_payload, 'plan.refund-alert:' || left(p_key, 300));
+$$;
+revoke execute on function public.queue_refund_alert(jsonb, text) from public, anon, authenticated;
+
+-- Provider webhooks are applied once (plan-renewals.sql and the webhook functions):
+-- Whether a provider event (PortOne webhook-id, PayPal event id) was applied already.
+create function public.payment_event_seen(p_id text)
+returns boolean language sql stable security definer set search_path = '' as $$
+  select exists (select 1 from private.provider_events where id = left(p_id, 200));
+$$;
+revoke execute on function public.payment_event_seen(text) from public, anon, authenticated;
+
+-- Records an applied provider event; false when it was recorded already.
+create function public.record_payment_event(p_id text)
+returns boolean language plpgsql security definer set search_path = '' as $$
+begin
+  insert into private.provider_events (id) values (left(p_id, 200)) on conflict (id) do nothing;
+  return found;
+end;
+$$;
+revoke execute on function public.record_payment_event(text) from public, anon, authenticated;
+
 -- Redeems a coupon for the owner: the coupon's row is locked, so parallel redemptions of a capped
 -- coupon (or one owner's double click) run one after the other; once per owner, before
 -- valid_until, within max_redemptions. A promote_coupon is for owners who never had a plan. The

@@ -166,6 +166,65 @@ describe('a PayPal plan PayPal still bills', () => {
     expect(after.renewal_failed_at).not.toBeNull();
   });
 
+  it('the next cycle collects the outstanding balance with its own ($6 for a $3 plan): one period, the other $3 given back', async () => {
+    // before: the $6 payment gave one period and kept the other $3, which paid for nothing
+    const owner = await newUser('pp-outstanding');
+    const { sub } = await plans.boughtByPaypal(owner, 3);
+    await webhooksDelivered(sub);
+    const bought = await row(owner.id);
+    // PayPal could not take a cycle: its amount is outstanding, billed with the next one
+    // (auto_bill_outstanding, PayPal's default)
+    await plans.control('paypal', `/subscriptions/${sub}`, { fail: true });
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    await plans.control('paypal', `/subscriptions/${sub}`, {
+      fail: false,
+      outstanding: '3.00',
+      next_billing_time: new Date(
+        Date.parse(`${bought.end_date}T10:00:00Z`) + 32 * 86_400_000,
+      ).toISOString(),
+    });
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    const billing = (await plans.paypalState()).subscriptions.find(
+      (s) => s.id === sub,
+    )!.billing_info!;
+    const next = billing.next_billing_time!;
+    await webhooksDelivered(sub);
+    await eventually(
+      async () => {
+        await plans.runWorker();
+        return (await takenFor(sub)).join() === 'COMPLETED:3.00,PARTIALLY_REFUNDED:6.00';
+      },
+      60_000,
+      () => takenFor(sub),
+    );
+    expect(
+      (await plans.paypalState()).refunds
+        .filter((r) => r.subscription_id === sub)
+        .map((r) => [r.status, r.value]),
+    ).toEqual([['COMPLETED', '3.00']]);
+    // one period, of the plan at the cycle's price, to the day before PayPal's next billing
+    expect(await row(owner.id)).toMatchObject({
+      is_active: true,
+      price: '3.00',
+      end_date: new Date(Date.parse(next) - 86_400_000).toISOString().slice(0, 10),
+    });
+    // the same payment read again (a webhook PayPal resends, the renewal check): nothing more
+    await sql('select public.sync_paypal_plan($1, $2)', [
+      sub,
+      {
+        status: 'ACTIVE',
+        next_billing_date: next.slice(0, 10),
+        quantity: 3,
+        billed: 6,
+        paid_at: billing.last_payment!.time,
+      },
+    ]);
+    await plans.runWorker();
+    expect(
+      (await plans.paypalState()).refunds.filter((r) => r.subscription_id === sub),
+    ).toHaveLength(1);
+  });
+
   it('Stop while the webhook of a renewal PayPal just billed is on its way: the owner keeps that period', async () => {
     const owner = await newUser('pp-stop-billed');
     const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);

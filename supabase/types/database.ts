@@ -2062,6 +2062,7 @@ export type Database = {
         Args: { p_reason: string; p_subscription_id: string; p_user_id: string };
         Returns: undefined;
       };
+      queue_refund_alert: { Args: { p_key: string; p_payload: Json }; Returns: undefined };
       quota_notice_context: { Args: { p_payloads: Json }; Returns: Json };
       record_button_click: {
         Args: { p_block_id: string; p_color?: string; p_creator_name?: string };

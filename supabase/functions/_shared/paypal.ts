@@ -89,10 +89,16 @@ export interface PayPal {
   /** The subscription's payments between two times (PayPal requires both). */
   listTransactions(id: string, startTime: string, endTime: string): Promise<PayPalTransaction[]>;
   /**
-   * Refunds a captured payment in full (Payments v2, which takes a subscription's transaction
-   * id); `requestId` is its PayPal-Request-Id, so a retry answers the same refund.
+   * Refunds a captured payment (Payments v2, which takes a subscription's transaction id): in
+   * full, or `amount` dollars of it; `requestId` is its PayPal-Request-Id, so a retry answers the
+   * same refund.
    */
-  refundCapture(captureId: string, requestId: string, noteToPayer: string): Promise<PayPalRefund>;
+  refundCapture(
+    captureId: string,
+    requestId: string,
+    noteToPayer: string,
+    amount?: string,
+  ): Promise<PayPalRefund>;
   /** PayPal's own check of a webhook's signature (verify-webhook-signature). */
   verifyWebhook(headers: WebhookHeaders, event: unknown): Promise<boolean>;
 }
@@ -211,11 +217,14 @@ export function paypalClient(config: PayPalConfig, fetchImpl: typeof fetch = fet
       );
       return answer.transactions ?? [];
     },
-    refundCapture: (captureId, requestId, noteToPayer) =>
+    refundCapture: (captureId, requestId, noteToPayer, amount) =>
       call<PayPalRefund>(
         'POST',
         `/v2/payments/captures/${encodeURIComponent(captureId)}/refund`,
-        { note_to_payer: noteToPayer.slice(0, 255) },
+        {
+          note_to_payer: noteToPayer.slice(0, 255),
+          ...(amount ? { amount: { currency_code: 'USD', value: amount } } : {}),
+        },
         { 'paypal-request-id': requestId },
       ),
     async verifyWebhook(headers, event) {

@@ -540,7 +540,7 @@ export async function syncPaypalPlan(
     p_state: {
       status: s.status,
       next_billing_date: next ? new Date(Date.parse(next)).toISOString().slice(0, 10) : null,
-      quantity: Number(s.quantity ?? '1'),
+      quantity: s.quantity === undefined ? null : Number(s.quantity),
       billed: billed === undefined ? null : Number(billed),
       // a payment later than the last one applied pays a new period; none, nothing moves
       paid_at: last?.time ?? null,

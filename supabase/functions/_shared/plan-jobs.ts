@@ -11,6 +11,8 @@
 //                          PayPal refund failed, a deleted account's card stop that gave up)
 //   plan.account-stop      a deleted account's provider charges stopped, what was taken after given
 //                          back (plan-account-stop.ts)
+//   plan.paypal-outstanding the part of a PayPal payment that paid a cycle PayPal could not take
+//                          before (its outstanding balance) given back (paypal-outstanding.ts)
 // The first five and plan.paypal-refund are idempotent end to end (a fixed PortOne payment id,
 // records that set rather than add, a key deleted already, a refund's PayPal-Request-Id), so they do their provider calls
 // while preparing and answer a final outcome: a worker that dies half way leaves a job that simply
@@ -37,6 +39,7 @@ import { renderPlanMail, type PlanMailTemplate } from './plan-mail.ts';
 import { PayPalError, type PayPalSubscription } from './paypal.ts';
 import { paypalClient } from './paypal-env.ts';
 import { ACCOUNT_STOP_JOB, accountStop } from './plan-account-stop.ts';
+import { PAYPAL_OUTSTANDING_JOB, paypalOutstanding } from './paypal-outstanding.ts';
 import { billingKeyGone, portone, portoneErrorType } from './portone.ts';
 import {
   finishPaypalRefund,
@@ -415,16 +418,33 @@ const cardStopAlert = (stop: StopRow, error: string): Alert => {
   };
 };
 
+/** The part of a PayPal payment that paid no period, not given back (plan.paypal-outstanding). */
+const outstandingAlert = (p: Record<string, unknown>): Alert => {
+  const what = `PayPal subscription ${String(p.subscription_id)}`;
+  return {
+    key: what,
+    subject: `PayPal payment not given back: ${String(p.amount)} of ${String(p.subscription_id)}`,
+    userId: null,
+    lines: [
+      `$${String(p.amount)} of the $${String(p.billed)} payment of ${what} on ${String(p.paid_at)} could not be given back automatically.`,
+      'Why it was to be given back: PayPal collected a billing cycle it could not take before (its outstanding balance) with the next cycle; that cycle gave no plan period.',
+      `What PayPal or the job answered: ${String(p.error ?? 'unknown')}`,
+      `Refund $${String(p.amount)} of ${p.capture ? `payment ${String(p.capture)}` : 'that payment'} by hand in PayPal (the subscription's transactions).`,
+    ],
+  };
+};
+
 /**
  * plan.refund-alert: a mail to the operator (OPERATOR_EMAIL) about a payment a job could not give
  * back, with what to do: a PayPal subscription's refund recorded failed (payload subscription_id),
- * or a deleted account's card stop that gave up (payload stop_id and error); without the setting,
- * an error in the functions' log.
+ * a deleted account's card stop that gave up (payload stop_id and error), or a PayPal outstanding
+ * balance collected with a cycle (payload kind 'outstanding'); without the setting, an error in the
+ * functions' log.
  */
 const refundAlert: JobHandler = {
   async prepare(jobs, { db, mailer }) {
     const ids = jobs.flatMap((j) =>
-      j.payload.subscription_id ? [String(j.payload.subscription_id)] : [],
+      j.payload.subscription_id && !j.payload.kind ? [String(j.payload.subscription_id)] : [],
     );
     const byId = new Map<string, RefundRow>();
     if (ids.length) {
@@ -446,7 +466,8 @@ const refundAlert: JobHandler = {
     const to = optionalEnv('OPERATOR_EMAIL', '');
     return jobs.map((job): Outcome | Delivery => {
       let alert: Alert;
-      if (job.payload.stop_id) {
+      if (job.payload.kind === 'outstanding') alert = outstandingAlert(job.payload);
+      else if (job.payload.stop_id) {
         const stop = stops.get(String(job.payload.stop_id));
         if (!stop) return { status: 'done', result: { skipped: 'no such stop' } };
         alert = cardStopAlert(stop, String(job.payload.error ?? 'unknown'));
@@ -527,4 +548,5 @@ export const planJobHandlers: Record<string, JobHandler> = {
   [PAYPAL_REFUND_JOB]: paypalRefund,
   'plan.refund-alert': refundAlert,
   [ACCOUNT_STOP_JOB]: accountStop,
+  [PAYPAL_OUTSTANDING_JOB]: paypalOutstanding,
 };

@@ -62,11 +62,21 @@ export const paypalState = () =>
       id: string;
       status: string;
       quantity: string;
-      billing_info?: { last_failed_payment?: { next_payment_retry_time: string } };
+      billing_info?: {
+        last_failed_payment?: { next_payment_retry_time: string };
+        last_payment?: { time: string };
+        next_billing_time?: string;
+      };
     }>;
     /** Every subscription's payments (capture ids). */
     transactions: Array<{ id: string; subscription_id: string; status: string; value: string }>;
-    refunds: Array<{ id: string; capture_id: string; subscription_id: string; value: string }>;
+    refunds: Array<{
+      id: string;
+      capture_id: string;
+      subscription_id: string;
+      value: string;
+      status: string;
+    }>;
     webhooks: FakeState['webhooks'];
   }>('paypal');
 

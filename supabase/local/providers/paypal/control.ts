@@ -45,6 +45,13 @@ export async function control(
     const body = await readJson(req);
     if (typeof body.fail === 'boolean') s.fail = body.fail;
     if (typeof body.pending_payments === 'boolean') s.pending_payments = body.pending_payments;
+    // a cycle PayPal could not take after its retries: billed with the next one
+    if (typeof body.outstanding === 'string') {
+      if (!/^\d+(\.\d{1,2})?$/.test(body.outstanding))
+        throw new HttpError(400, 'outstanding must be an amount');
+      s.outstanding =
+        Number(body.outstanding) > 0 ? Number(body.outstanding).toFixed(2) : undefined;
+    }
     // where PayPal is in the billing cycle (a test of the billing day before PayPal bills)
     if (typeof body.next_billing_time === 'string') {
       if (Number.isNaN(Date.parse(body.next_billing_time)))

@@ -34,9 +34,11 @@ export const PAYPAL_DEFAULTS: PayPalFakeOptions = {
 export interface Transaction {
   /** The capture's id, which the Payments v2 refund takes. */
   id: string;
-  status: 'COMPLETED' | 'PENDING' | 'REFUNDED';
+  status: 'COMPLETED' | 'PENDING' | 'PARTIALLY_REFUNDED' | 'REFUNDED';
   value: string;
   time: string;
+  /** What completed refunds gave back of it (a part: PARTIALLY_REFUNDED). */
+  refunded?: string;
 }
 
 /**
@@ -84,6 +86,11 @@ export interface Subscription {
   };
   /** Every renewal payment fails (control API). */
   fail: boolean;
+  /**
+   * The outstanding balance: a cycle's amount PayPal failed to take after its retries, billed with
+   * the next cycle (the plan's auto_bill_outstanding, true by default) and then 0 (control API).
+   */
+  outstanding?: string;
   /** Payments are captured later: PENDING until the control API completes them (an e-check). */
   pending_payments?: boolean;
   /** The payments, oldest first (absent in state saved before they were kept). */
@@ -245,7 +252,7 @@ export class PayPalModel {
       shipping_amount: { currency_code: 'USD', value: '0.0' },
       subscriber: s.subscriber,
       billing_info: {
-        outstanding_balance: { currency_code: 'USD', value: '0.0' },
+        outstanding_balance: { currency_code: 'USD', value: s.outstanding ?? '0.0' },
         cycle_executions: [
           {
             tenure_type: 'REGULAR',
@@ -345,7 +352,9 @@ export class PayPalModel {
       );
       return;
     }
-    const value = `${Number(s.quantity)}.00`;
+    // the cycle's amount and the outstanding balance, in one payment (auto_bill_outstanding)
+    const value = (Number(s.quantity) + Number(s.outstanding ?? 0)).toFixed(2);
+    s.outstanding = undefined;
     const payment: Transaction = {
       id: saleId(),
       status: s.pending_payments ? 'PENDING' : 'COMPLETED',
@@ -469,12 +478,17 @@ export class PayPalModel {
   }
 
   /**
-   * Refunds a captured payment in full, as Payments v2 does: a repeat of a PayPal-Request-Id
+   * Refunds a captured payment, in full or `amount` of it, as Payments v2 does: a repeat of a
+   * PayPal-Request-Id
    * answers the refund it made, as it is now (a PENDING one completes once its answer is no longer
    * PENDING); a payment not captured yet, or refunded already, is refused. The refund answers
    * refundAnswers' status: the payment is REFUNDED only when it is COMPLETED.
    */
-  refund(captureId: string, requestId: string | null): { refund: Refund; repeated: boolean } {
+  refund(
+    captureId: string,
+    requestId: string | null,
+    amount?: string,
+  ): { refund: Refund; repeated: boolean } {
     const earlier = requestId ? this.refundsByRequest.get(requestId) : undefined;
     if (earlier?.capture_id === captureId) {
       if (earlier.status === 'PENDING') this.settleRefund(earlier);
@@ -485,13 +499,20 @@ export class PayPalModel {
       throw unprocessable('PENDING_CAPTURE', 'Cannot initiate a refund as the capture is pending.');
     if (payment.status === 'REFUNDED')
       throw unprocessable('CAPTURE_FULLY_REFUNDED', 'The capture has already been fully refunded.');
+    // what is left of the capture: a refund without an amount gives back all of it
+    const left = Number(payment.value) - Number(payment.refunded ?? 0);
+    if (amount !== undefined && Number(amount) > left + 1e-9)
+      throw unprocessable(
+        'REFUND_AMOUNT_EXCEEDED',
+        'The refund amount must be less than or equal to the capture amount that has not yet been refunded.',
+      );
     const refund: Refund = {
       id: saleId(),
       status: 'PENDING',
       capture_id: captureId,
       subscription_id: subscription.id,
       request_id: requestId,
-      value: payment.value,
+      value: (amount === undefined ? left : Number(amount)).toFixed(2),
       time: now(),
     };
     this.settleRefund(refund);
@@ -506,7 +527,11 @@ export class PayPalModel {
       this.refundAnswers.get(refund.capture_id) ??
       this.refundAnswers.get(refund.subscription_id) ??
       'COMPLETED';
-    if (refund.status === 'COMPLETED') this.payment(refund.capture_id).payment.status = 'REFUNDED';
+    if (refund.status !== 'COMPLETED') return;
+    const { payment } = this.payment(refund.capture_id);
+    const refunded = Number(payment.refunded ?? 0) + Number(refund.value);
+    payment.refunded = refunded.toFixed(2);
+    payment.status = refunded + 1e-9 >= Number(payment.value) ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
   }
 
   /** Counts down an outage of `kind` for the subscription or any: true when this call answers 503. */

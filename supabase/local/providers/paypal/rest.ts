@@ -174,18 +174,30 @@ const listTransactions: Route = async (model, req, res, id) => {
 };
 
 /**
- * POST /v2/payments/captures/{id}/refund: a full refund (an `amount` other than the whole is
- * refused: this fake makes full refunds only). PayPal-Request-Id makes a repeat answer the same.
+ * POST /v2/payments/captures/{id}/refund: the whole capture, or `amount` of it (USD; more than is
+ * left is refused). PayPal-Request-Id makes a repeat answer the same.
  */
 const refundCapture: Route = async (model, req, res, id) => {
   const body = await readJson(req);
-  if (body.amount !== undefined)
-    throw unprocessable('PARTIAL_REFUND_NOT_ALLOWED', 'This fake refunds captures in full.');
+  const amount = body.amount as { currency_code?: unknown; value?: unknown } | undefined;
+  if (
+    amount !== undefined &&
+    (amount === null ||
+      amount.currency_code !== 'USD' ||
+      typeof amount.value !== 'string' ||
+      !/^\d+(\.\d{1,2})?$/.test(amount.value) ||
+      Number(amount.value) <= 0)
+  )
+    throw invalidRequest('INVALID_PARAMETER_VALUE');
   if (typeof body.note_to_payer === 'string' && body.note_to_payer.length > 255)
     throw invalidRequest('INVALID_STRING_LENGTH');
   if (model.down('refund', model.payment(id).subscription.id)) throw serviceUnavailable();
   const header = req.headers['paypal-request-id'];
-  const { refund, repeated } = model.refund(id, typeof header === 'string' ? header : null);
+  const { refund, repeated } = model.refund(
+    id,
+    typeof header === 'string' ? header : null,
+    amount?.value as string | undefined,
+  );
   return sendJson(res, repeated ? 200 : 201, {
     id: refund.id,
     // refunds saved before they had a status were all COMPLETED

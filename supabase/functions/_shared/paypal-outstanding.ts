@@ -1,0 +1,131 @@
+// plan.paypal-outstanding: the part of a PayPal payment that paid no period (docs/plans.md, "An
+// outstanding balance"). PayPal adds a cycle's amount it could not take after its retries to the
+// subscription's outstanding balance and, by default (the plan's auto_bill_outstanding), bills it
+// with the next cycle in one payment: $6 for a $3 plan. The cycle it could not take gave no
+// period (the plan ended, or ran on while PayPal retried), so sync_paypal_plan gives the payment's
+// period at the cycle's price and queues this job for the rest, which refunds that part of the
+// payment (Payments v2 refund with an amount).
+// Nothing twice: one job per payment (its time), and the refund's PayPal-Request-Id is made of the
+// capture's id (PayPal answers a repeat with the same refund). Nothing lost: PayPal failing is
+// retried with the queue's backoff (100 attempts); a refund PayPal answers FAILED or CANCELLED, a
+// payment never listed, or one (or its refund) still pending after 14 days, mails the operator
+// (plan.refund-alert), as a PayPal refund that fails does.
+import type { JobHandler, Outcome } from './jobs.ts';
+import { mapLimit } from './map-limit.ts';
+import { rpc } from './plan-flows.ts';
+import { paypalClient } from './paypal-env.ts';
+import { PayPalError, type PayPalTransaction } from './paypal.ts';
+
+export const PAYPAL_OUTSTANDING_JOB = 'plan.paypal-outstanding';
+
+const REASON = 'A billing cycle that gave no plan period, collected with the next one';
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** How long a payment (or its refund) PayPal has not completed yet is looked at again. */
+const PENDING_MS = 14 * DAY_MS;
+/** How long PayPal may take to list the payment. */
+const UNLISTED_MS = DAY_MS;
+
+interface Payload {
+  subscription_id: string;
+  /** The payment's time (billing_info.last_payment.time). */
+  paid_at: string;
+  /** What PayPal took in all, and the part of it to give back (dollars). */
+  billed: number;
+  amount: number;
+}
+
+/** The subscription's payment of `billed` dollars nearest to `paidAt` (PayPal lists it by time). */
+function paymentOf(list: PayPalTransaction[], paidAt: string, billed: number) {
+  const at = Date.parse(paidAt);
+  return list
+    .filter((t) => Number(t.amount_with_breakdown.gross_amount.value) === Number(billed))
+    .sort((a, b) => Math.abs(Date.parse(a.time) - at) - Math.abs(Date.parse(b.time) - at))[0];
+}
+
+type Found = 'refunded' | 'pending' | 'unlisted' | { failed: string; capture?: string };
+
+async function refundOutstanding(p: Payload): Promise<Found> {
+  const paypal = paypalClient();
+  const at = Date.parse(p.paid_at);
+  const list = await paypal.listTransactions(
+    p.subscription_id,
+    new Date(at - DAY_MS).toISOString(),
+    new Date(Math.min(at + DAY_MS, Date.now())).toISOString(),
+  );
+  const t = paymentOf(list, p.paid_at, p.billed);
+  if (!t) return 'unlisted';
+  if (t.status === 'PENDING') return 'pending';
+  // refunded in full meanwhile (by hand): nothing is left to give back
+  if (t.status === 'REFUNDED') return 'refunded';
+  try {
+    const refund = await paypal.refundCapture(
+      t.id,
+      `outstanding-${t.id}`,
+      REASON,
+      Number(p.amount).toFixed(2),
+    );
+    if (refund.status === 'COMPLETED') return 'refunded';
+    if (refund.status === 'PENDING') return 'pending';
+    return {
+      failed: `PayPal answered the refund of ${p.amount} of payment ${t.id} ${refund.status}`,
+      capture: t.id,
+    };
+  } catch (err) {
+    if (!(err instanceof PayPalError)) throw err;
+    if (err.issue === 'PENDING_CAPTURE') return 'pending';
+    if (err.issue === 'CAPTURE_FULLY_REFUNDED') return 'refunded';
+    throw err;
+  }
+}
+
+/** The operator's mail (plan.refund-alert) of an outstanding part not given back, once a job. */
+const alert = (p: Payload, jobId: number, error: string, capture?: string) =>
+  rpc('queue_refund_alert', {
+    p_payload: {
+      kind: 'outstanding',
+      subscription_id: p.subscription_id,
+      paid_at: p.paid_at,
+      amount: p.amount,
+      billed: p.billed,
+      capture: capture ?? null,
+      error,
+    },
+    p_key: `outstanding:${jobId}`,
+  });
+
+export const paypalOutstanding: JobHandler = {
+  prepare: (jobs) =>
+    mapLimit(jobs, 4, async (job): Promise<Outcome> => {
+      const p = job.payload as unknown as Payload;
+      const age = Date.now() - Date.parse(job.created_at);
+      const later = (): Outcome => ({
+        status: 'defer',
+        run_at: new Date(Date.now() + HOUR_MS).toISOString(),
+      });
+      const failed = async (error: string, capture?: string): Promise<Outcome> => {
+        await alert(p, job.id, error, capture);
+        return { status: 'failed', error };
+      };
+      try {
+        const found = await refundOutstanding(p);
+        if (found === 'refunded') return { status: 'done', result: { refunded: Number(p.amount) } };
+        if (typeof found === 'object') return await failed(found.failed, found.capture);
+        if (found === 'pending')
+          return age < PENDING_MS
+            ? later()
+            : await failed('The payment or its refund still pending after 14 days');
+        return age < UNLISTED_MS ? later() : await failed('PayPal never listed the payment');
+      } catch (err) {
+        const error = String((err as Error)?.message ?? err).slice(0, 500);
+        if (job.attempts >= job.max_attempts) {
+          try {
+            return await failed(`Gave up after ${job.attempts} attempts: ${error}`);
+          } catch {
+            // the database too: the queue fails the job; its error is kept there
+          }
+        }
+        return { status: 'retry', error };
+      }
+    }),
+};
