@@ -14,7 +14,8 @@ export interface ConfirmDialogProps {
   title: ReactNode;
   /** What will happen. */
   children: ReactNode;
-  cancelLabel: string;
+  /** Defaults to "Cancel" in the reader's language (DialogActions). */
+  cancelLabel?: string;
   confirmLabel: string;
   /** Cancel, Escape or a click outside. */
   onCancel: () => void;

@@ -405,7 +405,6 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
             ? t('audience.groupDeleteTitle', { name: dialog.group.name })
             : ''
         }
-        cancelLabel={t('common.cancel')}
         confirmLabel={t('audience.delete')}
         onCancel={() => setDialog(null)}
         onConfirm={async () => {
@@ -421,7 +420,6 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
       <ConfirmDialog
         open={dialog?.kind === 'deleteMember'}
         title={t('audience.deleteTitle')}
-        cancelLabel={t('common.cancel')}
         confirmLabel={t('audience.delete')}
         onCancel={() => setDialog(null)}
         onConfirm={async () => {

@@ -143,7 +143,6 @@ export function IntegrationActions({
           <ConfirmDialog
             open={confirming}
             title={removal.title}
-            cancelLabel={t('common.cancel')}
             confirmLabel={t('integrations.remove')}
             onCancel={() => setConfirming(false)}
             errorText={(cause) => t('integrations.failed', { reason: integrationReason(t, cause) })}

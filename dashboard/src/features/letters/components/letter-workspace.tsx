@@ -466,7 +466,6 @@ export function LetterWorkspacePage() {
       <ConfirmDialog
         open={dialog === 'clear'}
         title={t('letters.preview.clearTitle')}
-        cancelLabel={t('common.cancel')}
         confirmLabel={t('letters.preview.clearConfirm')}
         onCancel={() => setDialog(null)}
         onConfirm={() => {

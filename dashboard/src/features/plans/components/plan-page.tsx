@@ -132,7 +132,6 @@ function ChangeDialog({
       onClose={onClose}
       onSubmit={submit}
       className="plan-change-dialog"
-      cancelLabel={s('change.cancel')}
       submitLabel={s('change.save')}
       canSubmit={!same && canBuy(basket)}
       busy={busy}
@@ -191,7 +190,6 @@ function CouponDialog({ onClose, onApplied }: { onClose: () => void; onApplied: 
           (cause) => planReason(t, cause),
         );
       }}
-      cancelLabel={s('cancel')}
       submitLabel={s('apply')}
       canSubmit={parsed.success}
       busy={busy}

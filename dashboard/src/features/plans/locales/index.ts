@@ -104,7 +104,6 @@ export const en = {
     paypalIntro:
       'PayPal asks you to approve the new price in a new tab. The change starts with the first payment after that.',
     save: 'Change plan',
-    cancel: 'Cancel',
     same: 'That is your plan already.',
     samePaid: 'That is the plan of your next period, paid already.',
     overLimit:
@@ -122,7 +121,6 @@ export const en = {
     label: 'Coupon code',
     hint: '1 to 99 characters.',
     apply: 'Apply',
-    cancel: 'Cancel',
   },
   history: {
     heading: 'History',
@@ -390,7 +388,6 @@ export const ko: typeof en = {
       '{{paid}}부터의 다음 기간은 이미 결제되어 표시된 플랜이 유지됩니다. 변경 내용은 그다음 기간({{date}})부터 적용됩니다.',
     paypalIntro: '새 금액은 새 탭에서 PayPal 승인이 필요합니다. 승인 후 첫 결제부터 적용됩니다.',
     save: '플랜 변경',
-    cancel: '취소',
     same: '이미 사용 중인 플랜입니다.',
     samePaid: '이미 결제한 다음 기간의 플랜입니다.',
     overLimit:
@@ -407,7 +404,6 @@ export const ko: typeof en = {
     label: '쿠폰 코드',
     hint: '1자 이상 99자 이하.',
     apply: '적용',
-    cancel: '취소',
   },
   history: {
     heading: '내역',

@@ -316,7 +316,6 @@ export function SenderEmailsPage() {
       <ConfirmDialog
         open={toDelete !== null}
         title={s('deleteTitle', { email: toDelete?.email })}
-        cancelLabel={t('common.cancel')}
         confirmLabel={s('delete')}
         onCancel={() => setToDelete(null)}
         errorText={(cause) => s('failed', { reason: addressFailure(cause) })}

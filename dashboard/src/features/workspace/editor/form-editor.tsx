@@ -311,7 +311,6 @@ export function FormEditor({
       <ConfirmDialog
         open={deleting !== undefined}
         title={t('editor.question.deleteTitle')}
-        cancelLabel={t('common.cancel')}
         confirmLabel={t('editor.question.deleteConfirm')}
         onCancel={() => setDeleteId(null)}
         onConfirm={confirmDelete}

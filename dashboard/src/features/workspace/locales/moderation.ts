@@ -112,14 +112,12 @@ export const en = {
     title_other: 'Delete {{count}} messages?',
     text: 'Replies go with a message. This cannot be undone.',
     confirm: 'Delete',
-    cancel: 'Cancel',
   },
   confirmBlock: {
     title: 'Block {{name}}?',
     text: 'Their later comments, replies, likes and answers on this block are refused.',
     hide: 'Also hide what they wrote here',
     confirm: 'Block writer',
-    cancel: 'Cancel',
   },
   failed: 'Could not do that: {{message}}',
   // what a refused call can mean here (moderation-view.tsx reasonOf): every PT404 is one of these
@@ -242,14 +240,12 @@ export const ko: typeof en = {
     title_other: '메시지 {{count}}개를 삭제할까요?',
     text: '답글도 함께 삭제됩니다. 되돌릴 수 없습니다.',
     confirm: '삭제',
-    cancel: '취소',
   },
   confirmBlock: {
     title: '{{name}}님을 차단할까요?',
     text: '이 블록에서 이후의 댓글, 답글, 좋아요, 응답이 거부됩니다.',
     hide: '이 블록에 쓴 글도 숨기기',
     confirm: '작성자 차단',
-    cancel: '취소',
   },
   failed: '처리하지 못했습니다: {{message}}',
   reasons: {

@@ -28,7 +28,6 @@ export const en = {
   deleteDialog: {
     title: 'Delete this response?',
     text: 'The response from {{name}} ({{time}}) will be deleted. This cannot be undone.',
-    cancel: 'Cancel',
     confirm: 'Delete',
     error: 'The response could not be deleted: {{message}}',
   },
@@ -129,7 +128,6 @@ export const ko: typeof en = {
   deleteDialog: {
     title: '이 응답을 삭제할까요?',
     text: '{{name}} 님의 응답({{time}})이 삭제됩니다. 되돌릴 수 없습니다.',
-    cancel: '취소',
     confirm: '삭제',
     error: '응답을 삭제하지 못했습니다: {{message}}',
   },

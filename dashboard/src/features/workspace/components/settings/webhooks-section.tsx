@@ -265,7 +265,6 @@ export function WebhooksSection({
       <ConfirmDialog
         open={!!deleting}
         title={s('deleteTitle')}
-        cancelLabel={t('common.cancel')}
         confirmLabel={s('delete')}
         onCancel={() => setDeleting(null)}
         errorText={(cause) => s('failed', { reason: reasonOf(t, cause) })}

@@ -285,7 +285,6 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
       <ConfirmDialog
         open={deleting !== null}
         title={t('moderation.confirmDelete.title', { count: deleting?.length ?? 1 })}
-        cancelLabel={t('moderation.confirmDelete.cancel')}
         confirmLabel={t('moderation.confirmDelete.confirm')}
         onCancel={() => setDeleting(null)}
         onConfirm={async () => {
@@ -301,7 +300,6 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
       <ConfirmDialog
         open={blocking !== null}
         title={t('moderation.confirmBlock.title', { name: blocking ? writerName(blocking) : '' })}
-        cancelLabel={t('moderation.confirmBlock.cancel')}
         confirmLabel={t('moderation.confirmBlock.confirm')}
         onCancel={() => setBlocking(null)}
         onConfirm={async () => {

@@ -19,7 +19,6 @@ export function DeleteResponseDialog({ row, onClose, onConfirm }: DeleteResponse
     <ConfirmDialog
       open
       title={t('results.deleteDialog.title')}
-      cancelLabel={t('results.deleteDialog.cancel')}
       confirmLabel={t('results.deleteDialog.confirm')}
       onCancel={onClose}
       onConfirm={() => onConfirm(row)}
