@@ -245,21 +245,17 @@ comment on table private.paypal_payments is
   'When PayPal took the last payment applied to a PayPal plan (a later one pays a new period); no client access.';
 alter table private.paypal_payments enable row level security;
 
--- What PayPal says about a subscription, applied to its plan. A payment PayPal took after the last
--- one applied (p_state.paid_at, its last payment's time; without a record, after the row was
--- written) pays a new period, which runs to the day before the next billing (a month when PayPal
--- gives none: a subscription cancelled after that payment, the owner's Stop racing it): the period
--- is the owner's even if they stopped meanwhile, as a card renewal PortOne took before a Stop. The
--- next billing moving on without a payment adds nothing. A subscription PayPal has ACTIVE renews
--- (auto_renew follows it, unless the owner stopped it), one that is not active stops renewing (the
--- plan runs to its end); a failed renewal PayPal retries keeps when it tries next (p_state.retry_at:
--- renewal_retry_at). What PayPal billed for a new period (p_state.billed, its last payment;
--- else the quantity) decides that period's plan: the change the owner asked (next_*) when it is
--- that price (one of the same price as the row's too: PayPal bills it as it is), else the plan of
--- the last change at that price (private.paypal_revisions: one approved on PayPal, then changed
--- again and not approved), else the row's. A payment of more than the quantity (PayPal's
--- auto_bill_outstanding: a cycle it could not take billed with the next) pays the period at the
--- quantity; the rest paid no period and goes back (`plan.paypal-outstanding`). Idempotent.
+-- What PayPal says about a subscription, applied to its plan. A payment later than the last one
+-- applied (p_state.paid_at; without a record, after the row was written) pays a new period, to the
+-- day before the next billing (a month when PayPal gives none: cancelled after that payment), the
+-- owner's even if they stopped meanwhile (as a card renewal PortOne took before a Stop). The next
+-- billing moving on without a payment adds nothing. ACTIVE at PayPal renews (auto_renew follows,
+-- unless the owner stopped it), not active stops renewing; a failed renewal PayPal retries keeps
+-- when it tries next (renewal_retry_at). What PayPal billed (p_state.billed, else the quantity)
+-- decides the period's plan: the change asked (next_*) at that price, else the last change at it
+-- (private.paypal_revisions), else the row's. A payment above the quantity at no price of ours
+-- (auto_bill_outstanding: a cycle PayPal could not take billed with the next) pays the period at
+-- the quantity; the rest paid no period and goes back (`plan.paypal-outstanding`). Idempotent.
 create function public.sync_paypal_plan(p_subscription_id text, p_state jsonb)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
@@ -293,9 +289,13 @@ begin
                              v_payment.created_at);
   v_end := case when v_status = 'ACTIVE' and v_next is not null then v_next - 1
                 else private.period_end(v_payment.end_date + 1) end;
-  -- more than a cycle of our quantity-priced plan: a cycle PayPal could not take, billed with this
-  -- one (auto_bill_outstanding); that part pays no period and goes back (never a legacy plan's)
-  if v_payment.type in ('basic', 'custom') and v_billed > v_quantity then
+  -- more than a cycle of our quantity-priced plan, at no price of ours (a revision approved after
+  -- PayPal billed moves the quantity): a cycle PayPal could not take, billed with this one
+  -- (auto_bill_outstanding); that part pays no period and goes back (never a legacy plan's)
+  if v_payment.type in ('basic', 'custom') and v_billed > v_quantity
+     and v_billed not in (v_payment.price, coalesce(v_payment.next_price, 0))
+     and not exists (select 1 from private.paypal_revisions r
+                     where r.payment_id = v_payment.id and r.price = v_billed) then
     v_outstanding := v_billed - v_quantity;
     v_billed := v_quantity;
   end if;

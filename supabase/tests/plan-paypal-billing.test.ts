@@ -225,6 +225,41 @@ describe('a PayPal plan PayPal still bills', () => {
     ).toHaveLength(1);
   });
 
+  it('a payment above the quantity at a price of ours (a lower Change approved after PayPal billed) is a period, nothing given back', async () => {
+    const owner = await newUser('pp-outstanding-not');
+    const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
+    const change = await callFunction(
+      'change-paypal-payment',
+      { paymentId, plan: plans.custom(40, 0) },
+      owner.accessToken,
+    );
+    expect(change.status, JSON.stringify(change.json)).toBe(200);
+    await plans.control('paypal', `/subscriptions/${sub}/approve`);
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    await eventually(async () => (await row(owner.id)).price === '10.00');
+    // the next $10 cycle read back only after the owner approved a change back to $3 (quantity 3)
+    const before = await row(owner.id);
+    await sql('select public.sync_paypal_plan($1, $2)', [
+      sub,
+      {
+        status: 'ACTIVE',
+        next_billing_date: plans.addDays(before.end_date, 32),
+        quantity: 3,
+        billed: 10,
+        paid_at: new Date().toISOString(),
+      },
+    ]);
+    expect(await row(owner.id)).toMatchObject({
+      price: '10.00',
+      end_date: plans.addDays(before.end_date, 31),
+    });
+    expect(
+      await sql(`select 1 from private.jobs where dedupe_key like $1`, [
+        `plan.paypal-outstanding:${sub}:%`,
+      ]),
+    ).toEqual([]);
+  });
+
   it('Stop while the webhook of a renewal PayPal just billed is on its way: the owner keeps that period', async () => {
     const owner = await newUser('pp-stop-billed');
     const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
