@@ -253,7 +253,7 @@ alter table private.paypal_payments enable row level security;
 -- unless the owner stopped it), not active stops renewing; a failed renewal PayPal retries keeps
 -- when it tries next (renewal_retry_at). What PayPal billed (p_state.billed, else the quantity)
 -- decides the period's plan: the change asked (next_*) at that price, else the last change at it
--- (private.paypal_revisions), else the row's. A payment above the quantity at no price of ours
+-- (private.paypal_revisions), else the row's. A payment above the quantity but for the row's price
 -- (auto_bill_outstanding: a cycle PayPal could not take billed with the next) pays the period at
 -- the quantity; the rest paid no period and goes back (`plan.paypal-outstanding`). Idempotent.
 create function public.sync_paypal_plan(p_subscription_id text, p_state jsonb)
@@ -289,13 +289,12 @@ begin
                              v_payment.created_at);
   v_end := case when v_status = 'ACTIVE' and v_next is not null then v_next - 1
                 else private.period_end(v_payment.end_date + 1) end;
-  -- more than a cycle of our quantity-priced plan, at no price of ours (a revision approved after
-  -- PayPal billed moves the quantity): a cycle PayPal could not take, billed with this one
-  -- (auto_bill_outstanding); that part pays no period and goes back (never a legacy plan's)
+  -- more than a cycle of our quantity-priced plan (the quantity moves only with a revision PayPal
+  -- approved; the row's own price is what it billed before one approved since): a cycle PayPal
+  -- could not take, billed with this one (auto_bill_outstanding), never a change not approved;
+  -- that part pays no period and goes back (never a legacy plan's)
   if v_payment.type in ('basic', 'custom') and v_billed > v_quantity
-     and v_billed not in (v_payment.price, coalesce(v_payment.next_price, 0))
-     and not exists (select 1 from private.paypal_revisions r
-                     where r.payment_id = v_payment.id and r.price = v_billed) then
+     and v_billed <> v_payment.price then
     v_outstanding := v_billed - v_quantity;
     v_billed := v_quantity;
   end if;

@@ -225,6 +225,45 @@ describe('a PayPal plan PayPal still bills', () => {
     ).toHaveLength(1);
   });
 
+  it('an outstanding balance that equals a Change not approved ($3 + $3 beside a $6 Change asked) is the $3 plan and $3 given back, the Change still waiting', async () => {
+    // before (rev-money3 D3): the $6 took the unapproved Change as the period's plan, cleared it,
+    // and the owner kept Custom 24 at PayPal's $3 a month from then on
+    const owner = await newUser('pp-outstanding-change');
+    const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
+    await webhooksDelivered(sub);
+    const change = await callFunction(
+      'change-paypal-payment',
+      { paymentId, plan: plans.custom(24, 0) },
+      owner.accessToken,
+    );
+    expect(change.status, JSON.stringify(change.json)).toBe(200);
+    const before = await row(owner.id);
+    await sql('select public.sync_paypal_plan($1, $2)', [
+      sub,
+      {
+        status: 'ACTIVE',
+        next_billing_date: plans.addDays(before.end_date, 32),
+        quantity: 3,
+        billed: 6,
+        paid_at: new Date().toISOString(),
+      },
+    ]);
+    expect(await row(owner.id)).toMatchObject({
+      type: 'basic',
+      price: '3.00',
+      end_date: plans.addDays(before.end_date, 31),
+      next_content: { planName: 'Custom', blockLimit: 24, responseMonthlyLimit: 0 },
+      next_price: '6.00',
+    });
+    expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 11 });
+    expect(
+      await sql(
+        `select payload ->> 'amount' as amount from private.jobs where dedupe_key like $1`,
+        [`plan.paypal-outstanding:${sub}:%`],
+      ),
+    ).toEqual([{ amount: '3' }]);
+  });
+
   it('a payment above the quantity at a price of ours (a lower Change approved after PayPal billed) is a period, nothing given back', async () => {
     const owner = await newUser('pp-outstanding-not');
     const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
