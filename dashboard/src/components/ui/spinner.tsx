@@ -1,20 +1,21 @@
 import { useTranslation } from 'react-i18next';
 
-export function Spinner({ label }: { label: string }) {
+/** Something under way, said to screen readers: `label`, "Loading…" by default. */
+export function Spinner({ label }: { label?: string }) {
+  const { t } = useTranslation();
   return (
     <span className="spinner" role="status">
       <span className="spinner-ring" aria-hidden="true" />
-      <span className="visually-hidden">{label}</span>
+      <span className="visually-hidden">{label ?? t('common.loading')}</span>
     </span>
   );
 }
 
 /** A page or a workspace not loaded yet: the spinner alone on the page ("Loading…" by default). */
 export function PageLoading({ label }: { label?: string }) {
-  const { t } = useTranslation();
   return (
     <div className="page-loading">
-      <Spinner label={label ?? t('common.loading')} />
+      <Spinner label={label} />
     </div>
   );
 }

@@ -266,7 +266,7 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
           <Announcement>{notice}</Announcement>
           {error ? <ErrorText>{t('audience.loadFailed', { reason: error })}</ErrorText> : null}
           {members === null ? (
-            <Spinner label={t('common.loading')} />
+            <Spinner />
           ) : members.length === 0 ? (
             <EmptyState picture="audience" title={t('audience.empty')}>
               {t('audience.emptyNext')}

@@ -186,7 +186,7 @@ export function BlockDashboard() {
       <Announcement>{notice}</Announcement>
       {error ? <ErrorText>{t('blocks.loadError', { message: error })}</ErrorText> : null}
       {blocks === undefined && !error ? (
-        <Spinner label={t('common.loading')} />
+        <Spinner />
       ) : (
         <BlockList
           blocks={visible}

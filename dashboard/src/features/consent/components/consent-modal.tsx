@@ -83,7 +83,7 @@ export function ConsentModal({ open, onAgree, onDecline }: ConsentModalProps) {
         />
         <label htmlFor={checkboxId}>{t('consent.checkbox')}</label>
       </p>
-      {busy ? <Spinner label={t('common.loading')} /> : null}
+      {busy ? <Spinner /> : null}
       {error ? <ErrorText>{t('consent.error', { message: error })}</ErrorText> : null}
     </Dialog>
   );

@@ -38,7 +38,6 @@ export function IntegrationsPage({
   api?: IntegrationsApi;
   cafe24Api?: Cafe24Api;
 }) {
-  const { t } = useTranslation();
   const { t: s } = useTranslation(undefined, { keyPrefix: 'integrations' });
   const { user, profile } = useSession();
   const paid = profile?.paid === true;
@@ -71,7 +70,7 @@ export function IntegrationsPage({
       <p className="hint">{s('intro')}</p>
       <Announcement>{announcement}</Announcement>
       <ErrorText>{error}</ErrorText>
-      {state.loading && !state.data ? <Spinner label={t('common.loading')} /> : null}
+      {state.loading && !state.data ? <Spinner /> : null}
       <LoadFailed onRetry={() => void state.reload()}>
         {state.error ? s('loadFailed', { reason: state.error }) : null}
       </LoadFailed>

@@ -86,7 +86,7 @@ export function HistoryView({ blockId }: { blockId: string }) {
     [items, selected],
   );
 
-  if (items === null) return <Spinner label={t('common.loading')} />;
+  if (items === null) return <Spinner />;
   if (items.length === 0) {
     return (
       <div className="history-empty">

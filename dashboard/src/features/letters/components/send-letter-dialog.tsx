@@ -198,7 +198,7 @@ export function SendLetterDialog({
           <Link to={paths.profilePlan}>{t('letters.send.upgrade')}</Link>
         </p>
       ) : groups.isPending && groups.fetchStatus !== 'idle' ? (
-        <Spinner label={t('common.loading')} />
+        <Spinner />
       ) : (
         <>
           <SelectField

@@ -304,7 +304,7 @@ export function PlanPage() {
 
   const reload = useInvalidatePlans();
 
-  if (!user) return <Spinner label={t('common.loading')} />;
+  if (!user) return <Spinner />;
   const plan = state.data ? activePlan(state.data.active) : undefined;
   const coupons = state.data ? activeCoupons(state.data.active) : [];
   // a coupon running past the plan's end keeps its limits until it ends, as the server counts
@@ -336,7 +336,7 @@ export function PlanPage() {
       <LoadFailed onRetry={() => void state.refetch()}>
         {state.error ? s('loadFailed', { reason: failureReason(state.error) }) : null}
       </LoadFailed>
-      {!state.data && !state.error ? <Spinner label={t('common.loading')} /> : null}
+      {!state.data && !state.error ? <Spinner /> : null}
       {state.data?.failedRefunds.length ? (
         <FailedRefunds refunds={state.data.failedRefunds} />
       ) : null}

@@ -443,7 +443,7 @@ export function PurchasePage() {
       <Steps step={onPayment ? 'payment' : 'select'} search={search} payable={canBuy(basket)} />
       <section className="purchase-main" aria-labelledby="purchase-title">
         {!plans.data && !plans.error ? (
-          <Spinner label={t('common.loading')} />
+          <Spinner />
         ) : onPayment ? (
           <Payment basket={basket} />
         ) : (

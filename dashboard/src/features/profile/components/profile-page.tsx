@@ -11,7 +11,7 @@ export function ProfilePage() {
   const { t } = useTranslation();
   const { user, profile, refreshProfile } = useSession();
   const removeAccount = useRemoveAccount();
-  if (!user || !profile) return <Spinner label={t('common.loading')} />;
+  if (!user || !profile) return <Spinner />;
   const metadata = user.user_metadata as { avatar_url?: string; picture?: string } | undefined;
   return (
     <section className="profile-page">

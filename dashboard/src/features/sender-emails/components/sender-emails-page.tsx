@@ -225,7 +225,7 @@ export function SenderEmailsPage() {
       {announcement ? <p className="notice">{announcement}</p> : null}
       <ErrorText>{rowError}</ErrorText>
 
-      {list.loading && !list.data ? <Spinner label={t('common.loading')} /> : null}
+      {list.loading && !list.data ? <Spinner /> : null}
       <LoadFailed onRetry={() => void list.reload()}>
         {list.error ? s('loadFailed', { reason: list.error }) : null}
       </LoadFailed>

@@ -102,7 +102,7 @@ export function QuestionEditor({
       />
 
       {type === 'description' ? (
-        <Suspense fallback={<Spinner label={t('common.loading')} />}>
+        <Suspense fallback={<Spinner />}>
           {/* keyed by question: each description has its own undo history and caret */}
           <RichTextEditor
             key={question.id}

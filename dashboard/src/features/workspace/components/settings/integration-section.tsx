@@ -147,7 +147,7 @@ export function IntegrationSection({
   return (
     <div className="integration-section">
       <p className="hint">{w(like ? 'integrationTextLike' : 'integrationText')}</p>
-      {integration === undefined ? <Spinner label={t('common.loading')} /> : null}
+      {integration === undefined ? <Spinner /> : null}
       {integration?.status === 'not_granted' ? (
         <p className="warning-note" role="note">
           {t('integrations.notGrantedText')}

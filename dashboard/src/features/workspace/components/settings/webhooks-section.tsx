@@ -143,7 +143,7 @@ export function WebhooksSection({
       <p className="hint">{s('intro')}</p>
       <Announcement>{announcement}</Announcement>
       <ErrorText>{error}</ErrorText>
-      {state.loading && !data ? <Spinner label={t('common.loading')} /> : null}
+      {state.loading && !data ? <Spinner /> : null}
       {state.error ? <ErrorText>{s('loadFailed', { reason: state.error })}</ErrorText> : null}
       {secret ? (
         <div className="webhook-secret" role="group" aria-labelledby={secretId}>
