@@ -31,17 +31,6 @@ const deleteAccount = async (owner: TestUser) => {
  */
 const deleteQuietly = (owner: TestUser) => sql('delete from auth.users where id = $1', [owner.id]);
 
-/** Runs the worker until `done` holds (the shared queue may hold other files' jobs first). */
-const untilWorked = (done: () => Promise<unknown>, what: () => Promise<unknown>) =>
-  eventually(
-    async () => {
-      await plans.runWorker();
-      return done();
-    },
-    60_000,
-    what,
-  );
-
 const stopJobs = (ref: string) =>
   sql(
     `select j.status, j.attempts, j.last_error, j.result from private.jobs j
@@ -49,6 +38,22 @@ const stopJobs = (ref: string) =>
       where s.provider_ref = $1`,
     [ref],
   );
+
+/**
+ * Runs the worker until `done` holds of what `seen` reads (the shared queue may hold other files'
+ * jobs first); a timeout says what was seen last beside the stop jobs of `ref` (a billing key or
+ * a subscription).
+ */
+const untilWorked = async <T>(ref: string, seen: () => Promise<T>, done: (value: T) => boolean) => {
+  await eventually(
+    async () => {
+      await plans.runWorker();
+      return done(await seen());
+    },
+    60_000,
+    async () => ({ seen: await seen(), jobs: await stopJobs(ref) }),
+  );
+};
 
 const ownPortonePayments = async (owner: TestUser) =>
   (await plans.portoneState()).payments
@@ -71,10 +76,7 @@ describe('deleting an account with a plan', () => {
     await deleteAccount(owner);
     const keyState = async () =>
       (await plans.portoneState()).billingKeys.find((k) => k.billingKey === key)?.status;
-    await untilWorked(
-      async () => (await keyState()) === 'DELETED',
-      async () => ({ key: await keyState(), jobs: await stopJobs(key) }),
-    );
+    await untilWorked(key, keyState, (state) => state === 'DELETED');
     const st = await plans.portoneState();
     expect(st.schedules.find((s) => s.id === sched.id)?.status).toBe('REVOKED');
     // PortOne's run of the day finds nothing to charge
@@ -98,10 +100,7 @@ describe('deleting an account with a plan', () => {
     await plans.control('portone', '/schedules/run', { paymentId: chargeId });
     const renewal = async () =>
       (await plans.portoneState()).payments.find((p) => p.id === chargeId)?.status;
-    await untilWorked(
-      async () => (await renewal()) === 'CANCELLED',
-      async () => ({ renewal: await renewal(), jobs: await stopJobs(key) }),
-    );
+    await untilWorked(key, renewal, (status) => status === 'CANCELLED');
     // the first payment (the period the owner had) stays; the webhook replayed changes nothing
     const st = await plans.portoneState();
     expect(
@@ -139,10 +138,7 @@ describe('deleting an account with a plan', () => {
     await plans.control('portone', '/schedules/run', { paymentId: made.paymentId });
     const renewal = async () =>
       (await plans.portoneState()).payments.find((p) => p.id === made.paymentId)?.status;
-    await untilWorked(
-      async () => (await renewal()) === 'CANCELLED',
-      async () => ({ renewal: await renewal(), jobs: await stopJobs(key) }),
-    );
+    await untilWorked(key, renewal, (status) => status === 'CANCELLED');
     // the first payment (the period the owner had) stays
     expect((await ownPortonePayments(owner)).map(([, status]) => status).sort()).toEqual([
       'CANCELLED',
@@ -179,10 +175,7 @@ describe('deleting an account with a plan', () => {
           async (id) => (await plans.portoneState()).payments.find((p) => p.id === id)?.status,
         ),
       );
-    await untilWorked(
-      async () => (await states()).join() === 'CANCELLED,CANCELLED',
-      async () => ({ payments: await states(), jobs: await stopJobs(key) }),
-    );
+    await untilWorked(key, states, (seen) => seen.join() === 'CANCELLED,CANCELLED');
     // the first payment (the period the owner had) stays; nothing was recorded for the account
     expect((await ownPortonePayments(owner)).map(([, status]) => status).sort()).toEqual([
       'CANCELLED',
@@ -200,8 +193,9 @@ describe('deleting an account with a plan', () => {
     await plans.control('paypal', '/outage', { subscription: sub, refund: 1 });
     await plans.control('paypal', `/subscriptions/${sub}/bill`);
     await untilWorked(
-      async () => (await subTransactions(sub)).join() === 'COMPLETED,REFUNDED',
-      async () => ({ tx: await subTransactions(sub), jobs: await stopJobs(sub) }),
+      sub,
+      () => subTransactions(sub),
+      (tx) => tx.join() === 'COMPLETED,REFUNDED',
     );
     expect(await subStatus(sub)).toBe('CANCELLED');
     expect(
@@ -217,10 +211,13 @@ describe('deleting an account with a plan', () => {
     try {
       await plans.control('paypal', `/subscriptions/${sub}/bill`);
       await untilWorked(
-        async () =>
-          (await stopJobs(sub)).some((j) => j.status === 'failed') &&
-          (await mailbox(OPERATOR)).some((m) => m.subject.includes(sub)),
-        async () => ({ tx: await subTransactions(sub), jobs: await stopJobs(sub) }),
+        sub,
+        async () => ({
+          tx: await subTransactions(sub),
+          failed: (await stopJobs(sub)).some((j) => j.status === 'failed'),
+          mailed: (await mailbox(OPERATOR)).some((m) => m.subject.includes(sub)),
+        }),
+        ({ failed, mailed }) => failed && mailed,
       );
     } finally {
       await plans.control('paypal', '/refund-answer', { subscription: sub, status: null });
@@ -263,10 +260,12 @@ describe('deleting an account with a plan', () => {
         [key],
       );
       await untilWorked(
-        async () =>
-          (await stopJobs(key)).some((j) => j.status === 'failed') &&
-          (await mailbox(OPERATOR)).some((m) => m.subject.includes(key)),
-        async () => ({ jobs: await stopJobs(key), mail: await mailbox(OPERATOR) }),
+        key,
+        async () => ({
+          failed: (await stopJobs(key)).some((j) => j.status === 'failed'),
+          mail: await mailbox(OPERATOR),
+        }),
+        ({ failed, mail }) => failed && mail.some((m) => m.subject.includes(key)),
       );
     } finally {
       await plans.control('portone', `/billing-keys/${key}`, { unanswered: false });
@@ -302,14 +301,9 @@ describe('a checkout racing the deletion', () => {
     // the deletion's own stop job may refund the charge before the reconcile job has run (the
     // shared queue decides): wait for both, not for the first
     await untilWorked(
-      async () =>
-        (await ownPortonePayments(owner)).join() === `${charge!.id},CANCELLED` &&
-        (await reconcileResult()) !== null,
-      async () => ({
-        paid: await ownPortonePayments(owner),
-        jobs: await stopJobs(key),
-        reconcile: await reconcileResult(),
-      }),
+      key,
+      async () => ({ paid: await ownPortonePayments(owner), reconcile: await reconcileResult() }),
+      ({ paid, reconcile }) => paid.join() === `${charge!.id},CANCELLED` && reconcile !== null,
     );
     expect(await reconcileResult()).toMatchObject({ account_deleted: expect.any(String) });
   });
@@ -332,8 +326,9 @@ describe('a checkout racing the deletion', () => {
       await held.end();
     }
     await untilWorked(
-      async () => (await subTransactions(sub)).join() === 'REFUNDED',
-      async () => ({ tx: await subTransactions(sub), jobs: await stopJobs(sub) }),
+      sub,
+      () => subTransactions(sub),
+      (tx) => tx.join() === 'REFUNDED',
     );
     expect(await subStatus(sub)).toBe('CANCELLED');
   });
