@@ -30,6 +30,14 @@ const aDayLater = (email: string) =>
     [email],
   );
 const notMeToken = (mail: Mail) => /confirm-email\?token=([\w-]{43})/.exec(mail.html!)![1]!;
+/** A new owner asks to send from a fresh address: the owner, the address and its confirmation mail. */
+const senderMail = async (ownerTag: string, addressTag: string) => {
+  const owner = await newUser(ownerTag);
+  const address = inbox(addressTag);
+  expect((await request(owner, address)).status).toBe(200);
+  const mail = await eventually(async () => (await mailbox(address)).find(isSenderMail));
+  return { owner, address, mail };
+};
 
 describe('a letter unsubscribe is the mailbox’s (D1)', () => {
   it('stops every spelling of it in a send, the dialog’s count and the audience list', async () => {
@@ -137,10 +145,7 @@ describe('an owner learns nothing of a stranger’s suppression (D3)', () => {
 
 describe('"Not me" belongs to the mail (D2)', () => {
   it('a sender mail’s link works after the claim is deleted and after a second request', async () => {
-    const owner = await newUser('takes-notme');
-    const victim = inbox('cannot-decline');
-    expect((await request(owner, victim)).status).toBe(200);
-    const first = await eventually(async () => (await mailbox(victim)).find(isSenderMail));
+    const { owner, address: victim, mail } = await senderMail('takes-notme', 'cannot-decline');
     // asked again a day later: a new mail, the first one's "Not me" still holds
     await aDayLater(victim);
     expect((await request(owner, victim)).status).toBe(200);
@@ -151,11 +156,11 @@ describe('"Not me" belongs to the mail (D2)', () => {
       owner.accessToken,
     );
     expect(del.status).toBe(200);
-    expect((await answerLink(notMeToken(first))).json.data).toMatchObject({ scope: 'sender' });
-    const answer = await answerLink(notMeToken(first), 'not-me');
+    expect((await answerLink(notMeToken(mail))).json.data).toMatchObject({ scope: 'sender' });
+    const answer = await answerLink(notMeToken(mail), 'not-me');
     expect(answer).toMatchObject({ status: 200, json: { data: { outcome: 'declined' } } });
     // single use; and the mailbox is suppressed: no new mail, whoever asks
-    expect((await answerLink(notMeToken(first), 'not-me')).status).toBe(400);
+    expect((await answerLink(notMeToken(mail), 'not-me')).status).toBe(400);
     await aDayLater(victim);
     const again = await request(await newUser('next-day'), plus(victim, 'x'));
     expect(again).toMatchObject({ status: 400, json: { error: { code: 'suppressed' } } });
@@ -198,10 +203,7 @@ describe('"Not me" belongs to the mail (D2)', () => {
 
 describe('SES’s own verification mail is a confirmation mail (D4)', () => {
   it('counts in the mailbox’s day and is refused to a suppressed mailbox', async () => {
-    const owner = await newUser('restart-identity');
-    const address = inbox('former');
-    expect((await request(owner, address)).status).toBe(200);
-    const mail = await eventually(async () => (await mailbox(address)).find(isSenderMail));
+    const { owner, address, mail } = await senderMail('restart-identity', 'former');
     const confirmToken = /profile\/email\?confirm=([\w-]{43})/.exec(mail.html!)![1]!;
     const confirmed = await callFunction(
       'confirm-mail-verify',
