@@ -8,6 +8,11 @@ import * as plans from './support/plans.ts';
 import { eventually } from './support/providers.ts';
 
 const row = async (ownerId: string) => (await plans.paymentsOf(ownerId))[0]!;
+/** PayPal bills the subscription's next cycle: the owner's plan runs on past `until`. */
+const billedPast = async (ownerId: string, sub: string, until: string) => {
+  await plans.control('paypal', `/subscriptions/${sub}/bill`);
+  await eventually(async () => (await row(ownerId)).end_date !== until);
+};
 /** When PayPal tries the plan's failed renewal again, as the row keeps it (ms), or null. */
 const retryAt = async (paymentId: string) => {
   const [r] = await sql<{ at: Date | null }>(
@@ -87,16 +92,10 @@ describe('a PayPal plan PayPal still bills', () => {
     expect(retry).toBeTruthy();
     expect(await retryAt(paymentId)).toBe(Date.parse(retry!));
     await plans.control('paypal', `/subscriptions/${sub}`, { fail: false });
-    await plans.control('paypal', `/subscriptions/${sub}/bill`);
-    await eventually(async () => (await row(owner.id)).end_date !== failed.end_date);
+    await billedPast(owner.id, sub, failed.end_date);
     expect(await row(owner.id)).toMatchObject({ auto_renew: true, renewal_failed_at: null });
     expect(await retryAt(paymentId)).toBeNull();
-    const change = await callFunction(
-      'change-paypal-payment',
-      { paymentId, plan: plans.custom(40, 0) },
-      owner.accessToken,
-    );
-    expect(change.status, JSON.stringify(change.json)).toBe(200);
+    await plans.changeByPaypal(owner, paymentId, plans.custom(40, 0));
     const stop = await callFunction('cancel-paypal-payment', { paymentId }, owner.accessToken);
     expect(stop.status).toBe(200);
     expect(await subStatus(sub)).toBe('CANCELLED');
@@ -344,22 +343,10 @@ describe('what PayPal bills decides the plan', () => {
   it('a Change approved, then changed back and not approved: PayPal bills the approved one, and the period has its plan', async () => {
     const owner = await newUser('pp-billed');
     const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
-    const c1 = await callFunction(
-      'change-paypal-payment',
-      { paymentId, plan: plans.custom(40, 0) },
-      owner.accessToken,
-    );
-    expect(c1.status, JSON.stringify(c1.json)).toBe(200);
+    await plans.changeByPaypal(owner, paymentId, plans.custom(40, 0));
     await plans.control('paypal', `/subscriptions/${sub}/approve`);
-    const c2 = await callFunction(
-      'change-paypal-payment',
-      { paymentId, plan: plans.BASIC },
-      owner.accessToken,
-    );
-    expect(c2.status, JSON.stringify(c2.json)).toBe(200);
-    const before = (await row(owner.id)).end_date;
-    await plans.control('paypal', `/subscriptions/${sub}/bill`);
-    await eventually(async () => (await row(owner.id)).end_date !== before);
+    await plans.changeByPaypal(owner, paymentId, plans.BASIC);
+    await billedPast(owner.id, sub, (await row(owner.id)).end_date);
     expect(
       (await plans.paypalState()).transactions
         .filter((t) => t.subscription_id === sub)
@@ -380,16 +367,9 @@ describe('what PayPal bills decides the plan', () => {
     const owner = await newUser('pp-same-price');
     const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
     await webhooksDelivered(sub);
-    const change = await callFunction(
-      'change-paypal-payment',
-      { paymentId, plan: plans.custom(12, 0) },
-      owner.accessToken,
-    );
-    expect(change.status, JSON.stringify(change.json)).toBe(200);
+    await plans.changeByPaypal(owner, paymentId, plans.custom(12, 0));
     await plans.control('paypal', `/subscriptions/${sub}/approve`);
-    const before = (await row(owner.id)).end_date;
-    await plans.control('paypal', `/subscriptions/${sub}/bill`);
-    await eventually(async () => (await row(owner.id)).end_date !== before);
+    await billedPast(owner.id, sub, (await row(owner.id)).end_date);
     await webhooksDelivered(sub);
     expect(await takenFor(sub)).toEqual(['COMPLETED:3.00', 'COMPLETED:3.00']);
     expect(await row(owner.id)).toMatchObject({

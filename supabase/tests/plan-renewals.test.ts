@@ -567,18 +567,8 @@ describe('stop, change, expiry', () => {
     });
 
     const payer = await newUser('paypal-changer');
-    const sub = await plans.paypalSubscription(payer, 3);
-    const ppId = (
-      (await plans.buyByPaypal(payer, sub)).json.data as {
-        payment: { id: string };
-      }
-    ).payment.id;
-    const change = await callFunction(
-      'change-paypal-payment',
-      { paymentId: ppId, plan: plans.custom(8, 4000) },
-      payer.accessToken,
-    );
-    expect(change.status).toBe(200);
+    const { sub, paymentId: ppId } = await plans.boughtByPaypal(payer, 3);
+    const change = await plans.changeByPaypal(payer, ppId, plans.custom(8, 4000));
     const links = (change.json.data as { links: Array<{ href: string; rel: string }> }).links;
     expect(links[0]!.rel).toBe('approve');
     expect(links[0]!.href).toContain('/paypal/checkout/approve?token=RV-');

@@ -103,6 +103,13 @@ export const paypalSubscription = (user: TestUser | { id: string }, quantity: nu
 export const buyByPaypal = (user: TestUser, subscriptionId: string, plan: TPlan = BASIC) =>
   callFunction('check-paypal-payment', { plan, subscriptionId }, user.accessToken);
 
+/** change-paypal-payment: the owner's Change of their PayPal plan to `plan`, answered 200. */
+export async function changeByPaypal(owner: TestUser, paymentId: string, plan: TPlan) {
+  const res = await callFunction('change-paypal-payment', { paymentId, plan }, owner.accessToken);
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  return res;
+}
+
 /** The basic plan bought with a PayPal subscription of `quantity` (check-paypal-payment). */
 export async function boughtByPaypal(owner: TestUser, quantity: number) {
   const sub = await paypalSubscription(owner, quantity);
