@@ -349,6 +349,26 @@ describe('stop, change, expiry', () => {
     responseMonthlyLimit,
   });
 
+  /**
+   * Stop after the renewal was charged: the plan keeps the Basic content it had, runs to `end`
+   * (the paid period's) and renews no more; `more` says what else the row holds.
+   */
+  async function stopKeepsPaidPeriod(
+    owner: TestUser,
+    paymentId: string,
+    end: string,
+    more: Record<string, unknown> = {},
+  ) {
+    await stopByCard(owner, paymentId);
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      is_active: true,
+      auto_renew: false,
+      end_date: end,
+      content: BASIC_CONTENT,
+      ...more,
+    });
+  }
+
   it('stop keeps the plan to its end; expiry then falls back to Starter and deactivates the newest blocks', async () => {
     const owner = await newUser('stopper');
     const key = await plans.cardKey(owner);
@@ -615,12 +635,7 @@ describe('stop, change, expiry', () => {
 
   it('Stop between the renewal charge and its period: the paid period keeps its plan, then the plan ends', async () => {
     const { owner, paymentId, next } = await chargedInWindow('stop-paid');
-    await stopByCard(owner, paymentId);
-    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
-      is_active: true,
-      auto_renew: false,
-      end_date: next.end,
-      content: BASIC_CONTENT,
+    await stopKeepsPaidPeriod(owner, paymentId, next.end, {
       paid_next_content: custom(20, 5000),
       paid_next_price: '10.00',
       paid_next_from: next.start,
@@ -749,13 +764,7 @@ describe('stop, change, expiry', () => {
 
   it('Stop after PortOne charged the renewal, before its webhook: the paid period is kept, nothing after it', async () => {
     const { owner, key, paymentId, next } = await chargedUnrecorded('stop-unrecorded');
-    await stopByCard(owner, paymentId);
-    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
-      is_active: true,
-      auto_renew: false,
-      end_date: next.end,
-      content: BASIC_CONTENT,
-    });
+    await stopKeepsPaidPeriod(owner, paymentId, next.end);
     expect((await plans.chargesOf(owner.id)).map((c) => c.status)).toEqual([
       'recorded',
       'recorded',
