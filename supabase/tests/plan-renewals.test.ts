@@ -193,6 +193,47 @@ describe('webhooks', () => {
     ).toMatchObject({ status: 'DELETED', deleteRequests: 1 });
   });
 
+  it('a renewal PortOne takes at another amount than the plan: given back, and the renewal fails (the plan stops renewing)', async () => {
+    // before (rev-money3 D8): the renewal was recorded failed and the money kept
+    const owner = await newUser('renew-mismatch');
+    const key = await plans.cardKey(owner);
+    expect((await plans.buyByCard(owner, key)).status).toBe(200);
+    const renewal = (await plans.chargesOf(owner.id)).find((c) => c.kind === 'renewal')!;
+    const made = await eventually(async () => {
+      await plans.runWorker();
+      return (await plans.portoneState()).schedules.find(
+        (s) => s.paymentId === renewal.id && s.status === 'SCHEDULED',
+      );
+    });
+    // PortOne holds a schedule of the charge's id at 5,000 won instead of 3,000
+    await plans.portone().payment.paymentSchedule.revokePaymentSchedules({
+      scheduleIds: [made.id],
+    });
+    await plans.portone().payment.paymentSchedule.createPaymentSchedule({
+      paymentId: renewal.id,
+      payment: {
+        billingKey: key,
+        orderName: 'Reaction Blocks Basic plan',
+        customer: { id: owner.id },
+        amount: { total: 5000 },
+        currency: 'KRW',
+      },
+      timeToPay: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    await plans.control('portone', '/schedules/run', { paymentId: renewal.id });
+    const taken = async () =>
+      (await plans.portoneState()).payments.find((p) => p.id === renewal.id)?.status;
+    await eventually(async () => (await taken()) === 'CANCELLED', 60_000, taken);
+    await eventually(async () => (await plans.paymentsOf(owner.id))[0]!.renewal_failed_at !== null);
+    expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
+      is_active: true,
+      auto_renew: false,
+    });
+    expect(
+      await sql('select status, error from private.payment_charges where id = $1', [renewal.id]),
+    ).toEqual([{ status: 'failed', error: 'The renewal payment does not match the plan' }]);
+  });
+
   it('a card plan the expiry ends (a week past its end, never renewed): its schedule revoked at PortOne and its billing key deleted', async () => {
     // before: the expiry revoked the renewal charge in the database only, so PortOne kept the
     // schedule and the key

@@ -341,13 +341,20 @@ export async function settleCardCheckout(charge: ChargeRow): Promise<Settled> {
   }
 }
 
+/**
+ * Why a renewal PortOne took at another amount than the plan's is given back (only a charge of
+ * ours cancelled this way reads CANCELLED and not revoked).
+ */
+const RENEWAL_MISMATCH = 'The renewal payment does not match the plan';
+
 /** Why a renewal PortOne charged after its Stop or Change revoked it is given back. */
 const REVOKED_RENEWAL = 'The plan was stopped or changed before this renewal was charged';
 
 /**
- * A card renewal read back from PortOne: paid -> one more period; failed -> the owner is told. One
- * a Stop or Change revoked (its schedule ran before PortOne had it revoked: made late, or revoked
- * by plan.revoke-schedule after it ran) is never the owner's period: paid, it is given back.
+ * A card renewal read back from PortOne: paid -> one more period; failed -> the owner is told;
+ * paid at another amount -> given back, and failed. One a Stop or Change revoked (its schedule
+ * ran before PortOne had it revoked: made late, or revoked by plan.revoke-schedule after it ran)
+ * is never the owner's period: paid, it is given back.
  */
 export async function settleCardRenewal(charge: ChargeRow): Promise<Settled> {
   const payment = await portonePayment(charge);
@@ -375,11 +382,15 @@ export async function settleCardRenewal(charge: ChargeRow): Promise<Settled> {
       return { state: 'refunded', message: REVOKED_RENEWAL };
     }
   }
-  if (payment.status === 'FAILED' || payment.status === 'PAID') {
+  // taken at another amount or currency than the plan's: never kept, given back (as a checkout's
+  // is) before the renewal is recorded failed, so a settle that fails between them refunds again
+  // (one cancelled already is done) and then reads it CANCELLED
+  if (payment.status === 'PAID') await refundCard(charge.id, RENEWAL_MISMATCH);
+  if (payment.status === 'FAILED' || payment.status === 'PAID' || payment.status === 'CANCELLED') {
     const reason =
       payment.status === 'FAILED'
         ? payment.failure.pgMessage || payment.failure.reason || 'The card was declined'
-        : 'The renewal payment does not match the plan';
+        : RENEWAL_MISMATCH;
     await rpc('record_renewal_failed', {
       p_payment_id: charge.payment_id,
       p_charge_id: charge.id,
