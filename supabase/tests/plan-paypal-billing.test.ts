@@ -8,6 +8,15 @@ import * as plans from './support/plans.ts';
 import { eventually } from './support/providers.ts';
 
 const row = async (ownerId: string) => (await plans.paymentsOf(ownerId))[0]!;
+/**
+ * What PayPal says of an ACTIVE subscription of quantity 3 (a webhook, the renewal check), read by
+ * sync_paypal_plan: `billed` taken at `paidAt`, the next billing on `next`.
+ */
+const readBack = (sub: string, next: string, billed: number, paidAt = new Date().toISOString()) =>
+  sql('select public.sync_paypal_plan($1, $2)', [
+    sub,
+    { status: 'ACTIVE', next_billing_date: next, quantity: 3, billed, paid_at: paidAt },
+  ]);
 /** PayPal bills the subscription's next cycle: the owner's plan runs on past `until`. */
 const billedPast = async (ownerId: string, sub: string, until: string) => {
   await plans.control('paypal', `/subscriptions/${sub}/bill`);
@@ -208,16 +217,7 @@ describe('a PayPal plan PayPal still bills', () => {
       end_date: new Date(Date.parse(next) - 86_400_000).toISOString().slice(0, 10),
     });
     // the same payment read again (a webhook PayPal resends, the renewal check): nothing more
-    await sql('select public.sync_paypal_plan($1, $2)', [
-      sub,
-      {
-        status: 'ACTIVE',
-        next_billing_date: next.slice(0, 10),
-        quantity: 3,
-        billed: 6,
-        paid_at: billing.last_payment!.time,
-      },
-    ]);
+    await readBack(sub, next.slice(0, 10), 6, billing.last_payment!.time);
     await plans.runWorker();
     expect(
       (await plans.paypalState()).refunds.filter((r) => r.subscription_id === sub),
@@ -230,23 +230,9 @@ describe('a PayPal plan PayPal still bills', () => {
     const owner = await newUser('pp-outstanding-change');
     const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
     await webhooksDelivered(sub);
-    const change = await callFunction(
-      'change-paypal-payment',
-      { paymentId, plan: plans.custom(24, 0) },
-      owner.accessToken,
-    );
-    expect(change.status, JSON.stringify(change.json)).toBe(200);
+    await plans.changeByPaypal(owner, paymentId, plans.custom(24, 0));
     const before = await row(owner.id);
-    await sql('select public.sync_paypal_plan($1, $2)', [
-      sub,
-      {
-        status: 'ACTIVE',
-        next_billing_date: plans.addDays(before.end_date, 32),
-        quantity: 3,
-        billed: 6,
-        paid_at: new Date().toISOString(),
-      },
-    ]);
+    await readBack(sub, plans.addDays(before.end_date, 32), 6);
     expect(await row(owner.id)).toMatchObject({
       type: 'basic',
       price: '3.00',
@@ -266,27 +252,13 @@ describe('a PayPal plan PayPal still bills', () => {
   it('a payment above the quantity at a price of ours (a lower Change approved after PayPal billed) is a period, nothing given back', async () => {
     const owner = await newUser('pp-outstanding-not');
     const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
-    const change = await callFunction(
-      'change-paypal-payment',
-      { paymentId, plan: plans.custom(40, 0) },
-      owner.accessToken,
-    );
-    expect(change.status, JSON.stringify(change.json)).toBe(200);
+    await plans.changeByPaypal(owner, paymentId, plans.custom(40, 0));
     await plans.control('paypal', `/subscriptions/${sub}/approve`);
     await plans.control('paypal', `/subscriptions/${sub}/bill`);
     await eventually(async () => (await row(owner.id)).price === '10.00');
     // the next $10 cycle read back only after the owner approved a change back to $3 (quantity 3)
     const before = await row(owner.id);
-    await sql('select public.sync_paypal_plan($1, $2)', [
-      sub,
-      {
-        status: 'ACTIVE',
-        next_billing_date: plans.addDays(before.end_date, 32),
-        quantity: 3,
-        billed: 10,
-        paid_at: new Date().toISOString(),
-      },
-    ]);
+    await readBack(sub, plans.addDays(before.end_date, 32), 10);
     expect(await row(owner.id)).toMatchObject({
       price: '10.00',
       end_date: plans.addDays(before.end_date, 31),
