@@ -411,6 +411,53 @@ describe('connecting a shop', () => {
     expect((await cafe24Mall(mallId)).scriptTags.map((t) => t.client_id)).toEqual(['another-app']);
   });
 
+  it('makes one script tag when the answer to its create is lost, and none more on the retry', async () => {
+    const owner3 = await paidOwner('cafe24-lost-answer');
+    const mall = newMallId();
+    await connect(owner3, mall);
+    const block = await createBlock(owner3, 'qna');
+    const syncJob = async () =>
+      (
+        await sql<{ status: string; last_error: string | null }>(
+          `select status, last_error from private.jobs where kind = 'cafe24.sync' and group_key = $1 order by id desc limit 1`,
+          [`cafe24:${owner3.id}`],
+        )
+      )[0];
+    const creates = async () =>
+      (await cafe24Mall(mall)).log.filter(
+        (l) => l.method === 'POST' && l.path === '/api/v2/admin/scripttags',
+      );
+    // Cafe24 makes the tag, and the connection closes before its answer (after a pooled read: the
+    // list the sync starts with)
+    await cafe24Control(mall, { failure: 'lost' });
+    try {
+      await place(owner3, [
+        { blockId: block, location: 'main', perProduct: false, selector: '', position: 0 },
+      ]);
+      await runWorker();
+      await eventually(async () => {
+        const job = await syncJob();
+        return job?.status === 'queued' && /Cafe24 did not answer/.test(job.last_error ?? '');
+      });
+      // sent once: the runtime did not send the create again on a fresh connection
+      expect((await creates()).map((l) => l.status)).toEqual([0]);
+      expect((await ourTags(mall)).length).toBe(1);
+    } finally {
+      await cafe24Control(mall, { failure: null });
+    }
+    const [made] = await ourTags(mall);
+    // the job's retry lists the mall's tags first: it finds the one made and keeps it
+    await sql(
+      `update private.jobs set run_at = now() where kind = 'cafe24.sync' and group_key = $1 and status = 'queued'`,
+      [`cafe24:${owner3.id}`],
+    );
+    await runWorker();
+    await eventually(async () => (await syncJob())?.status === 'done');
+    expect((await ourTags(mall)).map((t) => t.script_no)).toEqual([made!.script_no]);
+    expect((await creates()).length).toBe(1);
+    await eventually(async () => (await shopOf(owner3))!.script_no === made!.script_no);
+  });
+
   it('lets an operator who deleted the app disconnect without an answer from the mall', async () => {
     const owner2 = await paidOwner('cafe24-uninstalled');
     const mall = newMallId();

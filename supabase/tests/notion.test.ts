@@ -497,6 +497,86 @@ describe('writing to Notion', () => {
   });
 });
 
+describe('a lost answer', () => {
+  // Notion carries the call out and the connection closes before its answer (the fake's 'lost'
+  // switch), after a read on a pooled connection: the runtime must not send the write again
+  let owner: TestUser;
+  let ws: string;
+
+  beforeAll(async () => {
+    owner = await paidOwner('notion-lost');
+    ws = await connect(owner);
+  });
+
+  const logOf = async (path: string) =>
+    (await notionWorkspace(ws)).log.filter((l) => l.method === 'POST' && l.path === path);
+
+  it('a token exchange whose answer is lost is sent once; connecting again works', async () => {
+    const before = (await logOf('/oauth/token')).length;
+    await notionControl('/failure', { workspace_id: ws, mode: 'lost' });
+    try {
+      const start = await callFunction(
+        'notion-authorize',
+        { redirectUrl: REDIRECT },
+        owner.accessToken,
+      );
+      const url = new URL((start.json.data as { url: string }).url);
+      const back = await notionAuthorize({
+        clientId: url.searchParams.get('client_id')!,
+        redirectUri: REDIRECT,
+        state: url.searchParams.get('state')!,
+        workspaceId: ws,
+      });
+      const set = await setNotionToken(owner, back.code, back.state);
+      // Notion did not answer (a code sent again would have been refused as used: 400 invalid_code)
+      expect([set.status, set.json.error?.code]).toEqual([503, 'notion_unavailable']);
+      expect((await logOf('/oauth/token')).slice(before).map((l) => l.status)).toEqual([0]);
+    } finally {
+      await notionControl('/failure', { workspace_id: ws, mode: null });
+    }
+    // what the owner is told to do: connect again
+    expect(await connect(owner, ws)).toBe(ws);
+    expect((await logOf('/oauth/token')).slice(before).map((l) => l.status)).toEqual([0, 200]);
+  });
+
+  it('a page whose answer is lost is written once; the retry finds it by its Response ID', async () => {
+    const res = await search(owner, 'database');
+    const responses = (
+      res.json.data as { objects: Array<{ id: string; title: string }> }
+    ).objects.find((o) => o.title === 'Responses')!;
+    const button = await createBlock(owner, 'button');
+    await link(owner, button, {
+      notion_database: responses.id,
+      notion_database_title: 'block_name',
+    });
+    await notionControl('/failure', { workspace_id: ws, mode: 'lost' });
+    try {
+      const guest = await newGuest();
+      await guest.client.rpc('record_button_click', { p_block_id: button, p_creator_name: 'L' });
+      await runWorker();
+      await eventually(async () => {
+        const [job] = await notionJobs(button);
+        return job?.status === 'queued' && job.attempts >= 1 && !!job.last_error;
+      });
+      expect((await logOf('/pages')).map((l) => l.status)).toEqual([0]);
+      expect(rowsIn(await notionWorkspace(ws), responses.id)).toHaveLength(1);
+    } finally {
+      await notionControl('/failure', { workspace_id: ws, mode: null });
+    }
+    await sql(
+      `update private.jobs set run_at = now() where kind = 'notion' and status = 'queued' and payload ->> 'block_id' = $1`,
+      [button],
+    );
+    await runWorker();
+    await eventually(async () => (await notionJobs(button))[0]?.status === 'done');
+    const [job] = await notionJobs(button);
+    const [row] = rowsIn(await notionWorkspace(ws), responses.id);
+    expect(job!.result).toMatchObject({ page_id: row!.id, found_after_retry: true });
+    expect(rowsIn(await notionWorkspace(ws), responses.id)).toHaveLength(1);
+    expect(await logOf('/pages')).toHaveLength(1);
+  });
+});
+
 describe('401 and remove', () => {
   it('401 marks the integration not granted and parks the writes; connecting again writes them', async () => {
     const owner = await paidOwner('notion-401');

@@ -6,6 +6,7 @@
 // refresh spends the old refresh token). Admin API: the app's script tags. See docs/cafe24.md.
 import { CAFE24_MALL_ID, CAFE24_SCOPES } from '@reaction-blocks/contracts/cafe24';
 import { env, optionalEnv } from './env.ts';
+import { providerFetch } from './provider-fetch.ts';
 
 /** The Admin API version we speak (X-Cafe24-Api-Version). */
 const API_VERSION = () => optionalEnv('CAFE24_API_VERSION', '2025-12-01');
@@ -91,7 +92,8 @@ function retryAfter(res: Response): number {
 
 async function send(url: string, init: RequestInit, idempotent: boolean): Promise<Response> {
   try {
-    return await fetch(url, {
+    // a write on a fresh connection: never re-sent by the runtime (provider-fetch.ts)
+    return await providerFetch(url, {
       ...init,
       signal: AbortSignal.timeout(TIMEOUT_MS),
       redirect: 'error',

@@ -5,6 +5,7 @@
 // the code is _shared/oauth-state.ts's allowedRedirect.
 import { APIResponseError, Client, isNotionClientError, LogLevel } from '@notionhq/client';
 import { env, optionalEnv } from './env.ts';
+import { providerFetch } from './provider-fetch.ts';
 
 /** Notion's API origin (no /v1): NOTION_API_URL, https://api.notion.com by default. */
 export function notionApiUrl(): string {
@@ -14,7 +15,8 @@ export function notionApiUrl(): string {
 /**
  * A client for one owner's token. The client's own retries are off: the jobs queue retries
  * with its backoff and honours Retry-After for the owner's whole queue, and a retried POST
- * inside the client could write a page twice.
+ * inside the client could write a page twice. Its writes (pages, the token exchange) go out on
+ * fresh connections, which the runtime never sends twice (provider-fetch.ts).
  */
 export function notionClient(auth?: string): Client {
   return new Client({
@@ -23,6 +25,7 @@ export function notionClient(auth?: string): Client {
     retry: false,
     timeoutMs: 20_000,
     logLevel: LogLevel.ERROR,
+    fetch: providerFetch,
   });
 }
 

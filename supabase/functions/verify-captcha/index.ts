@@ -12,6 +12,7 @@
 import { serviceClient } from '../_shared/clients.ts';
 import { env, optionalEnv } from '../_shared/env.ts';
 import { dbError, handler, HttpError, inTransit, unavailable } from '../_shared/http.ts';
+import { providerFetch } from '../_shared/provider-fetch.ts';
 import { ZVerifyCaptcha } from '@reaction-blocks/contracts/schemas';
 
 const DEFAULT_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
@@ -30,7 +31,8 @@ async function siteverify(token: string, idempotencyKey: string): Promise<Siteve
   });
   let res: Response;
   try {
-    res = await fetch(optionalEnv('TURNSTILE_VERIFY_URL', DEFAULT_VERIFY_URL), {
+    // siteverify spends the token: on a fresh connection, never re-sent by the runtime
+    res = await providerFetch(optionalEnv('TURNSTILE_VERIFY_URL', DEFAULT_VERIFY_URL), {
       method: 'POST',
       body: form,
       signal: AbortSignal.timeout(10_000),

@@ -140,3 +140,18 @@ export function sendConsentPage(
     { 'referrer-policy': 'same-origin' },
   );
 }
+
+/**
+ * A `lost` outage: the call is carried out, and its answer never comes. Whatever the fake then
+ * answers closes the connection instead, as when a timeout or a dropped connection ends a call
+ * the provider took (the caller cannot know whether it was done).
+ */
+export function loseAnswer(res: ServerResponse): void {
+  const drop = () => {
+    res.socket?.destroy();
+    return res;
+  };
+  res.writeHead = drop as unknown as ServerResponse['writeHead'];
+  res.write = (() => true) as unknown as ServerResponse['write'];
+  res.end = drop as unknown as ServerResponse['end'];
+}

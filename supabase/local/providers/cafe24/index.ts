@@ -14,6 +14,7 @@ import {
   escapeHtml,
   HttpError,
   isObject,
+  loseAnswer,
   newestEach,
   readBody,
   readJson,
@@ -395,8 +396,8 @@ export function createCafe24Fake(ctx: FakeContext<Cafe24FakeOptions | undefined>
       const mall = mallOf(m[1]!);
       const body = await readJson(req);
       if (body.failure !== undefined) {
-        if (body.failure !== null && body.failure !== 'outage')
-          throw new HttpError(400, 'failure: "outage" or null');
+        if (body.failure !== null && body.failure !== 'outage' && body.failure !== 'lost')
+          throw new HttpError(400, 'failure: "outage", "lost" or null');
         mall.failure = body.failure;
       }
       if (body.refuseRefresh !== undefined) mall.refuseRefresh = body.refuseRefresh === true;
@@ -485,18 +486,22 @@ export function createCafe24Fake(ctx: FakeContext<Cafe24FakeOptions | undefined>
       const mall = mallOf(m[1]!);
       const rest = m[2] ?? '/';
       if (rest === '/api/v2/oauth/authorize') return authorize(req, res, mall, url);
+      const api = rest === '/api/v2/oauth/token' || rest.startsWith('/api/v2/admin/');
+      // a write carried out whose answer is lost: logged with status 0
+      const lost = api && mall.failure === 'lost' && req.method !== 'GET' && req.method !== 'HEAD';
+      if (lost) loseAnswer(res);
       if (rest === '/api/v2/oauth/token') {
         await token(req, res, mall);
-        logCall(mall, req.method ?? '', rest, res.statusCode);
+        logCall(mall, req.method ?? '', rest, lost ? 0 : res.statusCode);
         return;
       }
       if (rest.startsWith('/api/v2/admin/')) {
         try {
           const status = await admin(req, res, mall, rest.slice('/api/v2/admin'.length));
-          logCall(mall, req.method ?? '', rest, status);
+          logCall(mall, req.method ?? '', rest, lost ? 0 : status);
         } catch (err) {
           if (!(err instanceof AdminError)) throw err;
-          logCall(mall, req.method ?? '', rest, err.status);
+          logCall(mall, req.method ?? '', rest, lost ? 0 : err.status);
           sendJson(
             res,
             err.status,

@@ -64,7 +64,12 @@ export interface ScriptTag {
   updated_date: string;
 }
 
-export type Failure = 'outage' | null;
+/**
+ * 'outage': every OAuth token and Admin call answers 503; 'lost': every write (a token grant, a
+ * script tag's POST, PUT or DELETE) is carried out and its answer never comes (the connection
+ * closes), reads answer as usual.
+ */
+export type Failure = 'outage' | 'lost' | null;
 
 export interface Mall {
   id: string;

@@ -224,10 +224,12 @@ export async function api(
     );
   }
   const ws = state.workspaceOf(req);
+  // what a 'lost' switch drops: a write's answer (not a search's or a query's, which change nothing)
+  const write = req.method !== 'GET' && !/^\/search$|\/query$/.test(path);
   try {
-    state.failIfSwitched(ws);
+    const lost = state.failIfSwitched(ws, write ? res : undefined);
     const status = await route(state, ws, req, res, path);
-    ws.log.push({ at: now(), method: req.method ?? '', path, status });
+    ws.log.push({ at: now(), method: req.method ?? '', path, status: lost ? 0 : status });
     return status;
   } catch (err) {
     if (err instanceof NotionApiError)

@@ -15,8 +15,14 @@ const workspaceParam = (state: NotionState, body: JsonObject, url: URL) => {
 /** POST /failure: a failure switch for one workspace or all, for `count` calls or until cleared. */
 function setFailure(state: NotionState, res: ServerResponse, body: JsonObject, url: URL) {
   const mode = body.mode === null || body.mode === undefined ? null : String(body.mode);
-  if (mode !== null && !['unauthorized', 'not_found', 'rate_limited', 'outage'].includes(mode))
-    throw new HttpError(400, 'mode: unauthorized | not_found | rate_limited | outage | null');
+  if (
+    mode !== null &&
+    !['unauthorized', 'not_found', 'rate_limited', 'outage', 'lost'].includes(mode)
+  )
+    throw new HttpError(
+      400,
+      'mode: unauthorized | not_found | rate_limited | outage | lost | null',
+    );
   const failure =
     mode === null
       ? null

@@ -57,7 +57,11 @@ export interface Page {
   gone: boolean;
 }
 
-export type FailureMode = 'unauthorized' | 'not_found' | 'rate_limited' | 'outage';
+/**
+ * 'lost': a write (a page written or changed, a token exchanged or revoked) is carried out and its
+ * answer never comes (the connection closes); reads (GET, search, query) answer as usual.
+ */
+export type FailureMode = 'unauthorized' | 'not_found' | 'rate_limited' | 'outage' | 'lost';
 
 export interface Failure {
   mode: FailureMode;

@@ -93,6 +93,7 @@ async function authorizeDecision(state: NotionState, req: IncomingMessage, res: 
 /** POST /token: an unused code for an access token of its workspace. */
 function issueToken(state: NotionState, res: ServerResponse, body: JsonObject) {
   const { options, workspaces, codes, tokens } = state;
+  // (a 'lost' switch is looked at once the code's workspace is known, below)
   state.failIfSwitched(null);
   if (body.grant_type !== 'authorization_code') {
     return sendJson(res, 400, {
@@ -118,9 +119,11 @@ function issueToken(state: NotionState, res: ServerResponse, body: JsonObject) {
   }
   record.used = true;
   const ws = workspaces.get(record.workspaceId)!;
-  state.failIfSwitched(ws);
+  const lost = state.failIfSwitched(ws, res);
   const token = `ntn_${randomBytes(24).toString('base64url')}`;
   tokens.set(token, { token, workspaceId: ws.id, revoked: false, createdAt: now() });
+  // the exchanges a workspace was given tokens by (status 0: its answer was lost)
+  ws.log.push({ at: now(), method: 'POST', path: '/oauth/token', status: lost ? 0 : 200 });
   return sendJson(res, 200, {
     access_token: token,
     token_type: 'bearer',
@@ -156,7 +159,7 @@ export const oauth: NotionRoutes = async (state, req, res, path, url) => {
     const record = state.tokens.get(String(body.token ?? ''));
     if (!record || record.revoked)
       throw new NotionApiError(401, 'unauthorized', 'API token is invalid.');
-    state.failIfSwitched(state.workspaces.get(record.workspaceId) ?? null);
+    state.failIfSwitched(state.workspaces.get(record.workspaceId) ?? null, res);
     record.revoked = true;
     return sendJson(res, 200, { request_id: randomUUID() });
   }

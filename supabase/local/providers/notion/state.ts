@@ -3,7 +3,7 @@
 // answer in Notion's shape.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJson } from '../http.ts';
+import { loseAnswer, sendJson } from '../http.ts';
 import { pageObject, titleOf, type CodeRecord, type TokenRecord, type Workspace } from './model.ts';
 import { NotionApiError } from './validate.ts';
 
@@ -74,10 +74,15 @@ export class NotionState {
     }
   }
 
-  /** A failure switch in force for this workspace (or all): throws the provider's error. */
-  failIfSwitched(ws: Workspace | null): void {
+  /**
+   * A failure switch in force for this workspace (or all): throws the provider's error. `write`,
+   * the answer of a write: a 'lost' switch carries the write out and drops its answer (true);
+   * a read (no `write`) is not touched by it.
+   */
+  failIfSwitched(ws: Workspace | null, write?: ServerResponse): boolean {
     const failure = ws?.failure ?? this.globalFailure;
-    if (!failure) return;
+    if (!failure) return false;
+    if (failure.mode === 'lost' && !write) return false;
     if (failure.remaining !== null) {
       failure.remaining -= 1;
       if (failure.remaining <= 0) {
@@ -109,6 +114,9 @@ export class NotionState {
           'service_unavailable',
           'Notion is unavailable, please try again later.',
         );
+      case 'lost':
+        loseAnswer(write!);
+        return true;
     }
   }
 
