@@ -580,6 +580,16 @@ returns boolean language sql stable security definer set search_path = '' as $$
 $$;
 revoke execute on function public.mail_optout_exists(text, text, uuid) from public, anon, authenticated;
 
+-- Whether an address's mailbox already left an owner's letters (private.letter_unsubscribed, the
+-- check every letter path makes): the unsubscribe page says so instead of asking again, for
+-- another spelling of the mailbox too (a letter to name+news@ once name@ unsubscribed). security
+-- definer: the service role's unsubscribe function asks through PostgREST, which has no private.
+create function public.letter_optout_exists(p_owner_id uuid, p_email text)
+returns boolean language sql stable security definer set search_path = '' as $$
+  select private.letter_unsubscribed(p_owner_id, p_email);
+$$;
+revoke execute on function public.letter_optout_exists(uuid, text) from public, anon, authenticated;
+
 -- Whether any of these addresses is suppressed (for mails outside notifications).
 create function public.mail_suppressed(p_emails text[])
 returns text[] language sql stable security definer set search_path = '' as $$

@@ -40,14 +40,13 @@ async function alreadyOut(claim: UnsubscribeClaim): Promise<boolean> {
   const db = serviceClient();
   if (claim.s === 'letter') {
     if (!claim.u) return false;
-    const { data, error, status } = await db
-      .from('unsubscribes')
-      .select('id')
-      .eq('user_id', claim.u)
-      .eq('email', claim.e)
-      .maybeSingle();
+    // by mailbox, as every letter path checks it: another spelling's unsubscribe counts
+    const { data, error, status } = await db.rpc('letter_optout_exists', {
+      p_owner_id: claim.u,
+      p_email: claim.e,
+    });
     if (error) throw dbError(error, status);
-    return data != null;
+    return data === true;
   }
   const { data, error, status } = await db.rpc('mail_optout_exists', {
     p_email: claim.e,
