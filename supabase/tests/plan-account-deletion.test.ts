@@ -15,7 +15,7 @@ import {
 } from './support/clients.ts';
 import * as plans from './support/plans.ts';
 import { eventually, mailbox } from './support/providers.ts';
-import { boughtByCard, endsInTwoDays, scheduled } from './support/renewals.ts';
+import { boughtByCard, renewalDue, scheduleAtPortOne, scheduled } from './support/renewals.ts';
 
 /** Where the local stack sends the operator's alerts (stack.ts backgroundEnv OPERATOR_EMAIL). */
 const OPERATOR = 'operator@reaction-blocks.local';
@@ -91,10 +91,7 @@ describe('deleting an account with a plan', () => {
   });
 
   it('card: a renewal PortOne charged as the account went (its webhook after) is refunded, once', async () => {
-    const owner = await newUser('del-card-ran');
-    const { key, paymentId } = await boughtByCard(owner);
-    const chargeId = (await scheduled(key, 3)).paymentId;
-    await endsInTwoDays(paymentId, chargeId);
+    const { owner, key, chargeId } = await renewalDue('del-card-ran');
     await deleteQuietly(owner);
     // PortOne runs the schedule before the stop job revoked it; its webhook reaches us
     await plans.control('portone', '/schedules/run', { paymentId: chargeId });
@@ -123,21 +120,18 @@ describe('deleting an account with a plan', () => {
   });
 
   it('card: a schedule a Stop revoked too late runs after the deletion: refunded', async () => {
-    const owner = await newUser('del-card-late');
-    const { key, paymentId } = await boughtByCard(owner);
-    const made = await scheduled(key, 3);
-    await endsInTwoDays(paymentId, made.paymentId);
+    const { owner, key, paymentId, chargeId } = await renewalDue('del-card-late');
     // the Stop is recorded as the schedule job marked the charge after PortOne's revoke by key
     // (a schedule made late): plan.revoke-schedule is queued for it, and has not run
     await sql(`update private.payment_charges set schedule_id = 'existing' where id = $1`, [
-      made.paymentId,
+      chargeId,
     ]);
     await sql('select public.record_plan_stop($1, $2)', [owner.id, paymentId]);
     await deleteQuietly(owner);
     // PortOne runs the schedule before the stop job revoked it; its webhook reaches us
-    await plans.control('portone', '/schedules/run', { paymentId: made.paymentId });
+    await plans.control('portone', '/schedules/run', { paymentId: chargeId });
     const renewal = async () =>
-      (await plans.portoneState()).payments.find((p) => p.id === made.paymentId)?.status;
+      (await plans.portoneState()).payments.find((p) => p.id === chargeId)?.status;
     await untilWorked(key, renewal, (status) => status === 'CANCELLED');
     // the first payment (the period the owner had) stays
     expect((await ownPortonePayments(owner)).map(([, status]) => status).sort()).toEqual([
@@ -154,18 +148,7 @@ describe('deleting an account with a plan', () => {
     // schedules PortOne has on the key under payment ids the deleting transaction did not know
     // (one of ours by its shape, one not)
     const ids = [crypto.randomUUID(), `other-${crypto.randomUUID()}`];
-    for (const paymentId of ids)
-      await plans.portone().payment.paymentSchedule.createPaymentSchedule({
-        paymentId,
-        payment: {
-          billingKey: key,
-          orderName: 'Reaction Blocks Basic plan',
-          customer: { id: owner.id },
-          amount: { total: 3000 },
-          currency: 'KRW',
-        },
-        timeToPay: new Date(Date.now() + 86_400_000).toISOString(),
-      });
+    for (const paymentId of ids) await scheduleAtPortOne(owner, key, paymentId);
     await deleteQuietly(owner);
     // PortOne runs them before the stop job revoked the key's schedules; their webhooks reach us
     for (const paymentId of ids) await plans.control('portone', '/schedules/run', { paymentId });
@@ -246,10 +229,7 @@ describe('deleting an account with a plan', () => {
 
   it("card: a stop that gives up (PortOne failing through the job's last attempt) mails the operator, once", async () => {
     // before: it only logged an [alert] line in the functions' log
-    const owner = await newUser('del-card-gave-up');
-    const { key, paymentId } = await boughtByCard(owner);
-    const chargeId = (await scheduled(key, 3)).paymentId;
-    await endsInTwoDays(paymentId, chargeId);
+    const { owner, key, chargeId } = await renewalDue('del-card-gave-up');
     await deleteQuietly(owner);
     // PortOne does not answer about the key's payments; the stop job is at its last attempt
     await plans.control('portone', `/billing-keys/${key}`, { unanswered: true });

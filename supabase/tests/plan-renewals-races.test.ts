@@ -42,10 +42,7 @@ const waitingAfterQueue = (key: string, count: number) =>
 describe('PortOne runs the renewal between the read and the revoke', () => {
   /** Basic by card, its renewal due: PortOne runs it when the owner's call revokes the key's schedules. */
   async function runsOnRevoke(label: string) {
-    const owner = await newUser(label);
-    const { key, paymentId } = await renewals.boughtByCard(owner);
-    const chargeId = (await renewals.scheduled(key, 3)).paymentId;
-    await renewals.endsInTwoDays(paymentId, chargeId);
+    const { owner, key, paymentId, chargeId } = await renewals.renewalDue(label);
     await plans.control('portone', `/billing-keys/${key}`, { runOnRevoke: true });
     return { owner, key, paymentId, chargeId, next: await renewals.nextPeriod() };
   }
@@ -102,10 +99,7 @@ describe('a Stop that finds the renewal declined', () => {
   it('declined between the read and the revoke: the plan stops renewing, the key deleted with one request', async () => {
     // before: the failure queued plan.delete-billing-key, the Stop deleted the key itself, and the
     // job asked again (2 requests)
-    const owner = await newUser('stop-declined-revoke');
-    const { key, paymentId } = await renewals.boughtByCard(owner);
-    const chargeId = (await renewals.scheduled(key, 3)).paymentId;
-    await renewals.endsInTwoDays(paymentId, chargeId);
+    const { owner, key, paymentId } = await renewals.renewalDue('stop-declined-revoke');
     await plans.control('portone', `/billing-keys/${key}`, { runOnRevoke: true, decline: true });
     await renewals.stopByCard(owner, paymentId);
     expect((await plans.paymentsOf(owner.id))[0]).toMatchObject({
@@ -116,10 +110,7 @@ describe('a Stop that finds the renewal declined', () => {
   });
 
   it("declined before the Stop (its webhook not here yet): the Stop's read records it, the key deleted with one request", async () => {
-    const owner = await newUser('stop-declined-read');
-    const { key, paymentId } = await renewals.boughtByCard(owner);
-    const chargeId = (await renewals.scheduled(key, 3)).paymentId;
-    await renewals.endsInTwoDays(paymentId, chargeId);
+    const { owner, key, paymentId, chargeId } = await renewals.renewalDue('stop-declined-read');
     await plans.control('portone', `/billing-keys/${key}`, { decline: true });
     await plans.control('portone', '/schedules/run', { paymentId: chargeId, webhook: false });
     await renewals.stopByCard(owner, paymentId);
@@ -270,12 +261,9 @@ describe('a schedule PortOne made whose id we do not have', () => {
    * queued, and PortOne runs the schedule before that job (`webhook`: whether its webhook reaches us).
    */
   async function ranAfterStop(label: string, webhook: boolean) {
-    const owner = await newUser(label);
-    const { key, paymentId } = await renewals.boughtByCard(owner);
-    const made = await renewals.scheduled(key, 3);
-    await renewals.endsInTwoDays(paymentId, made.paymentId);
+    const { owner, key, paymentId, chargeId } = await renewals.renewalDue(label);
     await sql(`update private.payment_charges set schedule_id = 'existing' where id = $1`, [
-      made.paymentId,
+      chargeId,
     ]);
     const end = (
       await sql<{ end_date: string }>(
@@ -283,11 +271,11 @@ describe('a schedule PortOne made whose id we do not have', () => {
         [owner.id, paymentId],
       )
     )[0]!.end_date;
-    await plans.control('portone', '/schedules/run', { paymentId: made.paymentId, webhook });
+    await plans.control('portone', '/schedules/run', { paymentId: chargeId, webhook });
     const status = async () =>
-      (await plans.portoneState()).payments.find((p) => p.id === made.paymentId)?.status;
+      (await plans.portoneState()).payments.find((p) => p.id === chargeId)?.status;
     expect(await status()).toBe('PAID');
-    return { owner, key, paymentId, chargeId: made.paymentId, end, status };
+    return { owner, key, paymentId, chargeId, end, status };
   }
 
   it('PortOne runs a schedule the Stop revoked too late: the payment is given back, no period added', async () => {

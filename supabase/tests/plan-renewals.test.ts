@@ -25,6 +25,7 @@ import {
   endsInTwoDays,
   nextPeriod,
   paidAtPortOne,
+  scheduleAtPortOne,
   scheduled,
   stopByCard,
 } from './support/renewals.ts';
@@ -209,17 +210,7 @@ describe('webhooks', () => {
     await plans.portone().payment.paymentSchedule.revokePaymentSchedules({
       scheduleIds: [made.id],
     });
-    await plans.portone().payment.paymentSchedule.createPaymentSchedule({
-      paymentId: renewal.id,
-      payment: {
-        billingKey: key,
-        orderName: 'Reaction Blocks Basic plan',
-        customer: { id: owner.id },
-        amount: { total: 5000 },
-        currency: 'KRW',
-      },
-      timeToPay: new Date(Date.now() + 86_400_000).toISOString(),
-    });
+    await scheduleAtPortOne(owner, key, renewal.id, 5000);
     await plans.control('portone', '/schedules/run', { paymentId: renewal.id });
     const taken = async () =>
       (await plans.portoneState()).payments.find((p) => p.id === renewal.id)?.status;

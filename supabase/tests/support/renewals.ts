@@ -56,14 +56,40 @@ export const scheduled = (key: string, price: number) =>
   });
 
 /**
- * PortOne has charged the next period's renewal (3 days before it) and its webhook has not
- * reached us (on its way, or lost until the renewal check): the charge row still says scheduled.
+ * A new card owner (`label`) on Basic whose period ends in two days: its renewal charge
+ * `chargeId`, for the next period, is scheduled at PortOne.
  */
-export async function chargedUnrecorded(label: string) {
+export async function renewalDue(label: string) {
   const owner = await newUser(label);
   const { key, paymentId } = await boughtByCard(owner);
   const chargeId = (await scheduled(key, 3)).paymentId;
   await endsInTwoDays(paymentId, chargeId);
+  return { owner, key, paymentId, chargeId };
+}
+
+/**
+ * A schedule put on the owner's billing key at PortOne by someone else than our queue (a schedule
+ * made late, one of another id or amount), for tomorrow: the Basic plan's order at `won`.
+ */
+export const scheduleAtPortOne = (owner: TestUser, key: string, paymentId: string, won = 3000) =>
+  plans.portone().payment.paymentSchedule.createPaymentSchedule({
+    paymentId,
+    payment: {
+      billingKey: key,
+      orderName: 'Reaction Blocks Basic plan',
+      customer: { id: owner.id },
+      amount: { total: won },
+      currency: 'KRW',
+    },
+    timeToPay: new Date(Date.now() + 86_400_000).toISOString(),
+  });
+
+/**
+ * PortOne has charged the next period's renewal (3 days before it) and its webhook has not
+ * reached us (on its way, or lost until the renewal check): the charge row still says scheduled.
+ */
+export async function chargedUnrecorded(label: string) {
+  const { owner, key, paymentId, chargeId } = await renewalDue(label);
   await plans.control('portone', '/schedules/run', { paymentId: chargeId, webhook: false });
   expect((await plans.chargesOf(owner.id)).map((c) => c.status)).toEqual(['recorded', 'scheduled']);
   return { owner, key, paymentId, chargeId, next: await nextPeriod() };
