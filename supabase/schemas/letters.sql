@@ -88,6 +88,12 @@ comment on column public.deliveries.reason is
   'Why the mail was not sent: the provider''s answer when it failed, the rule (DELIVERY_SKIP_REASONS) when it was skipped. Shown in the letter history.';
 call private.clients_read('public.deliveries', 'Owners can read their deliveries',
   'user_id = (select auth.uid())');
+-- The owner reads what the letter history shows, not SES's message id nor when the row last
+-- changed: a suppressed address's bounce has neither SES's id nor SES's delay, so those would
+-- tell it from a real bounce (docs/security.md "What an owner learns of a suppressed address").
+revoke select on public.deliveries from authenticated;
+grant select (id, publish_id, user_id, audience_member_id, email, status, reason, created_at)
+  on public.deliveries to authenticated;
 create index deliveries_user_id_idx on public.deliveries (user_id);
 create index deliveries_provider_message_id_idx on public.deliveries (provider_message_id);
 create index deliveries_audience_member_id_idx on public.deliveries (audience_member_id);

@@ -313,6 +313,28 @@ describe('sending', () => {
     expect(await mailbox(to)).toEqual([]);
   });
 
+  it("the owner reads no provider message id nor change time of a delivery: a suppressed address's bounce has neither SES's id nor its delay", async () => {
+    // before (rev-money3 D5): provider_message_id null (and updated_at within ms) told a
+    // suppressed stranger's address from a real bounce
+    const o = await savedLetterOwner();
+    const to = inbox('reads');
+    await letters.sendAndDeliver(o, [to]);
+    for (const columns of ['email, status, provider_message_id', 'email, updated_at', '*']) {
+      const { data, error } = await o.owner.client
+        .from('deliveries')
+        .select(columns)
+        .eq('email', to);
+      expect([data, error?.code], columns).toEqual([null, '42501']);
+    }
+    const { data } = await o.owner.client
+      .from('deliveries')
+      .select('email, status, reason, created_at')
+      .eq('email', to);
+    expect(data).toEqual([
+      { email: to, status: expect.any(String), reason: null, created_at: expect.any(String) },
+    ]);
+  });
+
   it('to a group: members with an email, active, once each; a suppressed address bounces unmailed; member counts', async () => {
     const o = await savedLetterOwner();
     const { error: groupError } = await o.owner.client
