@@ -29,8 +29,12 @@ const REDIRECT = 'http://127.0.0.1:54323/oauth/notion';
 const setNotionToken = (caller: TestUser, code: string | null, state: string | null) =>
   callFunction('set-notion-token', { code, redirectUrl: REDIRECT, state }, caller.accessToken);
 
-/** The whole connect flow as the dashboard and the browser run it; answers the fake's workspace id. */
-async function connect(owner: TestUser, workspaceId?: string): Promise<string> {
+/**
+ * The connect flow up to the owner's consent, as the dashboard and the browser run it: the code
+ * and state Notion's authorise page sends back to /oauth/notion (`workspaceId`: an existing
+ * workspace of the fake's).
+ */
+async function authorized(owner: TestUser, workspaceId?: string) {
   const start = await callFunction(
     'notion-authorize',
     { redirectUrl: REDIRECT },
@@ -41,13 +45,18 @@ async function connect(owner: TestUser, workspaceId?: string): Promise<string> {
   expect(url.pathname).toBe('/notion/v1/oauth/authorize');
   expect(url.searchParams.get('redirect_uri')).toBe(REDIRECT);
   expect((await fetch(url)).status).toBe(200);
-  const back = await notionAuthorize({
+  return notionAuthorize({
     clientId: url.searchParams.get('client_id')!,
     redirectUri: url.searchParams.get('redirect_uri')!,
     state: url.searchParams.get('state')!,
     workspaceId,
     workspaceName: `WS ${owner.email}`,
   });
+}
+
+/** The whole connect flow as the dashboard and the browser run it; answers the fake's workspace id. */
+async function connect(owner: TestUser, workspaceId?: string): Promise<string> {
+  const back = await authorized(owner, workspaceId);
   const set = await setNotionToken(owner, back.code, back.state);
   expect(set.status, JSON.stringify(set.json)).toBe(200);
   const [row] = await sql<{ ws: string }>(
@@ -71,6 +80,13 @@ async function link(owner: TestUser, blockId: string, privateSettings: Record<st
     body: { blockId, privateSettings },
   });
   expect(error).toBeNull();
+}
+
+/** A button block of the owner's whose clicks are written to the Notion database `databaseId`. */
+async function buttonInto(owner: TestUser, databaseId: string) {
+  const button = await createBlock(owner, 'button');
+  await link(owner, button, { notion_database: databaseId, notion_database_title: 'block_name' });
+  return button;
 }
 
 /** A question that need not be answered (support/drafts.ts addQuestion). */
@@ -130,17 +146,7 @@ describe('connecting Notion', () => {
   it('refuses a state of another user, a used code, a foreign redirect and free owners', async () => {
     const owner = await paidOwner('notion-state');
     const other = await paidOwner('notion-other');
-    const start = await callFunction(
-      'notion-authorize',
-      { redirectUrl: REDIRECT },
-      other.accessToken,
-    );
-    const url = new URL((start.json.data as { url: string }).url);
-    const back = await notionAuthorize({
-      clientId: url.searchParams.get('client_id')!,
-      redirectUri: REDIRECT,
-      state: url.searchParams.get('state')!,
-    });
+    const back = await authorized(other);
     // the victim's session with the attacker's code and state
     const stolen = await setNotionToken(owner, back.code, back.state);
     expect([stolen.status, stolen.json.error?.code]).toEqual([400, 'invalid_state']);
@@ -421,11 +427,7 @@ describe('writing to Notion', () => {
   });
 
   it('an outage: retried with backoff, nothing lost once Notion is back', async () => {
-    const form = await createBlock(owner, 'button');
-    await link(owner, form, {
-      notion_database: responsesDs.id,
-      notion_database_title: 'block_name',
-    });
+    const form = await buttonInto(owner, responsesDs.id);
     await notionControl('/failure', { workspace_id: ws, mode: 'outage' });
     try {
       for (let i = 0; i < 3; i++) {
@@ -515,18 +517,7 @@ describe('a lost answer', () => {
     const before = (await logOf('/oauth/token')).length;
     await notionControl('/failure', { workspace_id: ws, mode: 'lost' });
     try {
-      const start = await callFunction(
-        'notion-authorize',
-        { redirectUrl: REDIRECT },
-        owner.accessToken,
-      );
-      const url = new URL((start.json.data as { url: string }).url);
-      const back = await notionAuthorize({
-        clientId: url.searchParams.get('client_id')!,
-        redirectUri: REDIRECT,
-        state: url.searchParams.get('state')!,
-        workspaceId: ws,
-      });
+      const back = await authorized(owner, ws);
       const set = await setNotionToken(owner, back.code, back.state);
       // Notion did not answer (a code sent again would have been refused as used: 400 invalid_code)
       expect([set.status, set.json.error?.code]).toEqual([503, 'notion_unavailable']);
@@ -544,11 +535,7 @@ describe('a lost answer', () => {
     const responses = (
       res.json.data as { objects: Array<{ id: string; title: string }> }
     ).objects.find((o) => o.title === 'Responses')!;
-    const button = await createBlock(owner, 'button');
-    await link(owner, button, {
-      notion_database: responses.id,
-      notion_database_title: 'block_name',
-    });
+    const button = await buttonInto(owner, responses.id);
     await notionControl('/failure', { workspace_id: ws, mode: 'lost' });
     try {
       const guest = await newGuest();
