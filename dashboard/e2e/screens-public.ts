@@ -1,8 +1,9 @@
 // The public pages as a visitor sees them (issue 22), for `npm run screens`: every block type's
 // /block/ page and its states (loading, not available, incomplete link, failed load), the A/B
 // after a vote, a dark block, the letter page; /unsubscribe (asking, done, already unsubscribed,
-// invalid link, failed, loading), /confirm-email (asking, confirmed, a sender mail's "Not me"
-// asking and answered, invalid link) and
+// a deleted block's link with nothing left to stop, invalid link, failed, loading),
+// /confirm-email (asking about replies, letters and notifications, confirmed, a sender mail's
+// "Not me" asking and answered, invalid link) and
 // /not_supported. No session: a browser context of its own.
 import { createHash, randomBytes } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -50,25 +51,31 @@ const blockReady =
   };
 /**
  * A confirmation mail's link as the worker writes it (supabase/functions/_shared/confirm-mail.ts):
- * a live token for a fresh address asking for reply notifications on the demo comment block, in
- * the locale of the visitor who asked.
+ * a live token for a fresh address asking for reply notifications on the demo comment block (or
+ * the demo owner's letters from the demo form, or their notification mails), in the locale of
+ * the visitor who asked.
  */
-async function consentLink(ctx: PublicContext): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
-  await ctx.db.query(
-    `insert into private.mail_consents
-       (email, owner_id, commenter_id, block_id, locale, token_hash, token_expires_at, mailed_at)
-     values ($1, $2, $2, $3, $4, $5, now() + interval '7 days', now())`,
-    [
-      `reader-${randomBytes(4).toString('hex')}@example.com`,
-      DEMO_ID,
-      block('01'),
-      ctx.locale,
-      createHash('sha256').update(token).digest('hex'),
-    ],
-  );
-  return `/confirm-email?token=${token}&locale=${ctx.locale}`;
-}
+const consentLinkFor =
+  (scope: 'reply' | 'letters' | 'notify') =>
+  async (ctx: PublicContext): Promise<string> => {
+    const token = randomBytes(32).toString('base64url');
+    await ctx.db.query(
+      `insert into private.mail_consents (email, owner_id, commenter_id, block_id, locale,
+         for_notifications, token_hash, token_expires_at, mailed_at)
+       values ($1, $2, case when $6 = 'reply' then $2::uuid end, $3, $4, $6 = 'notify', $5,
+               now() + interval '7 days', now())`,
+      [
+        `reader-${randomBytes(4).toString('hex')}@example.com`,
+        DEMO_ID,
+        block(scope === 'letters' ? '06' : '01'),
+        ctx.locale,
+        createHash('sha256').update(token).digest('hex'),
+        scope,
+      ],
+    );
+    return `/confirm-email?token=${token}&locale=${ctx.locale}`;
+  };
+const consentLink = consentLinkFor('reply');
 const yesConfirm = /Yes, confirm|네, 확인합니다/;
 
 /**
@@ -217,6 +224,15 @@ export const PUBLIC_SHOTS: PublicShot[] = [
     ready: (page) => page.locator('.unsubscribe-page [data-state=already]').waitFor(),
   },
   {
+    // an old digest's link (no owner in it) of a block since deleted: nothing left to stop
+    name: 'unsubscribe-gone',
+    path: async (ctx) =>
+      `/unsubscribe?token=${encodeURIComponent(
+        await ctx.token({ s: 'owner', e: `gone-${Date.now()}@example.com`, b: MISSING }),
+      )}`,
+    ready: (page) => page.locator('.unsubscribe-page [data-state=gone]').waitFor(),
+  },
+  {
     name: 'unsubscribe-invalid',
     path: '/unsubscribe?token=not-a-real-token',
     ready: (page) => page.locator('.unsubscribe-page [data-state=invalid]').waitFor(),
@@ -256,6 +272,18 @@ export const PUBLIC_SHOTS: PublicShot[] = [
   {
     name: 'confirm-email',
     path: consentLink,
+    ready: (page) => page.getByRole('button', { name: yesConfirm }).waitFor(),
+  },
+  {
+    // the demo owner's letters: the page names the verified sender the letters come from
+    name: 'confirm-email-letters',
+    path: consentLinkFor('letters'),
+    ready: (page) => page.getByRole('button', { name: yesConfirm }).waitFor(),
+  },
+  {
+    // a block's notification address: the owner's sign-in address, and ours as the sender
+    name: 'confirm-email-notify',
+    path: consentLinkFor('notify'),
     ready: (page) => page.getByRole('button', { name: yesConfirm }).waitFor(),
   },
   {

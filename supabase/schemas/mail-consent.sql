@@ -14,24 +14,27 @@
 -- * an owner's notification address (a block's mail_to, notifications.sql): per address and
 --   owner (for_notifications), unless it is the owner's own sign-in address or one of their
 --   verified sender addresses (notification_address_allowed). A yes to owner A is not one to B.
--- The confirmation mail is a `confirm.mail` job, one per address, owner and commenter a day (its
--- dedupe key). start_mail_consent sends at most one confirmation mail per address a day (a reply
+-- The confirmation mail is a `confirm.mail` job, one per mailbox, owner and commenter a day (its
+-- dedupe key). start_mail_consent sends at most one confirmation mail per mailbox a day (a reply
 -- confirmation past it is dropped, a letters one waits a day), at most the owner's daily cap
 -- (mail_consent.owner_daily_free / _paid; past it the ask is dropped and counted for the owner:
--- confirmation_mail_usage), none to a suppressed address. It carries no free text of a visitor's
--- or an owner's (an owner can be their own visitor): no block name, site or profile name, only
--- the owner's verified sender address or (notify) sign-in address. "Not me" on its page puts
--- the address on the suppression list: the platform then sends it nothing at all. The address's
--- day and the suppression checks count the mailbox (private.mailbox_key, mail.sql): victim+1@x
--- and victim+2@x are victim@x. Rows that
--- never confirmed go when their token expires (purge_mail_consents, daily).
+-- confirmation_mail_usage), none to a suppressed address. Neither the mail nor its link's page
+-- (mail_consent_info) carries free text of a visitor's or an owner's (an owner can be their own
+-- visitor, and the address is anyone's): no block name, site or profile name, only the scope,
+-- the address, the language, the address the mails would come from (consent_sender: the owner's
+-- verified sender address for letters, else the platform's) and (notify) the owner's sign-in
+-- address. "Not me" on its page puts the address on the suppression list: the platform then
+-- sends it nothing at all. Every count of an address (the ask's dedupe key, the address's day,
+-- the suppression checks) is of its mailbox (private.mailbox_key, mail.sql): victim+1@x and
+-- victim+2@x are victim@x. Rows that never confirmed go when their token expires
+-- (purge_mail_consents, daily).
 
 create table private.mail_consents (
   id bigint generated always as identity primary key,
   email text not null check (char_length(email) <= 320 and email = lower(email)),
   -- the owner: reply notifications on their blocks, or their letters
   owner_id uuid not null references public.profiles (id) on delete cascade,
-  -- the block that last asked (the confirmation page names it; the mail does not)
+  -- the block that last asked (for letters, its sender address is the one the mail and the page name)
   block_id uuid references public.blocks (id) on delete set null,
   confirmed_at timestamptz,
   -- the live token's SHA-256 (hex): one per row, a new mail replaces it, spent when answered
@@ -126,7 +129,10 @@ revoke execute on function private.request_locale(public.language_code) from pub
 
 -- The dedupe key of today's `confirm.mail` job asking p_email about reply notifications for
 -- p_commenter_id, or (p_commenter_id null) p_owner_id's letters, or (p_notifications) their
--- notification mails: one such job per address, owner and commenter (or scope) a UTC day.
+-- notification mails: one such job per mailbox (private.mailbox_key: a.b+1@gmail.com is
+-- ab@gmail.com), owner and commenter (or scope) a UTC day. Until rev-mail2's review it keyed the
+-- address as typed, so each spelling of one mailbox had a job, and the letters ones each waited
+-- for the mailbox's next free day: one mail a day for as many days as an owner typed spellings.
 -- ask_mail_consent enqueues under it; consent_asked_today reads it (the workspace's resend).
 create function private.consent_ask_key(p_email text, p_owner_id uuid, p_commenter_id uuid,
                                         p_notifications boolean default false)
@@ -134,7 +140,7 @@ returns text language sql stable set search_path = '' as $$
   select 'confirm.mail:' || p_owner_id || ':'
     || coalesce(p_commenter_id::text,
                 case when coalesce(p_notifications, false) then 'notify' else 'letters' end)
-    || ':' || lower(btrim(p_email)) || ':' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD');
+    || ':' || private.mailbox_key(p_email) || ':' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD');
 $$;
 revoke execute on function private.consent_ask_key(text, uuid, uuid, boolean) from public;
 
@@ -236,14 +242,30 @@ returns integer language sql set search_path = '' as $$
 $$;
 revoke execute on function private.purge_mail_consents() from public;
 
+-- The address an owner's mails to a confirming address would come from, which the confirmation
+-- mail and its page name (an address the owner proved theirs, not words they chose): letters
+-- (p_letters) come from a verified sender address of the owner's, the asking block's own
+-- (block_private.mail_from) when it is one, else their first; null: the platform's (reply and
+-- notification mails always, letters of an owner with no verified sender).
+create function private.consent_sender(p_owner_id uuid, p_block_id uuid, p_letters boolean)
+returns text language sql stable set search_path = '' as $$
+  select s.email from public.sender_emails s
+  where p_letters and s.user_id = p_owner_id and s.status = 'verified'
+  order by s.email = (select bp.mail_from from public.block_private bp where bp.block_id = p_block_id)
+             desc nulls last, s.created_at
+  limit 1;
+$$;
+revoke execute on function private.consent_sender(uuid, uuid, boolean) from public;
+
 -- The worker starts one `confirm.mail` job (running) with the hash of the token it is about to
 -- mail. Answers {skip: reason}, {defer_until} (a letters confirmation when another went to the
 -- address less than a day ago), or what the mail needs: {to, scope: reply|letters|notify, language,
 -- block: {id}, owner_id, sender, owner_email}. No confirmation carries a word the owner chose (no
 -- block name or site, no profile name: an owner can pose as their own visitor and type any
--- address): reply and letters ones the owner's verified sender address if any (proved theirs;
--- letters come from it), a notify one the owner's sign-in address. The token replaces the row's older one; a job run
--- again (retried before the provider took it) replaces its own. In order: the address's day (one
+-- address): only the address the mails would come from (sender: consent_sender; null, the
+-- platform's) and, a notify one, the owner's sign-in address. The token replaces the row's older
+-- one; a job run again (retried before the provider took it) replaces its own. In order: the
+-- same confirmation to the mailbox in the last day (skipped), the mailbox's day (one
 -- confirmation mail a day: a reply one past it is dropped, as many accounts may name one address;
 -- a letters one, one per owner, waits), then the owner's day (owner_confirmation_cap: past it the
 -- ask is dropped and the row's capped_at tells the owner).
@@ -306,7 +328,12 @@ begin
   if v_row.confirmed_at is not null then
     return jsonb_build_object('skip', 'the address already confirmed');
   end if;
-  if v_row.mailed_job is distinct from p_job_id and v_row.mailed_at > now() - interval '24 hours' then
+  -- this confirmation (owner, and commenter or scope) went to the mailbox today, in any spelling
+  if exists (select 1 from private.mail_consents c
+             where c.owner_id = v_owner and c.commenter_id is not distinct from v_commenter
+               and c.for_notifications = v_notify and c.mailed_at > now() - interval '24 hours'
+               and c.mailed_job is distinct from p_job_id
+               and private.mailbox_key(c.email) = private.mailbox_key(v_email)) then
     return jsonb_build_object('skip', 'this confirmation went to the address less than a day ago');
   end if;
   select max(mailed_at) into v_last from private.confirmation_mails
@@ -341,10 +368,8 @@ begin
     on conflict (token_hash) do nothing;
   if v_notify then
     select u.email into v_owner_email from auth.users u where u.id = v_owner;
-  else
-    select s.email into v_sender from public.sender_emails s
-      where s.user_id = v_owner and s.status = 'verified' order by s.created_at limit 1;
   end if;
+  v_sender := private.consent_sender(v_owner, v_block.id, v_commenter is null and not v_notify);
   return jsonb_build_object(
     'to', v_email,
     'scope', case when v_notify then 'notify' when v_commenter is null then 'letters' else 'reply' end,
@@ -358,22 +383,25 @@ comment on function public.start_mail_consent(bigint, text) is
 revoke all on function public.start_mail_consent(bigint, text) from public, anon, authenticated;
 grant execute on function public.start_mail_consent(bigint, text) to service_role;
 
--- What a live token asks, for the confirmation page: {scope, email, block_name, owner_name,
--- owner_email, locale}, or null when the token is unknown, spent or expired (scope sender: the
--- "Not me" link of a sender confirmation mail, which can only say no). A notify token names
--- the owner by their sign-in address only (no block name, no account name: owner-chosen words).
+-- What a live token asks, for the confirmation page: {scope, email, locale, sender, owner_email},
+-- or null when the token is unknown, spent or expired (scope sender: the "Not me" link of a
+-- sender confirmation mail, which can only say no). Only what the mail says: the page is the
+-- mail's, and the address anyone's. No block name, no account name, both the owner's words
+-- (rev-mail2, 2026-11-28: a block named "Your bank account is locked, call ..." was shown to
+-- whatever address a visitor typed). sender: the address the mails would come from
+-- (consent_sender; null: the platform's, which the confirm-email function names); owner_email,
+-- a notify token's only: the owner's sign-in address (who asked).
 create function public.mail_consent_info(p_token_hash text)
 returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object(
            'scope', case when c.for_notifications then 'notify'
                          when c.commenter_id is null then 'letters' else 'reply' end,
-           'email', c.email, 'block_name', case when not c.for_notifications then b.name end,
-           'locale', c.locale,
-           'owner_name', case when not c.for_notifications then
-             (select coalesce(nullif(btrim(p.name), ''), '') from public.profiles p where p.id = c.owner_id) end,
+           'email', c.email, 'locale', c.locale,
+           'sender', private.consent_sender(c.owner_id, c.block_id,
+                                            c.commenter_id is null and not c.for_notifications),
            'owner_email', case when c.for_notifications then
              (select u.email from auth.users u where u.id = c.owner_id) end)
-  from private.mail_consents c left join public.blocks b on b.id = c.block_id
+  from private.mail_consents c
   where c.token_hash = p_token_hash and c.token_expires_at > now()
   -- a "Not me" token alone (private.not_me_tokens): a sender confirmation mail's (scope sender,
   -- named by the sign-in address of the account that asked, while it exists), or a consent mail's

@@ -316,6 +316,10 @@ alter table private.outbound_mails enable row level security;
 create index outbound_mails_sender_created_idx on private.outbound_mails (sender_user_id, created_at desc)
   where sender_user_id is not null;
 create index outbound_mails_created_idx on private.outbound_mails (created_at);
+-- private.optout_owner: an owner's notification mails to an address (the unsubscribe link of a
+-- deleted block's digest)
+create index outbound_mails_notification_idx on private.outbound_mails (user_id, lower(to_email))
+  where kind = 'notify.owner';
 
 -- SNS message ids already applied (SNS delivers at least once).
 create table private.provider_events (
@@ -550,35 +554,66 @@ returns jsonb language sql stable security definer set search_path = '' as $$
 $$;
 revoke execute on function public.mail_sender_status(uuid) from public, anon, authenticated;
 
+-- The owner a notification unsubscribe link (owner or reply scope, p_block_id, p_owner_id: the
+-- signed link's `u`) stops mails of: the block's owner while the block exists; once it is gone,
+-- only an owner the mail log proves mailed the address that owner's digests (owner scope: the
+-- link's `u`, and an outbound_mails row of a notify.owner mail from them to the address). Null:
+-- nothing left to stop (a reply opt-out is the deleted block's; a link without an owner, or of an
+-- owner whose account went or who never mailed the address).
+create function private.optout_owner(p_email text, p_scope text, p_block_id uuid, p_owner_id uuid)
+returns uuid language sql stable set search_path = '' as $$
+  select coalesce(
+    (select b.owner_id from public.blocks b where b.id = p_block_id),
+    (select o.user_id from private.outbound_mails o
+     where p_scope = 'owner' and o.kind = 'notify.owner' and o.user_id = p_owner_id
+       and lower(o.to_email) = lower(btrim(p_email))
+     limit 1));
+$$;
+revoke execute on function private.optout_owner(text, text, uuid, uuid) from public;
+
 -- Records a one-click unsubscribe from notification mails (the unsubscribe function checks the
--- signed token first), with the block's owner: an owner-scope opt-out then holds for all of that
--- owner's blocks, deleted ones too. When the block is already gone, p_owner_id (the owner the
--- signed link names; links from before it named none) stands in; without either nothing is
--- recorded (the block sends nothing more).
+-- signed token first), with its owner (private.optout_owner): an owner-scope opt-out then holds
+-- for all of that owner's blocks, deleted ones too. Answers 'recorded' (or it was already), or
+-- 'gone' when there is nothing left to stop (nothing is recorded: the block is deleted and the
+-- mail log proves no owner). Until rev-mail2's review the link's owner was taken on its word and
+-- the page said "unsubscribed" when nothing was recorded.
 create function public.record_mail_optout(p_email text, p_scope text, p_block_id uuid,
                                           p_owner_id uuid default null)
-returns void language sql security definer set search_path = '' as $$
+returns text language plpgsql security definer set search_path = '' as $$
+declare
+  v_owner uuid := private.optout_owner(p_email, p_scope, p_block_id, p_owner_id);
+begin
+  if v_owner is null then
+    return 'gone';
+  end if;
   insert into private.mail_optouts (email, scope, block_id, owner_id)
-    select lower(p_email), p_scope, p_block_id, o.id
-    from (select coalesce((select b.owner_id from public.blocks b where b.id = p_block_id),
-                          (select p.id from public.profiles p where p.id = p_owner_id)) as id) o
-    where o.id is not null
+    values (lower(btrim(p_email)), p_scope, p_block_id, v_owner)
     on conflict do nothing;
+  return 'recorded';
+end;
 $$;
 revoke execute on function public.record_mail_optout(text, text, uuid, uuid) from public, anon, authenticated;
 
--- Whether an address already left these notification mails (owner scope: any of the block
--- owner's digests): the unsubscribe page says so instead of asking again. security definer:
--- private.mail_optouts is not readable through the API.
-create function public.mail_optout_exists(p_email text, p_scope text, p_block_id uuid)
-returns boolean language sql stable security definer set search_path = '' as $$
-  select exists (select 1 from private.mail_optouts
-                 where email = lower(p_email) and scope = p_scope and block_id = p_block_id)
-    or (p_scope = 'owner' and exists (
-          select 1 from private.mail_optouts o join public.blocks b on b.owner_id = o.owner_id
-          where b.id = p_block_id and o.email = lower(p_email) and o.scope = 'owner'));
+-- What an unsubscribe link would do now, for the unsubscribe page: 'out' (the address already
+-- left these mails: that block's, or in owner scope any of its owner's digests), 'in' (it can
+-- leave them), 'gone' (nothing left to stop: record_mail_optout would record nothing).
+-- security definer: private.mail_optouts is not readable through the API.
+create function public.mail_optout_state(p_email text, p_scope text, p_block_id uuid,
+                                         p_owner_id uuid default null)
+returns text language sql stable security definer set search_path = '' as $$
+  select case
+    when exists (select 1 from private.mail_optouts
+                 where email = lower(btrim(p_email)) and scope = p_scope and block_id = p_block_id)
+      then 'out'
+    when o.id is null then 'gone'
+    when p_scope = 'owner' and exists (
+           select 1 from private.mail_optouts m
+           where m.owner_id = o.id and m.email = lower(btrim(p_email)) and m.scope = 'owner')
+      then 'out'
+    else 'in' end
+  from (select private.optout_owner(p_email, p_scope, p_block_id, p_owner_id) as id) o;
 $$;
-revoke execute on function public.mail_optout_exists(text, text, uuid) from public, anon, authenticated;
+revoke execute on function public.mail_optout_state(text, text, uuid, uuid) from public, anon, authenticated;
 
 -- Whether an address's mailbox already left an owner's letters (private.letter_unsubscribed, the
 -- check every letter path makes): the unsubscribe page says so instead of asking again, for

@@ -305,8 +305,10 @@ describe('the confirmation mail and its page', () => {
 describe('the confirmation mail and an owner posing as their own visitor', () => {
   // rev-notify (2026-11-27): an owner who types a stranger's address into their own comment block
   // or form got their block's name, its url's host and their profile name into the subject and
-  // body of the platform's mail to that stranger. Now the mail says what asked in the platform's
-  // words and names only the owner's verified sender address (docs/security.md).
+  // body of the platform's mail to that stranger. rev-mail2 (2026-11-28): the mail's link's page
+  // still named the block and the owner's account name. Now the mail and the page say what asked
+  // in the platform's words and name only the address the mails would come from: the owner's
+  // verified sender address for letters, ours for replies (docs/security.md).
   const MARKER = 'WIN-A-FREE-IPHONE';
   const ownersWords = new RegExp(`${MARKER}|win-a-free-iphone|spam\\.example`, 'i');
 
@@ -319,7 +321,7 @@ describe('the confirmation mail and an owner posing as their own visitor', () =>
     await sql('update public.profiles set name = $2 where id = $1', [owner.id, `${MARKER} shop`]);
   }
 
-  it('carries none of their words (block name, site, profile name), en and ko; only a verified sender', async () => {
+  it('carries none of their words (block name, site, profile name), en and ko, nor does its page; only the address mails come from', async () => {
     const comments = await commentBlock();
     await markedByOwner(comments.owner, comments.blockId);
     const form = await emailForm();
@@ -361,7 +363,24 @@ describe('the confirmation mail and an owner posing as their own visitor', () =>
     );
     expect(mails['letters-ko']!.html).toContain('Reaction Blocks를 쓰는 사이트의 양식');
     for (const name of ['letters-en', 'letters-ko']) expect(mails[name]!.html).toContain(sender);
-    // no sender address, no line about it
+    // the page each link opens says no more than its mail: the scope, the address (masked) and
+    // where the mails would come from; the block's and the owner's names nowhere in the answer
+    for (const [name, mail] of Object.entries(mails)) {
+      const page = await answerLink(tokenOf(mail));
+      expect(page.status, name).toBe(200);
+      expect(JSON.stringify(page.json), name).not.toMatch(ownersWords);
+      expect(page.json.data, name).toEqual({
+        scope: name.startsWith('reply') ? 'reply' : 'letters',
+        email: `${name.slice(0, 1)}***@example.com`,
+        sender: name.startsWith('reply') ? 'notify@reaction-blocks.local' : sender,
+        ownerEmail: null,
+      });
+    }
+    // replies come from the platform's address, and the mail says so (not the owner's sender)
+    for (const name of ['reply-en', 'reply-ko']) {
+      expect(mails[name]!.html).toContain('notify@reaction-blocks.local');
+      expect(mails[name]!.html).not.toContain(sender);
+    }
     expect(mails['reply-en']!.html).not.toContain('proved is theirs');
   });
 });

@@ -66,7 +66,9 @@ describe("a commenter's reply notifications", () => {
     const token = tokenOf(mail);
     expect(await answerLink(token)).toMatchObject({
       status: 200,
-      json: { data: { scope: 'reply', email: 'v***@example.com', blockName: 'Demo comments' } },
+      json: {
+        data: { scope: 'reply', email: 'v***@example.com', sender: 'notify@reaction-blocks.local' },
+      },
     });
     const foreign = randomBytes(32).toString('base64url');
     for (const bad of [foreign, token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A'), 'short'])

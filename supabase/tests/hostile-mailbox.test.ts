@@ -11,7 +11,14 @@ import { SENDER_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { callFunction, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
 import { postMessage } from './support/hostile.ts';
 import { eventually, inbox, mailbox, type Mail } from './support/providers.ts';
-import { answerLink, commentBlock, confirmationMail, tokenOf } from './support/consent.ts';
+import {
+  answerLink,
+  commentBlock,
+  confirmationMail,
+  emailForm,
+  tokenOf,
+} from './support/consent.ts';
+import { callWorker } from './support/worker.ts';
 import * as letters from './support/letters.ts';
 
 const plus = (email: string, tag: string) => email.replace('@', `+${tag}@`);
@@ -244,5 +251,54 @@ describe('one Apple or Proton mailbox on several domains is one mailbox (D5)', (
     for (const [i, email] of [...apple, ...proton].entries())
       statuses.push((await request(owners[i]!, email)).status);
     expect(statuses).toEqual([200, 429, 429, 200, 429, 429]);
+  });
+});
+
+describe('a consent ask is the mailbox’s (rev-mail2)', () => {
+  // The confirm.mail job's dedupe key and the "this confirmation went less than a day ago" check
+  // took the address as typed: an owner's form given a.b+1@gmail.com, ab+2@gmail.com and
+  // AB@googlemail.com made three letters asks, the first mailed and the others each deferred to
+  // the mailbox's next free day, so one mailbox got one a day for as many days as spellings.
+  it('spellings of one mailbox make one ask a day, and none waits for a later day', async () => {
+    const form = await emailForm();
+    const local = `ab${id8()}`;
+    const spellings = [
+      `${local.slice(0, 1)}.${local.slice(1)}+1@gmail.com`,
+      `${local}+2@gmail.com`,
+      `${local.toUpperCase()}@googlemail.com`,
+    ];
+    for (const email of spellings) await form.submit(email);
+    const asks = () =>
+      sql<{ email: string; status: string; skipped: string | null }>(
+        `select payload ->> 'email' as email, status, result ->> 'skipped' as skipped
+         from private.jobs where kind = 'confirm.mail'
+           and private.mailbox_key(payload ->> 'email') = private.mailbox_key($1) order by id`,
+        [spellings[0]],
+      );
+    expect((await asks()).map((a) => a.email)).toEqual([spellings[0]]);
+    await confirmationMail(spellings[0]!);
+    expect(await asks()).toEqual([{ email: spellings[0], status: 'done', skipped: null }]);
+
+    // the next UTC day (today's asks set aside), within 24 hours of the mail: a new spelling (an
+    // address already in the audience asks nothing again) is the same confirmation to the same
+    // mailbox, skipped, not kept for the day after
+    await sql(
+      `update private.jobs set dedupe_key = dedupe_key || ':old'
+       where kind = 'confirm.mail' and private.mailbox_key(payload ->> 'email') = private.mailbox_key($1)`,
+      [spellings[0]],
+    );
+    const next = `${local}+3@gmail.com`;
+    await form.submit(next);
+    const settled = await eventually(async () => {
+      await callWorker();
+      const rows = await asks();
+      return rows.length === 2 && rows.every((r) => r.status === 'done') ? rows : undefined;
+    });
+    expect(settled[1]).toEqual({
+      email: next,
+      status: 'done',
+      skipped: 'this confirmation went to the address less than a day ago',
+    });
+    expect(await mailbox(next)).toEqual([]);
   });
 });

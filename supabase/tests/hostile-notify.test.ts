@@ -4,8 +4,10 @@
 // mailed only when it is the owner's own sign-in address, one of their verified sender addresses,
 // or it confirmed this owner's notifications through the link mailed to it (double opt-in,
 // mail-consent.sql). docs/security.md "Notification addresses".
+import { createHmac, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { newGuest, newUser, sql, type TestUser } from './support/clients.ts';
+import { backgroundEnv } from '../local/stack.ts';
+import { newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
 import { createBlock, save } from './support/drafts.ts';
 import { postMessage } from './support/hostile.ts';
 import {
@@ -20,6 +22,23 @@ import { callWorker } from './support/worker.ts';
 import { answerLink, confirmationMail, tokenOf } from './support/consent.ts';
 
 const SPAM_NAME = 'WIN A FREE IPHONE at spam.example';
+
+/** An unsubscribe link's token signed as the functions sign them (unsubscribe-token.ts). */
+function signedToken(claim: { s: 'owner' | 'reply'; e: string; b: string; u?: string }): string {
+  const body = Buffer.from(JSON.stringify(claim)).toString('base64url');
+  const secret = backgroundEnv(stack().jwtSecret, '').UNSUBSCRIBE_SECRET;
+  return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
+}
+
+/** The unsubscribe function: GET (what the page shows) or the mail client's one-click POST. */
+async function unsubscribeLink(token: string, method: 'GET' | 'POST' = 'GET') {
+  const url = `${stack().apiUrl}/functions/v1/unsubscribe?token=${encodeURIComponent(token)}`;
+  const res = method === 'GET' ? await fetch(url) : await clickOneClick(url);
+  return {
+    status: res.status,
+    data: ((await res.json()) as { data?: Record<string, unknown> }).data,
+  };
+}
 const isConfirmation = (m: Mail) => Boolean(m.html?.includes('/confirm-email?token='));
 
 /** A free owner's comment block named `name`, its notification address saved as `mailTo`. */
@@ -101,11 +120,12 @@ describe("an owner's notification address", () => {
     expect(received.filter((m) => !isConfirmation(m))).toEqual([]);
     expect(received).toHaveLength(1);
 
-    // the page names the owner's address, not the block
+    // the page names the owner's address and ours (the mails' sender), not the block
     const info = await answerLink(tokenOf(mail));
-    expect(info.json.data).toMatchObject({
+    expect(info.json.data).toEqual({
       scope: 'notify',
-      blockName: null,
+      email: `${victim.slice(0, 1)}***@example.com`,
+      sender: 'notify@reaction-blocks.local',
       ownerEmail: owner.email,
     });
 
@@ -194,11 +214,11 @@ describe("an owner's notification address", () => {
     ]);
     // the unsubscribe page of B's digest says it is done already
     expect(
-      await sql<{ out: boolean }>(`select public.mail_optout_exists($1, 'owner', $2) as out`, [
+      await sql<{ state: string }>(`select public.mail_optout_state($1, 'owner', $2) as state`, [
         owner.email.toUpperCase(),
         blockB,
       ]),
-    ).toEqual([{ out: true }]);
+    ).toEqual([{ state: 'out' }]);
     // the owner's opt-out goes with the owner's account only: another owner still mails it
     const other = await newUser('other-owner');
     await sql(
@@ -209,7 +229,12 @@ describe("an owner's notification address", () => {
     const otherBlock = await blockMailing(other, owner.email, 'Other');
     expect(await digestFor(otherBlock, await spam(otherBlock))).toMatchObject({ to: owner.email });
     // a link of an old mail (no owner in it) whose block is gone records nothing
-    await sql(`select public.record_mail_optout($1, 'owner', $2)`, ['x@example.com', blockA]);
+    expect(
+      await sql(`select public.record_mail_optout($1, 'owner', $2) as r`, [
+        'x@example.com',
+        blockA,
+      ]),
+    ).toEqual([{ r: 'gone' }]);
     expect(await sql(`select 1 from private.mail_optouts where email = 'x@example.com'`)).toEqual(
       [],
     );
@@ -227,16 +252,62 @@ describe("an owner digest's unsubscribe link", () => {
       (await mailbox(owner.email)).find((m) => m.subject.includes('“A”')),
     );
     const link = oneClickLink(digest);
+    const token = decodeURIComponent(new URL(link).searchParams.get('token')!);
     expect(
       (await owner.client.from('blocks').delete().eq('id', blockA).select('id')).data,
     ).toHaveLength(1);
-    expect((await clickOneClick(link)).status).toBe(200);
+    // the mail log shows the owner's digest to the address: the page asks, the click records it
+    expect((await unsubscribeLink(token)).data).toMatchObject({ unsubscribed: false, gone: false });
+    const click = await clickOneClick(link);
+    expect(click.status).toBe(200);
+    expect(((await click.json()) as { data: unknown }).data).toMatchObject({ gone: false });
+    expect((await unsubscribeLink(token)).data).toMatchObject({ unsubscribed: true, gone: false });
     expect(
       await sql('select owner_id from private.mail_optouts where block_id = $1', [blockA]),
     ).toEqual([{ owner_id: owner.id }]);
     expect(await digestFor(blockB, await spam(blockB))).toEqual({
       skip: 'the address unsubscribed',
     });
+  });
+});
+
+describe("a deleted block's old notification link (rev-mail2)", () => {
+  // The link's owner was taken on its word once the block was gone, and a link with nothing left
+  // to stop (no owner in it, a reply link) recorded nothing while the page said "You are
+  // unsubscribed". Now only an owner the mail log proves is recorded, and the answer says when
+  // nothing is left to stop (the page says so plainly, en and ko: dashboard unsubscribe-page.test).
+  it('records only an owner the mail log shows mailing the address; otherwise says nothing is left to stop, never an error', async () => {
+    const owner = await newUser('unsub-proof');
+    const blockA = await blockMailing(owner, owner.email, 'A');
+    const blockB = await blockMailing(owner, owner.email, 'B');
+    expect((await owner.client.from('blocks').delete().eq('id', blockA)).error).toBeNull();
+    const stranger = inbox('never-mailed');
+    const cases = [
+      // an owner's link to an address the owner's digests never reached (the mail log has none)
+      { s: 'owner', e: stranger, b: blockA, u: owner.id },
+      // an old mail's link: no owner in it
+      { s: 'owner', e: owner.email, b: blockA },
+      // a reply link: its opt-out is the deleted block's, which sends nothing more
+      { s: 'reply', e: owner.email, b: blockA, u: owner.id },
+      // a block that never existed, of an owner that never was
+      { s: 'owner', e: owner.email, b: randomUUID(), u: randomUUID() },
+    ] as const;
+    for (const claim of cases) {
+      const token = signedToken(claim);
+      expect(await unsubscribeLink(token), JSON.stringify(claim)).toMatchObject({
+        status: 200,
+        data: { scope: claim.s, unsubscribed: false, gone: true },
+      });
+      expect(await unsubscribeLink(token, 'POST'), JSON.stringify(claim)).toMatchObject({
+        status: 200,
+        data: { status: true, gone: true },
+      });
+    }
+    expect(
+      await sql('select email, scope from private.mail_optouts where owner_id = $1', [owner.id]),
+    ).toEqual([]);
+    // the owner's other block still mails its owner (nothing was recorded on a link's word)
+    expect(await digestFor(blockB, await spam(blockB))).toMatchObject({ to: owner.email });
   });
 });
 

@@ -187,8 +187,7 @@ describe('"Not me" in the sender confirmation mail', () => {
     expect(info.json.data).toEqual({
       scope: 'sender',
       email: `${typed.slice(0, 1)}***@example.com`,
-      blockName: null,
-      ownerName: null,
+      sender: null,
       ownerEmail: owner.email,
     });
     // its token cannot confirm the address, nor is it the owner's confirmation token

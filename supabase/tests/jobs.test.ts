@@ -288,7 +288,7 @@ describe('jobs queue', () => {
         ['notification_context', { p_kind: 'notify.owner', p_payloads: [] }],
         ['record_mail_optout', { p_email: 'a@b.co', p_scope: 'owner', p_block_id: randomUUID() }],
         // whether an address left a block's mails is the unsubscribe function's to say, to the link's holder
-        ['mail_optout_exists', { p_email: 'a@b.co', p_scope: 'owner', p_block_id: randomUUID() }],
+        ['mail_optout_state', { p_email: 'a@b.co', p_scope: 'owner', p_block_id: randomUUID() }],
         ['mail_sender_status', { p_user_id: randomUUID() }],
       ] as const) {
         const { error } = await client.rpc(fn, args);

@@ -1980,9 +1980,9 @@ export type Database = {
         Returns: number;
       };
       mail_consent_info: { Args: { p_token_hash: string }; Returns: Json };
-      mail_optout_exists: {
-        Args: { p_block_id: string; p_email: string; p_scope: string };
-        Returns: boolean;
+      mail_optout_state: {
+        Args: { p_block_id: string; p_email: string; p_owner_id?: string; p_scope: string };
+        Returns: string;
       };
       mail_sender_status: { Args: { p_user_id: string }; Returns: Json };
       mail_suppressed: { Args: { p_emails: string[] }; Returns: string[] };
@@ -2076,7 +2076,7 @@ export type Database = {
       record_mail_event: { Args: { p_event: Json }; Returns: Json };
       record_mail_optout: {
         Args: { p_block_id: string; p_email: string; p_owner_id?: string; p_scope: string };
-        Returns: undefined;
+        Returns: string;
       };
       record_notion_notes: { Args: { p_notes: Json }; Returns: undefined };
       record_payment_event: { Args: { p_id: string }; Returns: boolean };

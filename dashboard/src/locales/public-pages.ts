@@ -49,6 +49,10 @@ const en = {
     titleInvalid: 'This link does not work',
     already: '{{email}} already gets none of these mails. There is nothing more to do.',
     doneNote: 'Only these mails stop. Other mails you asked for keep coming.',
+    // a deleted block's link, with no owner left that the mail log shows mailing the address
+    titleGone: 'Nothing left to stop',
+    gone: 'The block this mail came from was deleted, so it sends no more mail to {{email}}. There is nothing to unsubscribe from here, and nothing was changed.',
+    goneNote: 'If mails of other blocks reach you, the link in each of them stops those.',
     unreadable: 'The page could not check this link. Check your connection and try again.',
     footer: 'Reaction Blocks sends these mails for the sites that use it.',
   },
@@ -58,12 +62,15 @@ const en = {
     question: 'Did you ask for these mails at {{email}}?',
     questionSender: 'Did you ask to send letters from {{email}}?',
     what: {
-      reply: 'Mails about replies to your comments (asked with a comment on “{{block}}”).',
-      letters: 'Letters from {{owner}} (asked in the form “{{block}}”).',
+      // what the mail said, no more: no block or account name (the owner's words, and the
+      // address is whoever's a visitor typed)
+      reply: 'Mails about replies to your comments on the site where this address was given.',
+      letters: 'Letters from the owner of the site where this address was given in a form.',
       notify: 'Notifications of new comments and responses on the blocks of the account {{owner}}.',
       sender:
         'The account {{owner}} asked to send letters from this address. If that is not you, answer “Not me”: nothing is sent from it, and Reaction Blocks sends it no more mail.',
     },
+    from: 'They would come from {{sender}}.',
     someOwner: 'the site’s owner',
     confirm: 'Yes, confirm',
     notMe: 'Not me',
@@ -124,6 +131,9 @@ const ko: SameShape<typeof en> = {
     titleInvalid: '이 링크는 쓸 수 없어요',
     already: '{{email}}(으)로는 이미 이 메일을 보내지 않아요. 더 하실 일은 없어요.',
     doneNote: '이 메일만 멈춰요. 직접 신청한 다른 메일은 계속 받아요.',
+    titleGone: '멈출 메일이 없어요',
+    gone: '이 메일을 보낸 블록이 삭제되어 {{email}}(으)로 더 이상 메일을 보내지 않아요. 여기서 수신 거부할 것은 없고, 바뀐 것도 없어요.',
+    goneNote: '다른 블록의 메일을 받으신다면 각 메일에 있는 링크로 멈출 수 있어요.',
     unreadable: '링크를 확인하지 못했어요. 연결을 확인하고 다시 시도해 주세요.',
     footer: '리액션 블록스는 이를 사용하는 사이트를 대신해 이 메일을 보내요.',
   },
@@ -133,12 +143,13 @@ const ko: SameShape<typeof en> = {
     question: '{{email}}(으)로 이 메일을 받겠다고 하셨나요?',
     questionSender: '{{email}} 주소로 레터를 보내려고 하셨나요?',
     what: {
-      reply: '댓글에 달린 답글 알림 메일입니다(“{{block}}”에 댓글을 남기며 요청).',
-      letters: '{{owner}}의 레터입니다(“{{block}}” 양식에서 요청).',
+      reply: '이 주소를 남긴 사이트에서 쓴 댓글에 달린 답글 알림 메일입니다.',
+      letters: '이 주소를 양식에 적은 사이트의 운영자가 보내는 레터입니다.',
       notify: '{{owner}} 계정의 블록에 달린 새 댓글과 응답 알림입니다.',
       sender:
         '{{owner}} 계정이 이 주소로 레터를 보내려고 합니다. 본인이 아니라면 “본인이 아닙니다”를 눌러 주세요. 이 주소로는 아무것도 발송되지 않고, 리액션 블록스도 더 이상 메일을 보내지 않아요.',
     },
+    from: '{{sender}} 주소에서 발송됩니다.',
     someOwner: '사이트 운영자',
     confirm: '네, 확인합니다',
     notMe: '본인이 아닙니다',

@@ -7,15 +7,16 @@
 // and type anyone's address into their own form or comment block, so a block name, a site taken
 // from the block's url or a profile name would be their advert in the platform's mail
 // (docs/security.md "Addresses a visitor typed"). The subject is fixed; the body says what asked
-// in the platform's words and names only what the owner proved: their verified sender address
-// (reply and letters: letters come from it; none when they have none), or, for a notification
-// address, their sign-in address (who asked). No site: the server keeps no page the visitor
+// in the platform's words and names only the address the mails would come from (letters: the
+// owner's verified sender address, which they proved theirs; else, and for replies and
+// notifications, the platform's) and, for a notification address, the owner's sign-in address
+// (who asked). The /confirm-email page says the same and no more. No site: the server keeps no page the visitor
 // submitted from, and an Origin header is whatever the caller sends. Two links, both to the
 // /confirm-email page with a single-use token: confirm, or "not me" (the address then gets
 // nothing more from the platform).
 import type { ClaimedJob, Delivery, JobHandler, Outcome } from './jobs.ts';
 import { siteUrl } from './env.ts';
-import { platformMailDelivery } from './mail-delivery.ts';
+import { platformMailDelivery, platformSender } from './mail-delivery.ts';
 import {
   button,
   escapeHtml,
@@ -32,7 +33,7 @@ export interface ConfirmMailContext {
   language: string;
   block: { id: string };
   owner_id: string | null;
-  /** reply, letters: the owner's verified sender address, if any (letters go from it). */
+  /** letters: the owner's verified sender address the letters would come from; null: the platform's. */
   sender: string | null;
   /** notify: the owner's sign-in address (who asked). */
   owner_email?: string | null;
@@ -54,8 +55,10 @@ const TEXTS = {
       'This address was given in a form on a site that uses Reaction Blocks. The site’s owner would like to send you letters.',
     lettersHow:
       'If it was you and you want them, confirm below. Until then no letter is sent to you.',
-    proved: (sender: string) =>
-      `The site’s owner mails from ${sender}, an address they proved is theirs.`,
+    fromOwner: (sender: string) =>
+      `The letters would come from ${sender}, an address the site’s owner proved is theirs.`,
+    fromUs: (sender: string) =>
+      `The mails would come from ${sender}, the address of Reaction Blocks.`,
     notifySubject: 'Confirm notification mails from Reaction Blocks',
     notifyAsked: (owner: string) =>
       `The Reaction Blocks account ${owner} asked to have the notifications of its blocks (new comments and responses) mailed to this address.`,
@@ -79,8 +82,9 @@ const TEXTS = {
       'Reaction Blocks를 쓰는 사이트의 양식에 이 주소가 입력되었습니다. 사이트 운영자가 레터를 보내려고 합니다.',
     lettersHow:
       '본인이고 받기를 원하시면 아래에서 확인해 주세요. 확인 전에는 레터를 보내지 않습니다.',
-    proved: (sender: string) =>
-      `사이트 운영자는 본인 소유임을 확인한 주소 ${sender}에서 메일을 보냅니다.`,
+    fromOwner: (sender: string) =>
+      `레터는 사이트 운영자가 본인 소유임을 확인한 주소 ${sender}에서 발송됩니다.`,
+    fromUs: (sender: string) => `메일은 Reaction Blocks의 주소 ${sender}에서 발송됩니다.`,
     notifySubject: 'Reaction Blocks 알림 메일 수신을 확인해 주세요',
     notifyAsked: (owner: string) =>
       `Reaction Blocks 계정 ${owner}이(가) 자신의 블록 알림(새 댓글과 응답)을 이 주소로 받겠다고 요청했습니다.`,
@@ -101,13 +105,19 @@ export function renderConfirmMail(
 ): RenderedMail {
   const lang = langOf(c.language);
   const t = TEXTS[lang];
-  const proved = c.sender ? p(t.proved(c.sender)) : '';
+  // where the mails would come from: an address the owner proved, or ours (the page says the same)
+  const from = p(
+    c.scope === 'letters' && c.sender ? t.fromOwner(c.sender) : t.fromUs(platformSender().address),
+  );
   const [subject, body] =
     c.scope === 'notify'
-      ? [t.notifySubject, p(t.notifyAsked(oneLine(c.owner_email, t.someone))) + p(t.notifyHow)]
+      ? [
+          t.notifySubject,
+          p(t.notifyAsked(oneLine(c.owner_email, t.someone))) + from + p(t.notifyHow),
+        ]
       : c.scope === 'reply'
-        ? [t.replySubject, p(t.replyAsked) + proved + p(t.replyHow)]
-        : [t.lettersSubject, p(t.lettersAsked) + proved + p(t.lettersHow)];
+        ? [t.replySubject, p(t.replyAsked) + from + p(t.replyHow)]
+        : [t.lettersSubject, p(t.lettersAsked) + from + p(t.lettersHow)];
   const notMe = `<p style="margin:16px 0 0;font-size:13px"><a href="${escapeHtml(links.notMe)}" style="color:#6b6b6b">${escapeHtml(t.notMe)}</a></p>`;
   return platformMail(
     lang,

@@ -1,6 +1,8 @@
 // The answer to a confirmation mail (double opt-in of an address a visitor typed, issue 17;
 // schemas/mail-consent.sql). The /confirm-email page of the mail's link calls it:
-//   GET  ?token=...               what the link confirms, for which address (masked)
+//   GET  ?token=...               what the link confirms, for which address (masked), and the
+//                                 address the mails would come from: what the mail says, no
+//                                 word of the owner's (no block or account name)
 //   POST {token, answer}          confirm, or "not me" (the address is suppressed: nothing more)
 // Not a user call: verify_jwt is off, the single-use token is the authorisation. A token that is
 // unknown, spent or expired is refused alike (400 invalid_link).
@@ -8,6 +10,7 @@ import { serviceClient } from '../_shared/clients.ts';
 import { corsHeaders, dbError, errorResponse, HttpError, json } from '../_shared/http.ts';
 import { ZMailConsent } from '@reaction-blocks/contracts/schemas';
 import { tokenHash } from '../_shared/sender-emails.ts';
+import { platformSender } from '../_shared/mail-delivery.ts';
 
 const cors = { ...corsHeaders, 'access-control-allow-methods': 'GET, POST, OPTIONS' };
 const fail = (status: number, code: string, message: string) =>
@@ -47,16 +50,16 @@ Deno.serve(async (req) => {
       const info = data as {
         scope: string;
         email: string;
-        block_name: string | null;
-        owner_name: string | null;
+        sender?: string | null;
         owner_email: string | null;
       };
       return json(200, {
         data: {
           scope: info.scope,
           email: masked(info.email),
-          blockName: info.block_name,
-          ownerName: info.owner_name || null,
+          // a consent token's answer has `sender` (null: the platform's address); a "Not me"
+          // token alone has none and names nothing (mail_consent_info)
+          sender: 'sender' in info ? info.sender || platformSender().address : null,
           ownerEmail: info.owner_email || null,
         },
       });

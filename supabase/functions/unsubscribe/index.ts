@@ -35,29 +35,37 @@ async function tokenOf(req: Request, url: URL): Promise<string | null> {
   }
 }
 
-/** Whether the address already left what the link stops (the page then says so at once). */
-async function alreadyOut(claim: UnsubscribeClaim): Promise<boolean> {
+/**
+ * What the link would do now: 'out' (the address already left what it stops: the page then says
+ * so at once), 'in', or 'gone' (a notification link of a deleted block with no owner left to stop
+ * mailing: mail_optout_state).
+ */
+type LinkState = 'in' | 'out' | 'gone';
+
+async function linkState(claim: UnsubscribeClaim): Promise<LinkState> {
   const db = serviceClient();
   if (claim.s === 'letter') {
-    if (!claim.u) return false;
+    if (!claim.u) return 'in';
     // by mailbox, as every letter path checks it: another spelling's unsubscribe counts
     const { data, error, status } = await db.rpc('letter_optout_exists', {
       p_owner_id: claim.u,
       p_email: claim.e,
     });
     if (error) throw dbError(error, status);
-    return data === true;
+    return data === true ? 'out' : 'in';
   }
-  const { data, error, status } = await db.rpc('mail_optout_exists', {
+  const { data, error, status } = await db.rpc('mail_optout_state', {
     p_email: claim.e,
     p_scope: claim.s,
     p_block_id: claim.b,
+    p_owner_id: claim.u ?? undefined,
   });
   if (error) throw dbError(error, status);
-  return data === true;
+  return data === 'out' || data === 'gone' ? data : 'in';
 }
 
-async function record(claim: UnsubscribeClaim): Promise<void> {
+/** Records the unsubscribe; 'gone' when a notification link has nothing left to stop. */
+async function record(claim: UnsubscribeClaim): Promise<'recorded' | 'gone'> {
   const db = serviceClient();
   if (claim.s === 'letter') {
     if (!claim.u) throw new Error('a letter token names its owner');
@@ -71,19 +79,21 @@ async function record(claim: UnsubscribeClaim): Promise<void> {
           { user_id: claim.u, block_id: blockId, email: claim.e },
           { onConflict: 'user_id,email', ignoreDuplicates: true },
         );
-      if (!error) return;
+      if (!error) return 'recorded';
       if (error.code !== '23503') throw dbError(error, status);
     }
-    return;
+    return 'recorded';
   }
-  // the block's owner is looked up; the link's owner stands in once the block is deleted
-  const { error, status } = await db.rpc('record_mail_optout', {
+  // the block's owner; once the block is deleted, the link's owner if the mail log shows their
+  // digests went to the address (record_mail_optout), else nothing is left to stop
+  const { data, error, status } = await db.rpc('record_mail_optout', {
     p_email: claim.e,
     p_scope: claim.s,
     p_block_id: claim.b,
     p_owner_id: claim.u ?? undefined,
   });
   if (error) throw dbError(error, status);
+  return data === 'gone' ? 'gone' : 'recorded';
 }
 
 /**
@@ -132,7 +142,7 @@ Deno.serve(async (req) => {
   const claim = parsed.success ? await verifyUnsubscribe(parsed.data.token) : null;
   if (!claim) return fail(400, 'invalid_link', 'Invalid link');
   if (req.method === 'GET') {
-    const [{ data }, seen, unsubscribed] = await Promise.all([
+    const [{ data }, seen, state] = await Promise.all([
       claim.s === 'letter'
         ? { data: null }
         : serviceClient().from('blocks').select('name').eq('id', claim.b).maybeSingle(),
@@ -143,9 +153,9 @@ Deno.serve(async (req) => {
           })
         : null,
       // not knowing is not a reason to refuse the page: it then asks, and the POST is idempotent
-      alreadyOut(claim).catch((err: unknown) => {
+      linkState(claim).catch((err: unknown): LinkState => {
         console.error('[unsubscribe] state', err);
-        return false;
+        return 'in';
       }),
     ]);
     return json(200, {
@@ -155,16 +165,22 @@ Deno.serve(async (req) => {
         blockName: (data as { name?: string } | null)?.name ?? null,
         // letters: the sender and, for one letter, its title (what the mail showed)
         ...(seen ?? {}),
-        unsubscribed,
+        unsubscribed: state === 'out',
+        // a deleted block's link with nothing left to stop: the page says so, with no button
+        gone: state === 'gone',
       },
     });
   }
+  let recorded: 'recorded' | 'gone';
   try {
-    await record(claim);
+    recorded = await record(claim);
   } catch (err) {
     if (err instanceof HttpError) return errorResponse(err);
     console.error('[unsubscribe]', err);
     return fail(500, 'internal_error', 'Could not unsubscribe; try again');
   }
-  return json(200, { data: { status: true, scope: claim.s, email: masked(claim.e) } });
+  // 200 either way (RFC 8058's one-click needs no more): nothing to stop is not a failure
+  return json(200, {
+    data: { status: true, scope: claim.s, email: masked(claim.e), gone: recorded === 'gone' },
+  });
 });

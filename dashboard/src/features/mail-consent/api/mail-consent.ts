@@ -12,9 +12,13 @@ export interface MailConsentInfo {
   scope: 'reply' | 'letters' | 'notify' | 'sender';
   /** masked: a***@example.com */
   email: string;
-  blockName: string | null;
-  ownerName: string | null;
-  /** notify, sender: the sign-in address of the owner who asked (no block or account name). */
+  /**
+   * The address the mails would come from (the owner's verified sender for letters, else the
+   * platform's); null for a link that can only decline. The page names no block or account:
+   * those are the owner's words, and the address is whoever's a visitor typed.
+   */
+  sender?: string | null;
+  /** notify, sender: the sign-in address of the owner who asked. */
   ownerEmail?: string | null;
 }
 

@@ -25,8 +25,7 @@ const asked = (over: Partial<MailConsentInfo> = {}) =>
   api.readMailConsent.mockResolvedValue({
     scope: 'letters',
     email: 'v***@example.com',
-    blockName: 'Join the list',
-    ownerName: 'Ann’s Bakery',
+    sender: 'news@bakery.example',
     ...over,
   });
 /** The page opened from the mail's link (`&answer=not-me` for its "Not me" link). */
@@ -54,7 +53,9 @@ describe('confirm-email page', () => {
       await screen.findByText('Did you ask for these mails at v***@example.com?'),
     ).toBeTruthy();
     expect(
-      screen.getByText('Letters from Ann’s Bakery (asked in the form “Join the list”).'),
+      screen.getByText(
+        'Letters from the owner of the site where this address was given in a form. They would come from news@bakery.example.',
+      ),
     ).toBeTruthy();
     expect(api.answerMailConsent).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole('button', { name: 'Yes, confirm' }));
@@ -90,7 +91,7 @@ describe('confirm-email page', () => {
 
   it('the mail’s “not me” link offers Not me first, in Korean too', async () => {
     await i18next.changeLanguage('ko');
-    asked({ scope: 'reply', blockName: 'Demo', ownerName: null });
+    asked({ scope: 'reply', sender: 'notify@reaction-blocks.local' });
     api.answerMailConsent.mockResolvedValue({ outcome: 'declined' });
     openLink(true);
     const notMe = await screen.findByRole('button', { name: '본인이 아닙니다' });
@@ -99,23 +100,29 @@ describe('confirm-email page', () => {
   });
 
   it('a notification address is asked by the owner’s sign-in address, no block name, in en and ko', async () => {
-    asked({ scope: 'notify', blockName: null, ownerName: null, ownerEmail: 'owner@example.com' });
+    asked({
+      scope: 'notify',
+      sender: 'notify@reaction-blocks.local',
+      ownerEmail: 'owner@example.com',
+    });
     const { unmount } = openLink();
     expect(
       await screen.findByText(
-        'Notifications of new comments and responses on the blocks of the account owner@example.com.',
+        'Notifications of new comments and responses on the blocks of the account owner@example.com. They would come from notify@reaction-blocks.local.',
       ),
     ).toBeTruthy();
     unmount();
     await i18next.changeLanguage('ko');
     openLink();
     expect(
-      await screen.findByText('owner@example.com 계정의 블록에 달린 새 댓글과 응답 알림입니다.'),
+      await screen.findByText(
+        'owner@example.com 계정의 블록에 달린 새 댓글과 응답 알림입니다. notify@reaction-blocks.local 주소에서 발송됩니다.',
+      ),
     ).toBeTruthy();
   });
 
   it('a sender address mail’s “Not me” link can only decline: one button, in en and ko', async () => {
-    asked({ scope: 'sender', blockName: null, ownerName: null, ownerEmail: 'owner@example.com' });
+    asked({ scope: 'sender', sender: null, ownerEmail: 'owner@example.com' });
     api.answerMailConsent.mockResolvedValue({ outcome: 'declined' });
     const { unmount } = openLink(true);
     expect(
@@ -141,6 +148,47 @@ describe('confirm-email page', () => {
     expect(screen.getByRole('heading', { level: 1, name: '발신 주소 요청' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: '네, 확인합니다' })).toBeNull();
     await notMeDeclinesInKorean();
+  });
+
+  it('names no owner-written words, only what the mail says and where the mails would come from, in en and ko', async () => {
+    // rev-mail2 (2026-11-28): the page named the block and the owner's account name to whatever
+    // address a visitor typed, so a block named as a bank's warning was shown on our domain. An
+    // older server's answer still carrying them is not shown either.
+    const ownersWords = 'Your bank account is locked, call 555-0100';
+    const cases = [
+      [
+        'letters',
+        'en',
+        'news@bakery.example',
+        'Letters from the owner of the site where this address was given in a form. They would come from news@bakery.example.',
+      ],
+      [
+        'reply',
+        'en',
+        'notify@reaction-blocks.local',
+        'Mails about replies to your comments on the site where this address was given. They would come from notify@reaction-blocks.local.',
+      ],
+      [
+        'letters',
+        'ko',
+        'news@bakery.example',
+        '이 주소를 양식에 적은 사이트의 운영자가 보내는 레터입니다. news@bakery.example 주소에서 발송됩니다.',
+      ],
+      [
+        'reply',
+        'ko',
+        'notify@reaction-blocks.local',
+        '이 주소를 남긴 사이트에서 쓴 댓글에 달린 답글 알림 메일입니다. notify@reaction-blocks.local 주소에서 발송됩니다.',
+      ],
+    ] as const;
+    for (const [scope, lang, sender, text] of cases) {
+      await i18next.changeLanguage(lang);
+      asked({ scope, sender, ...{ blockName: ownersWords, ownerName: ownersWords } });
+      const { unmount, container } = openLink();
+      expect(await screen.findByText(text)).toBeTruthy();
+      expect(container.textContent).not.toContain('bank account');
+      unmount();
+    }
   });
 
   it('a spent, expired or broken link says so, with no button to answer', async () => {

@@ -1,5 +1,8 @@
 // /confirm-email?token=...: the page a confirmation mail's links open (public; double opt-in of
-// an address a visitor typed). It says what the address is asked about and asks for a click:
+// an address a visitor typed). It says what the address is asked about, in the mail's words (the
+// scope, the address, the address the mails would come from; for notifications the owner's
+// sign-in address): never a block or account name, which an owner writes and a stranger's
+// address would be shown (docs/security.md). It asks for a click:
 // opening the link confirms nothing by itself (mail scanners open links). "Not me" stops every
 // mail to the address. A sender address mail's "Not me" link (scope sender) offers only "Not me":
 // the owner confirms a sender signed in, on /profile/email. A link that is spent, expired or not
@@ -52,16 +55,18 @@ export function ConfirmEmailPage() {
 
   const what = !data
     ? ''
-    : data.scope === 'notify' || data.scope === 'sender'
-      ? t(`confirmEmail.what.${data.scope}`, {
-          owner: data.ownerEmail || t('confirmEmail.someOwner'),
-        })
-      : data.scope === 'reply'
-        ? t('confirmEmail.what.reply', { block: data.blockName ?? t('common.untitled') })
-        : t('confirmEmail.what.letters', {
-            owner: data.ownerName || t('confirmEmail.someOwner'),
-            block: data.blockName ?? t('common.untitled'),
-          });
+    : [
+        data.scope === 'notify' || data.scope === 'sender'
+          ? t(`confirmEmail.what.${data.scope}`, {
+              owner: data.ownerEmail || t('confirmEmail.someOwner'),
+            })
+          : t(`confirmEmail.what.${data.scope}`),
+        data.sender && data.scope !== 'sender'
+          ? t('confirmEmail.from', { sender: data.sender })
+          : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
   const heading = t(
     state === 'confirmed'
       ? 'confirmEmail.titleConfirmed'

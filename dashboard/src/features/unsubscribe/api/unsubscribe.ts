@@ -13,6 +13,11 @@ export interface UnsubscribeInfo {
   title?: string | null;
   /** The address already left these mails (absent from an older server: not known). */
   unsubscribed?: boolean;
+  /**
+   * Notifications of a deleted block with nothing left to stop (no owner the mail log shows
+   * mailing the address): the page says so and offers no button.
+   */
+  gone?: boolean;
 }
 
 export { INVALID_LINK };
@@ -28,5 +33,7 @@ export const readUnsubscribe = async (token: string, signal: AbortSignal) =>
   callLinkFunction<UnsubscribeInfo>('unsubscribe', validToken(token), undefined, signal);
 export const confirmUnsubscribe = async (token: string) => {
   const valid = validToken(token);
-  return callLinkFunction<{ status: boolean }>('unsubscribe', valid, { token: valid });
+  return callLinkFunction<{ status: boolean; gone?: boolean }>('unsubscribe', valid, {
+    token: valid,
+  });
 };

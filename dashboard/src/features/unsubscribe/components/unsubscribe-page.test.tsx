@@ -139,6 +139,58 @@ describe('unsubscribe page', () => {
     ]);
   });
 
+  it('a deleted block’s link with nothing left to stop says so plainly, no button, no error, in en and ko', async () => {
+    // rev-mail2 (2026-11-28): the page asked, then said "You are unsubscribed" though nothing was
+    // recorded (the block was gone and no owner could be known)
+    const texts = {
+      en: [
+        'Nothing left to stop',
+        'The block this mail came from was deleted, so it sends no more mail to o***@example.com. There is nothing to unsubscribe from here, and nothing was changed.',
+        'If mails of other blocks reach you, the link in each of them stops those.',
+      ],
+      ko: [
+        '멈출 메일이 없어요',
+        '이 메일을 보낸 블록이 삭제되어 o***@example.com(으)로 더 이상 메일을 보내지 않아요. 여기서 수신 거부할 것은 없고, 바뀐 것도 없어요.',
+        '다른 블록의 메일을 받으신다면 각 메일에 있는 링크로 멈출 수 있어요.',
+      ],
+    } as const;
+    try {
+      for (const language of ['en', 'ko'] as const) {
+        await i18next.changeLanguage(language);
+        const [title, text, note] = texts[language];
+        api.readUnsubscribe.mockResolvedValue({
+          scope: 'owner',
+          email: 'o***@example.com',
+          blockName: null,
+          unsubscribed: false,
+          gone: true,
+        });
+        renderWithProviders(<UnsubscribePage />, { route: `/unsubscribe?token=${token}` });
+        expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
+        expect(screen.getByText(text)).toBeTruthy();
+        expect(screen.getByText(note)).toBeTruthy();
+        expect(screen.queryByRole('button')).toBeNull();
+        expect(screen.queryByRole('alert')).toBeNull();
+        cleanup();
+      }
+    } finally {
+      await i18next.changeLanguage('en');
+    }
+    // deleted between the page's read and the click: the answer says so the same way
+    api.readUnsubscribe.mockResolvedValue({
+      scope: 'reply',
+      email: 'o***@example.com',
+      blockName: 'Guestbook',
+    });
+    api.confirmUnsubscribe.mockResolvedValue({ status: true, gone: true });
+    renderWithProviders(<UnsubscribePage />, { route: `/unsubscribe?token=${token}` });
+    fireEvent.click(await screen.findByRole('button', { name: 'Unsubscribe' }));
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Nothing left to stop' }),
+    ).toBeTruthy();
+    expect(screen.queryByText(/will get no more of these mails/)).toBeNull();
+  });
+
   it('says so when the link is not valid, and offers no button', async () => {
     api.readUnsubscribe.mockRejectedValue(new Error('Invalid link'));
     renderWithProviders(<UnsubscribePage />, { route: '/unsubscribe?token=forged' });

@@ -2,8 +2,9 @@
 // link stops and for which address (masked), with Back (to /) and Confirm (spec). After the
 // confirmation it says it is done and offers the way home, instead of leaving at once as the
 // old service did: a person should see that it worked. An address that already left these mails
-// is told so at once (the server's `unsubscribed`), not asked again; a link that is not one says
-// so with no button; a read that failed on the way offers Try again.
+// is told so at once (the server's `unsubscribed`), not asked again; a deleted block's link with
+// nothing left to stop (the server's `gone`) says so plainly, with no button; a link that is not
+// one says so with no button; a read that failed on the way offers Try again.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -15,22 +16,22 @@ import { confirmUnsubscribe, INVALID_LINK, readUnsubscribe } from '../api/unsubs
 import { ErrorText } from '../../../components/ui/error-text';
 import { RetryButton } from '../../../components/ui/load-failed';
 
-type PageState = 'loading' | 'invalid' | 'unreadable' | 'ask' | 'done' | 'already';
+type PageState = 'loading' | 'invalid' | 'unreadable' | 'ask' | 'done' | 'already' | 'gone';
 
 export function UnsubscribePage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const info = useQuery(['unsubscribe', token], (signal) => readUnsubscribe(token, signal));
-  const [action, setAction] = useState<'idle' | 'busy' | 'done'>('idle');
+  const [action, setAction] = useState<'idle' | 'busy' | 'done' | 'gone'>('idle');
   const [error, setError] = useState<string | null>(null);
 
   const confirm = async () => {
     setAction('busy');
     setError(null);
     try {
-      await confirmUnsubscribe(token);
-      setAction('done');
+      // the block may have been deleted since the page read the link
+      setAction((await confirmUnsubscribe(token)).gone ? 'gone' : 'done');
     } catch (cause) {
       setError(linkFailure(cause, t('unsubscribe.invalid')));
       setAction('idle');
@@ -40,7 +41,15 @@ export function UnsubscribePage() {
   const data = info.data;
   const read = linkRead(info, INVALID_LINK);
   const state: PageState =
-    action === 'done' ? 'done' : read !== 'read' ? read : data?.unsubscribed ? 'already' : 'ask';
+    action === 'done' || action === 'gone'
+      ? action
+      : read !== 'read'
+        ? read
+        : data?.gone
+          ? 'gone'
+          : data?.unsubscribed
+            ? 'already'
+            : 'ask';
 
   const what = !data
     ? ''
@@ -57,9 +66,11 @@ export function UnsubscribePage() {
       ? t('unsubscribe.titleDone')
       : state === 'already'
         ? t('unsubscribe.titleAlready')
-        : state === 'invalid' || state === 'unreadable'
-          ? t('unsubscribe.titleInvalid')
-          : t('unsubscribe.title');
+        : state === 'gone'
+          ? t('unsubscribe.titleGone')
+          : state === 'invalid' || state === 'unreadable'
+            ? t('unsubscribe.titleInvalid')
+            : t('unsubscribe.title');
 
   return (
     <LinkAnswerCard
@@ -67,7 +78,7 @@ export function UnsubscribePage() {
       note={t('unsubscribe.footer')}
       state={state}
       picture={
-        state === 'done' || state === 'already'
+        state === 'done' || state === 'already' || state === 'gone'
           ? 'mail-done'
           : state === 'invalid' || state === 'unreadable'
             ? 'mail-problem'
@@ -76,7 +87,7 @@ export function UnsubscribePage() {
       heading={heading}
       // The Unsubscribe button goes away with the answer: focus goes to the heading that says
       // what happened, not to the page's body.
-      focusHeading={state === 'done'}
+      focusHeading={state === 'done' || (state === 'gone' && action === 'gone')}
       problem={state === 'invalid' || state === 'unreadable' ? t(`unsubscribe.${state}`) : null}
       error={error ? <ErrorText>{t('unsubscribe.failed', { reason: error })}</ErrorText> : null}
       actions={
@@ -100,7 +111,13 @@ export function UnsubscribePage() {
           ) : null}
         </>
       }
-      after={state === 'done' ? <p className="public-small">{t('unsubscribe.doneNote')}</p> : null}
+      after={
+        state === 'done' || state === 'gone' ? (
+          <p className="public-small">
+            {t(state === 'done' ? 'unsubscribe.doneNote' : 'unsubscribe.goneNote')}
+          </p>
+        ) : null
+      }
     >
       {state === 'ask' && data ? (
         <>
@@ -115,6 +132,11 @@ export function UnsubscribePage() {
           </p>
           <p className="public-detail">{what}</p>
         </>
+      ) : null}
+      {state === 'gone' && data ? (
+        <p className="public-lead" role={action === 'gone' ? 'status' : undefined}>
+          {t('unsubscribe.gone', { email: data.email })}
+        </p>
       ) : null}
       {state === 'already' && data ? (
         <>
