@@ -319,6 +319,51 @@ describe('a schedule PortOne made whose id we do not have', () => {
     expect(await status()).toBe('CANCELLED');
     expect(await renewals.paidAtPortOne(owner)).toBe(1);
   });
+
+  it('the same still under way when plan.revoke-schedule reads it, its webhook lost: the job looks again and gives it back', async () => {
+    // before: the job read it under way, took it as nothing taken and ended; completed later with
+    // its webhook lost, the payment stayed PAID with no period
+    const { owner, key, paymentId, chargeId } = await renewals.renewalDue('late-run-pending');
+    await sql(`update private.payment_charges set schedule_id = 'existing' where id = $1`, [
+      chargeId,
+    ]);
+    await sql('select public.record_plan_stop($1, $2)', [owner.id, paymentId]);
+    await plans.control('portone', `/billing-keys/${key}`, { pendingPayments: true });
+    await plans.control('portone', '/schedules/run', { paymentId: chargeId, webhook: false });
+    const status = async () =>
+      (await plans.portoneState()).payments.find((p) => p.id === chargeId)?.status;
+    expect(await status()).toBe('PAY_PENDING');
+    const job = async () =>
+      (
+        await sql<{ status: string; run_at: Date }>(
+          `select status, run_at from private.jobs where dedupe_key = $1`,
+          [`plan.revoke-schedule:${chargeId}`],
+        )
+      )[0];
+    // the job reads it under way: it looks again later, not done
+    await eventually(
+      async () => {
+        await plans.runWorker();
+        const j = await job();
+        return j?.status === 'queued' && j.run_at.getTime() > Date.now() + 1_800_000;
+      },
+      60_000,
+      job,
+    );
+    await plans.control('portone', `/payments/${chargeId}/complete`, { webhook: false });
+    await sql(`update private.jobs set run_at = now() where dedupe_key = $1`, [
+      `plan.revoke-schedule:${chargeId}`,
+    ]);
+    await eventually(
+      async () => {
+        await plans.runWorker();
+        return (await status()) === 'CANCELLED';
+      },
+      60_000,
+      status,
+    );
+    expect(await renewals.paidAtPortOne(owner)).toBe(1);
+  });
 });
 
 /**

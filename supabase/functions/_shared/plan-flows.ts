@@ -360,6 +360,8 @@ export async function settleCardRenewal(charge: ChargeRow): Promise<Settled> {
   const payment = await portonePayment(charge);
   if (!payment) return { state: 'none' };
   if (charge.status === 'revoked') {
+    // under way at the card company: not taken yet, and maybe soon (looked at again)
+    if (payment.status === 'PAY_PENDING') return { state: 'pending' };
     if (payment.status !== 'PAID') return { state: 'none' };
     await refundCard(charge.id, REVOKED_RENEWAL);
     return { state: 'refunded', message: REVOKED_RENEWAL };

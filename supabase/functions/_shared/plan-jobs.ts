@@ -150,8 +150,15 @@ const scheduleRenewal: JobHandler = {
         const charge = await chargeById(String(job.payload.charge_id));
         if (charge?.kind === 'renewal' && charge.status === 'revoked') {
           const revoked = await revokeChargeSchedules(charge);
-          // its schedule ran before it could be revoked (its webhook may be lost): given back
+          // its schedule ran before it could be revoked (its webhook may be lost): given back;
+          // a payment still under way is looked at again (an hour apart, for 14 days) until it
+          // ends, so one that completes with its webhook lost is given back too
           const { state } = await settleCardRenewal(charge);
+          if (state === 'pending') {
+            if (Date.now() - Date.parse(job.created_at) < PENDING_DAYS * 24 * HOUR_MS)
+              return { status: 'defer', run_at: new Date(Date.now() + HOUR_MS).toISOString() };
+            return { status: 'failed', error: 'The renewal payment still under way after 14 days' };
+          }
           return {
             status: 'done',
             result: state === 'refunded' ? { revoked, refunded: charge.id } : { revoked },

@@ -1,7 +1,7 @@
 // The PortOne fake's control API under /portone/_control, for tests and developers (README.md):
 // the state, a billing key without the checkout, declining cards or not answering about a key's
 // payments, a revoke meeting a schedule run or made at that moment, running schedules now (with or
-// without their webhook), sending a webhook again.
+// without their webhook), payments under way completed, sending a webhook again.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, readJson, sendJson } from '../http.ts';
 import type { PortOneModel } from './model.ts';
@@ -49,6 +49,7 @@ export async function control(
     if (typeof body.lateSchedules === 'boolean') key.lateSchedules = body.lateSchedules;
     if (typeof body.scheduleAnswerLost === 'boolean')
       key.scheduleAnswerLost = body.scheduleAnswerLost;
+    if (typeof body.pendingPayments === 'boolean') key.pendingPayments = body.pendingPayments;
     return sendJson(res, 200, model.billingKeyView(key));
   }
   if (path === '/schedules/run' && method === 'POST') {
@@ -61,6 +62,15 @@ export async function control(
     );
     for (const s of due) model.runSchedule(s, { webhook: body.webhook !== false });
     return sendJson(res, 200, { ran: due.map((s) => model.scheduleView(s)) });
+  }
+  if ((m = /^\/payments\/([^/]+)\/complete$/.exec(path)) && method === 'POST') {
+    // a payment under way (pendingPayments) completes: PAID, with its webhook unless webhook: false
+    const body = await readJson(req);
+    return sendJson(
+      res,
+      200,
+      model.completePayment(decodeURIComponent(m[1]!), body.webhook === false),
+    );
   }
   if (path === '/webhooks/resend' && method === 'POST') {
     const body = await readJson(req);

@@ -73,6 +73,11 @@ export interface BillingKey {
   lateSchedules?: boolean;
   /** The next schedule of this key is made, and its answer lost (503): the caller tries again. */
   scheduleAnswerLost?: boolean;
+  /**
+   * Its charges stay PAY_PENDING (under way at the card company), with no webhook, until the control
+   * API completes them: PAID, with Transaction.Paid.
+   */
+  pendingPayments?: boolean;
 }
 
 /** How long a `lateSchedules` revoke or schedule waits for the other before going on alone. */
@@ -365,34 +370,68 @@ export class PortOneModel {
       customer: input.customer,
       customData: input.customData,
     };
-    const payment: Payment = key.decline
-      ? {
-          ...base,
-          status: 'FAILED',
-          amount: amountOf(input.total, 0),
-          failedAt: at,
-          failure: {
-            reason: 'Card declined (local test card)',
-            pgCode: '8012',
-            pgMessage: 'Declined: local test card 4000 0000 0000 0002',
-          },
-        }
-      : {
-          ...base,
-          status: 'PAID',
-          amount: amountOf(input.total, input.total),
-          paidAt: at,
-          pgTxId: `pg-${randomBytes(8).toString('hex')}`,
-          receiptUrl: `${this.baseUrl}/portone/receipts/${encodeURIComponent(paymentId)}`,
-          disputes: [],
-        };
+    const payment: Payment =
+      key.pendingPayments && !key.decline
+        ? { ...base, status: 'PAY_PENDING', amount: amountOf(input.total, 0) }
+        : key.decline
+          ? {
+              ...base,
+              status: 'FAILED',
+              amount: amountOf(input.total, 0),
+              failedAt: at,
+              failure: {
+                reason: 'Card declined (local test card)',
+                pgCode: '8012',
+                pgMessage: 'Declined: local test card 4000 0000 0000 0002',
+              },
+            }
+          : {
+              ...base,
+              status: 'PAID',
+              amount: amountOf(input.total, input.total),
+              paidAt: at,
+              pgTxId: `pg-${randomBytes(8).toString('hex')}`,
+              receiptUrl: `${this.baseUrl}/portone/receipts/${encodeURIComponent(paymentId)}`,
+              disputes: [],
+            };
     this.payments.set(paymentId, payment);
-    if (input.silent) return payment;
+    if (input.silent || payment.status === 'PAY_PENDING') return payment;
     this.sendWebhook(
       key.decline ? 'Transaction.Failed' : 'Transaction.Paid',
       { paymentId, transactionId: base.transactionId },
       input.noticeUrls,
     );
+    return payment;
+  }
+
+  /** A payment under way (pendingPayments) completes: PAID, and its webhook unless `silent`. */
+  completePayment(paymentId: string, silent = false): Payment {
+    const payment = this.payments.get(paymentId);
+    if (payment?.status !== 'PAY_PENDING')
+      throw new ApiError(409, 'INVALID_REQUEST', 'Not under way');
+    const at = now();
+    const total = (payment.amount as { total: number }).total;
+    Object.assign(payment, {
+      status: 'PAID',
+      amount: amountOf(total, total),
+      paidAt: at,
+      updatedAt: at,
+      statusChangedAt: at,
+      pgTxId: `pg-${randomBytes(8).toString('hex')}`,
+      receiptUrl: `${this.baseUrl}/portone/receipts/${encodeURIComponent(paymentId)}`,
+      disputes: [],
+    });
+    for (const s of this.schedules.values())
+      if (s.paymentId === paymentId && s.status === 'STARTED') {
+        s.status = 'SUCCEEDED';
+        s.completedAt = at;
+      }
+    this.changed();
+    if (!silent)
+      this.sendWebhook('Transaction.Paid', {
+        paymentId,
+        transactionId: String(payment.transactionId),
+      });
     return payment;
   }
 
@@ -448,6 +487,8 @@ export class PortOneModel {
       noticeUrls: s.noticeUrls,
       silent: !webhook,
     });
+    // one under way stays STARTED until it completes (completePayment)
+    if (payment.status === 'PAY_PENDING') return;
     s.status = payment.status === 'PAID' ? 'SUCCEEDED' : 'FAILED';
     s.completedAt = now();
   }
