@@ -7,7 +7,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { backendPid, newUser, sql, stack, waitsOnLock } from './support/clients.ts';
 import * as plans from './support/plans.ts';
-import { eventually } from './support/providers.ts';
+import { eventually, mailbox } from './support/providers.ts';
 import * as renewals from './support/renewals.ts';
 import { held, recordedJobs } from './support/worker.ts';
 
@@ -363,6 +363,36 @@ describe('a schedule PortOne made whose id we do not have', () => {
       status,
     );
     expect(await renewals.paidAtPortOne(owner)).toBe(1);
+  });
+
+  it('one still under way after 14 days: the job stops looking and mails the operator', async () => {
+    const { owner, key, paymentId, chargeId } = await renewals.renewalDue('late-run-stuck');
+    await sql(`update private.payment_charges set schedule_id = 'existing' where id = $1`, [
+      chargeId,
+    ]);
+    await sql('select public.record_plan_stop($1, $2)', [owner.id, paymentId]);
+    await plans.control('portone', `/billing-keys/${key}`, { pendingPayments: true });
+    await plans.control('portone', '/schedules/run', { paymentId: chargeId, webhook: false });
+    await sql(
+      `update private.jobs set created_at = now() - interval '15 days' where dedupe_key = $1`,
+      [`plan.revoke-schedule:${chargeId}`],
+    );
+    const alerts = async () =>
+      (await mailbox('operator@reaction-blocks.local')).filter((m) => m.subject.includes(chargeId));
+    await eventually(
+      async () => {
+        await plans.runWorker();
+        return (await alerts()).length > 0;
+      },
+      60_000,
+      () =>
+        sql(`select status, last_error from private.jobs where dedupe_key = $1`, [
+          `plan.revoke-schedule:${chargeId}`,
+        ]),
+    );
+    expect((await alerts()).map((m) => m.subject)).toEqual([
+      `PortOne payment not given back: ${chargeId}`,
+    ]);
   });
 });
 

@@ -157,7 +157,17 @@ const scheduleRenewal: JobHandler = {
           if (state === 'pending') {
             if (Date.now() - Date.parse(job.created_at) < PENDING_DAYS * 24 * HOUR_MS)
               return { status: 'defer', run_at: new Date(Date.now() + HOUR_MS).toISOString() };
-            return { status: 'failed', error: 'The renewal payment still under way after 14 days' };
+            const error = 'The renewal payment still under way after 14 days';
+            await rpc('queue_refund_alert', {
+              p_payload: {
+                kind: 'card-renewal',
+                charge_id: charge.id,
+                user_id: charge.user_id,
+                error,
+              },
+              p_key: `card-renewal:${charge.id}`,
+            });
+            return { status: 'failed', error };
           }
           return {
             status: 'done',
@@ -441,12 +451,26 @@ const outstandingAlert = (p: Record<string, unknown>): Alert => {
   };
 };
 
+/** A renewal charged after its Stop or Change, still under way after 14 days (revoke-schedule). */
+const cardRenewalAlert = (p: Record<string, unknown>): Alert => ({
+  key: `PortOne payment ${String(p.charge_id)}`,
+  subject: `PortOne payment not given back: ${String(p.charge_id)}`,
+  userId: typeof p.user_id === 'string' ? p.user_id : null,
+  lines: [
+    `PortOne payment ${String(p.charge_id)} (owner ${String(p.user_id)}), a renewal the owner had stopped or changed, could not be given back automatically.`,
+    'Why it was to be given back: the plan was stopped or changed before this renewal was charged',
+    `What PortOne or the job answered: ${String(p.error ?? 'unknown')}`,
+    "Look at it in PortOne's console: cancel it once it is paid; nothing is to be done if it failed.",
+  ],
+});
+
 /**
  * plan.refund-alert: a mail to the operator (OPERATOR_EMAIL) about a payment a job could not give
  * back, with what to do: a PayPal subscription's refund recorded failed (payload subscription_id),
- * a deleted account's card stop that gave up (payload stop_id and error), or a PayPal outstanding
- * balance collected with a cycle (payload kind 'outstanding'); without the setting, an error in the
- * functions' log.
+ * a deleted account's card stop that gave up (payload stop_id and error), a PayPal outstanding
+ * balance collected with a cycle (payload kind 'outstanding') or a card renewal charged after its
+ * Stop or Change still under way after 14 days (kind 'card-renewal'); without the setting, an
+ * error in the functions' log.
  */
 const refundAlert: JobHandler = {
   async prepare(jobs, { db, mailer }) {
@@ -474,6 +498,7 @@ const refundAlert: JobHandler = {
     return jobs.map((job): Outcome | Delivery => {
       let alert: Alert;
       if (job.payload.kind === 'outstanding') alert = outstandingAlert(job.payload);
+      else if (job.payload.kind === 'card-renewal') alert = cardRenewalAlert(job.payload);
       else if (job.payload.stop_id) {
         const stop = stops.get(String(job.payload.stop_id));
         if (!stop) return { status: 'done', result: { skipped: 'no such stop' } };
