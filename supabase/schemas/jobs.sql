@@ -225,7 +225,11 @@ begin
   if jsonb_typeof(p_outcomes) <> 'array' then
     raise exception 'outcomes must be an array' using errcode = 'P0001';
   end if;
-  -- the letters' sends and members first, for the whole batch (private.lock_sends): a provider's
+  -- the lock of every mail of the batch first (private.lock_mail_messages): a provider's event
+  -- for one of them, which takes it first too, waits for this record, or was kept for it
+  perform private.lock_mail_messages(array(
+    select o.value -> 'mail' ->> 'provider_message_id' from jsonb_array_elements(p_outcomes) o));
+  -- then the letters' sends and members, for the whole batch (private.lock_sends): a provider's
   -- event for one mail of the batch must not hold its delivery while waiting for the send this
   -- transaction counted an earlier mail in
   perform private.lock_sends(array(
@@ -363,6 +367,8 @@ begin
       and finished_at < now() - make_interval(days => (private.setting('jobs.keep_failed_days', '30'::jsonb))::text::integer);
   get diagnostics v_other = row_count;
   delete from private.job_groups where last_done_at < now() - interval '1 day';
+  -- provider events of a mail never recorded (mail.sql, private.early_mail_events)
+  delete from private.early_mail_events where received_at < now() - interval '1 day';
   -- the webhook delivery log (webhooks.sql) keeps 30 days of what is settled
   delete from public.webhook_deliveries
     where status <> 'pending' and created_at < now() - interval '30 days';

@@ -329,6 +329,45 @@ create table private.provider_events (
 comment on table private.provider_events is 'Ids of provider events (SNS MessageId) already applied, so a duplicate delivery changes nothing.';
 alter table private.provider_events enable row level security;
 
+-- A provider's events that came before their mail was recorded: SES publishes a mail's events as
+-- soon as it takes the mail, and the worker records a batch's mails after its last send
+-- (finish_jobs). record_mail_event keeps such an event here (its SNS id is in provider_events
+-- already, so SNS's retry stays a duplicate) and private.record_outbound_mail applies it when the
+-- mail comes, in the order they came. A mail never recorded (its worker stopped after the send:
+-- the job is `unknown`) leaves its events here for a day (private.purge_jobs).
+create table private.early_mail_events (
+  event_id text primary key check (char_length(event_id) <= 200),
+  message_id text not null check (char_length(message_id) <= 300),
+  event jsonb not null,
+  received_at timestamptz not null default now()
+);
+comment on table private.early_mail_events is
+  'Provider events (SES through SNS) for a mail not recorded yet, kept by record_mail_event and applied by the mail''s record (finish_jobs); purged after a day.';
+alter table private.early_mail_events enable row level security;
+revoke all on private.early_mail_events from public, anon, authenticated;
+create index early_mail_events_message_id_idx on private.early_mail_events (message_id);
+create index early_mail_events_received_at_idx on private.early_mail_events (received_at);
+
+-- The lock that orders a mail's record and its provider's events, one per SES message id:
+-- finish_jobs takes those of its whole batch before anything else, record_mail_event its event's
+-- first, so an event either finds its mail recorded or is kept where the record finds it (without
+-- it both could look before the other committed, and the event be kept for good). In one order
+-- (the keys sorted), before every other lock either takes.
+create function private.lock_mail_messages(p_message_ids text[])
+returns void language plpgsql set search_path = '' as $$
+declare
+  v_key bigint;
+begin
+  for v_key in
+    select distinct hashtextextended('mail_message:' || m, 0) from unnest(p_message_ids) m
+    where m is not null order by 1
+  loop
+    perform pg_advisory_xact_lock(v_key);
+  end loop;
+end;
+$$;
+revoke execute on function private.lock_mail_messages(text[]) from public;
+
 -- Addresses nothing is sent to any more: hard bounces and complaints (as SES's suppression list),
 -- and "Not me" answers to confirmation mails. Addresses are stored lower-cased; the checks of the
 -- confirmation and notification mails go through private.mailbox_suppressed.
@@ -394,6 +433,8 @@ create index mail_optouts_owner_email_scope_idx on private.mail_optouts (owner_i
 --   {to, from, subject, kind, provider_message_id?, user_id?, sender_user_id?, block_id?, delivery_id?}
 create function private.record_outbound_mail(p_job_id bigint, p_mail jsonb, p_status text)
 returns void language plpgsql set search_path = '' as $$
+declare
+  v_kept record;
 begin
   -- the send and the delivery before the mail, the order record_mail_event takes them in when a
   -- provider's event outruns this record (private.lock_sends; finish_jobs locked the batch's
@@ -417,6 +458,15 @@ begin
           provider_message_id = coalesce(p_mail ->> 'provider_message_id', provider_message_id)
       where id = (p_mail ->> 'delivery_id')::uuid and status = 'reserved';
   end if;
+  -- the provider's events that came first (record_mail_event kept them), in the order they came;
+  -- finish_jobs holds the mail's lock (private.lock_mail_messages), so none is kept meanwhile
+  for v_kept in
+    select k.event from private.early_mail_events k
+    where k.message_id = p_mail ->> 'provider_message_id' order by k.received_at, k.event_id
+  loop
+    perform private.apply_mail_event(p_mail ->> 'provider_message_id', v_kept.event);
+  end loop;
+  delete from private.early_mail_events where message_id = p_mail ->> 'provider_message_id';
 end;
 $$;
 revoke execute on function private.record_outbound_mail(bigint, jsonb, text) from public;
@@ -429,56 +479,35 @@ returns integer language sql immutable set search_path = '' as $$
 $$;
 revoke execute on function private.mail_state_rank(text) from public;
 
--- Applies a provider event (SES through SNS) once per SNS MessageId to the mail it is about: the
--- mail's state, a letter's delivery row and counts, suppression of the address after a permanent
--- bounce or a complaint. An event for a message not recorded
--- yet (the worker records a batch after its last send, or died first) that carries the
--- `delivery` tag of a letter is recorded from that delivery, so no count is lost and a lost
--- worker's mail is known to have gone. p_event gains `tags` ({name: value}).
-create or replace function public.record_mail_event(p_event jsonb)
-returns jsonb language plpgsql security definer set search_path = '' as $$
+-- A permanent bounce's or a complaint's addresses are never mailed again (transient bounces are
+-- not suppressed): the event's recipients, else the mail's address (p_to; null: not known yet).
+create function private.suppress_for_mail_event(p_event jsonb, p_to text)
+returns void language sql set search_path = '' as $$
+  insert into private.mail_suppressions (email, reason)
+    select lower(r.value), case when lower(p_event ->> 'type') = 'complaint' then 'complaint' else 'bounce' end
+    from jsonb_array_elements_text(coalesce(p_event -> 'recipients', jsonb_build_array(p_to))) r
+    where r.value is not null
+      and (lower(p_event ->> 'type') = 'complaint'
+           or (lower(p_event ->> 'type') = 'bounce'
+               and coalesce(p_event ->> 'bounce_type', 'Permanent') = 'Permanent'))
+    on conflict (email) do nothing;
+$$;
+revoke execute on function private.suppress_for_mail_event(jsonb, text) from public;
+
+-- Applies one provider event to its recorded mail (record_mail_event; record_outbound_mail for
+-- the events that came first): the mail's state, a letter's delivery row and counts, suppression
+-- of the address after a permanent bounce or a complaint. The caller took the mail's locks
+-- (private.lock_mail_messages, private.lock_sends). Answers record_mail_event's answer.
+create function private.apply_mail_event(p_message_id text, p_event jsonb)
+returns jsonb language plpgsql set search_path = '' as $$
 declare
   v_type text := lower(p_event ->> 'type');
   v_mail private.outbound_mails;
   v_new text;
   v_delivery public.deliveries;
-  v_publish public.publishes;
   v_column text;
-  v_recipient text;
-  v_tag text := p_event -> 'tags' ->> 'delivery';
 begin
-  if coalesce(p_event ->> 'event_id', '') = '' or coalesce(p_event ->> 'message_id', '') = '' then
-    raise exception 'event_id and message_id are required' using errcode = 'P0001';
-  end if;
-  insert into private.provider_events (id) values (p_event ->> 'event_id') on conflict do nothing;
-  if not found then
-    return jsonb_build_object('applied', false, 'reason', 'duplicate');
-  end if;
-  -- a letter's send and member rows before its delivery and mail, in the order every writer takes
-  -- them (private.lock_sends): the mail's delivery, or the one the event's tag names
-  perform private.lock_sends(array[coalesce(
-    (select delivery_id from private.outbound_mails where provider_message_id = p_event ->> 'message_id'),
-    case when v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then v_tag::uuid end)]);
-  select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
-  if not found and v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
-    select * into v_delivery from public.deliveries where id = v_tag::uuid for update;
-    if found then
-      select * into v_publish from public.publishes where id = v_delivery.publish_id;
-      insert into private.outbound_mails (kind, user_id, sender_user_id, block_id, delivery_id, to_email,
-                                          from_email, subject, provider_message_id, status)
-        values ('letter', v_delivery.user_id, v_delivery.user_id, v_publish.block_id, v_delivery.id,
-                v_delivery.email, coalesce(v_publish.mail_from, ''), left(coalesce(v_publish.subject, ''), 500),
-                p_event ->> 'message_id', 'sent')
-        on conflict (provider_message_id) do nothing;
-      update public.deliveries set status = 'sent', provider_message_id = p_event ->> 'message_id'
-        where id = v_delivery.id and status = 'reserved';
-      select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
-    end if;
-  end if;
-  if v_mail.id is null then
-    return jsonb_build_object('applied', false, 'reason', 'unknown message');
-  end if;
-
+  select * into v_mail from private.outbound_mails where provider_message_id = p_message_id for update;
   v_new := case v_type when 'delivery' then 'delivered' when 'bounce' then 'bounced'
                        when 'complaint' then 'complaint' when 'reject' then 'rejected' end;
   if v_type = 'open' then
@@ -491,16 +520,7 @@ begin
     return jsonb_build_object('applied', false, 'reason', 'ignored type');
   end if;
 
-  -- permanent failures: never mail this address again (transient bounces are not suppressed)
-  if v_type = 'complaint' or (v_type = 'bounce' and coalesce(p_event ->> 'bounce_type', 'Permanent') = 'Permanent') then
-    for v_recipient in
-      select value from jsonb_array_elements_text(coalesce(p_event -> 'recipients', jsonb_build_array(v_mail.to_email)))
-    loop
-      insert into private.mail_suppressions (email, reason)
-        values (lower(v_recipient), case when v_type = 'complaint' then 'complaint' else 'bounce' end)
-        on conflict (email) do nothing;
-    end loop;
-  end if;
+  perform private.suppress_for_mail_event(p_event, v_mail.to_email);
 
   -- letters: the delivery row, the send's counts and the member's counts
   if v_mail.delivery_id is not null then
@@ -528,6 +548,68 @@ begin
     end if;
   end if;
   return jsonb_build_object('applied', true);
+end;
+$$;
+revoke execute on function private.apply_mail_event(text, jsonb) from public;
+
+-- Applies a provider event (SES through SNS) once per SNS MessageId to the mail it is about
+-- (private.apply_mail_event). An event for a message not recorded yet that carries the
+-- `delivery` tag of a letter is recorded from that delivery, so no count is lost and a lost
+-- worker's mail is known to have gone. Any other event for a message not recorded yet (the worker
+-- records a batch after its last send, or died first) is kept (private.early_mail_events) and
+-- applied when the mail is recorded, and a permanent bounce's or a complaint's recipients are
+-- suppressed at once: nothing is lost whichever comes first, and SNS's retry of it is a duplicate
+-- (a Send, which would change nothing, is not kept: 'unknown message').
+-- p_event: {event_id, type, message_id, bounce_type?, recipients?, tags? ({name: value})}.
+create or replace function public.record_mail_event(p_event jsonb)
+returns jsonb language plpgsql security definer set search_path = '' as $$
+declare
+  v_mail private.outbound_mails;
+  v_delivery public.deliveries;
+  v_publish public.publishes;
+  v_tag text := p_event -> 'tags' ->> 'delivery';
+begin
+  if coalesce(p_event ->> 'event_id', '') = '' or coalesce(p_event ->> 'message_id', '') = '' then
+    raise exception 'event_id and message_id are required' using errcode = 'P0001';
+  end if;
+  -- first: a record of this mail that has begun ends before this looks for it
+  perform private.lock_mail_messages(array[p_event ->> 'message_id']);
+  insert into private.provider_events (id) values (p_event ->> 'event_id') on conflict do nothing;
+  if not found then
+    return jsonb_build_object('applied', false, 'reason', 'duplicate');
+  end if;
+  -- a letter's send and member rows before its delivery and mail, in the order every writer takes
+  -- them (private.lock_sends): the mail's delivery, or the one the event's tag names
+  perform private.lock_sends(array[coalesce(
+    (select delivery_id from private.outbound_mails where provider_message_id = p_event ->> 'message_id'),
+    case when v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then v_tag::uuid end)]);
+  select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
+  if not found and v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+    select * into v_delivery from public.deliveries where id = v_tag::uuid for update;
+    if found then
+      select * into v_publish from public.publishes where id = v_delivery.publish_id;
+      insert into private.outbound_mails (kind, user_id, sender_user_id, block_id, delivery_id, to_email,
+                                          from_email, subject, provider_message_id, status)
+        values ('letter', v_delivery.user_id, v_delivery.user_id, v_publish.block_id, v_delivery.id,
+                v_delivery.email, coalesce(v_publish.mail_from, ''), left(coalesce(v_publish.subject, ''), 500),
+                p_event ->> 'message_id', 'sent')
+        on conflict (provider_message_id) do nothing;
+      update public.deliveries set status = 'sent', provider_message_id = p_event ->> 'message_id'
+        where id = v_delivery.id and status = 'reserved';
+      select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
+    end if;
+  end if;
+  if v_mail.id is null then
+    -- a Send (or a type we ignore) would change nothing: not kept
+    if lower(p_event ->> 'type') not in ('delivery', 'bounce', 'complaint', 'reject', 'open') then
+      return jsonb_build_object('applied', false, 'reason', 'unknown message');
+    end if;
+    perform private.suppress_for_mail_event(p_event, null);
+    insert into private.early_mail_events (event_id, message_id, event)
+      values (p_event ->> 'event_id', p_event ->> 'message_id', p_event);
+    return jsonb_build_object('applied', false, 'reason', 'kept until its mail is recorded');
+  end if;
+  return private.apply_mail_event(p_event ->> 'message_id', p_event);
 end;
 $$;
 revoke execute on function public.record_mail_event(jsonb) from public, anon, authenticated;

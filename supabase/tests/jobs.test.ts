@@ -3,7 +3,15 @@
 // with the service role. The worker itself (jobs-worker) is tested in mail.test.ts.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { anonClient, newGuest, newUser, serviceClient, sql } from './support/clients.ts';
+import {
+  anonClient,
+  callWaitsOnLock,
+  newGuest,
+  newUser,
+  serviceClient,
+  sql,
+  transaction,
+} from './support/clients.ts';
 import { preconfirm } from './support/consent.ts';
 import { ownerWithBlock } from './support/drafts.ts';
 import { postMessage } from './support/hostile.ts';
@@ -458,7 +466,7 @@ describe('mail events', () => {
     const kind = kindOf();
     const id = (await enqueue(kind))!;
     await claim(kind);
-    const messageId = `msg-${randomUUID()}`;
+    const messageId = (extra.provider_message_id as string | undefined) ?? `msg-${randomUUID()}`;
     await finish([
       {
         id,
@@ -492,6 +500,12 @@ describe('mail events', () => {
       )
     )[0];
 
+  const kept = (messageId: string) =>
+    sql<{ type: string }>(
+      `select event ->> 'type' as type from private.early_mail_events where message_id = $1 order by received_at`,
+      [messageId],
+    );
+
   it('applies each event once and never lets a late delivery undo a bounce', async () => {
     const { messageId } = await sentMail();
     expect(await state(messageId)).toEqual({ status: 'sent', opened: false });
@@ -513,10 +527,105 @@ describe('mail events', () => {
     expect(
       await sql('select 1 from private.mail_suppressions where email = $1', [other.to]),
     ).toEqual([]);
-    expect(await event({ type: 'delivery', message_id: 'nobody-sent-this' })).toEqual({
+    expect(
+      await event({ type: 'delivery', message_id: `nobody-sent-this-${randomUUID()}` }),
+    ).toEqual({
+      applied: false,
+      reason: 'kept until its mail is recorded',
+    });
+    // a Send would change nothing: not kept
+    const unsent = `nobody-sent-this-${randomUUID()}`;
+    expect(await event({ type: 'send', message_id: unsent })).toEqual({
       applied: false,
       reason: 'unknown message',
     });
+    expect(await kept(unsent)).toEqual([]);
+  });
+
+  const suppression = (email: string) =>
+    sql<{ reason: string }>('select reason from private.mail_suppressions where email = $1', [
+      email,
+    ]);
+
+  it('keeps events that come before their mail is recorded and applies them with the record, once', async () => {
+    const to = `${randomUUID().slice(0, 8)}@example.com`;
+    const messageId = `msg-${randomUUID()}`;
+    const delivery = { event_id: randomUUID(), type: 'delivery', message_id: messageId };
+    const bounce = {
+      event_id: randomUUID(),
+      type: 'bounce',
+      message_id: messageId,
+      bounce_type: 'Permanent',
+      recipients: [to],
+    };
+    const record = (p_event: Record<string, unknown>) =>
+      serviceClient()
+        .rpc('record_mail_event', { p_event })
+        .then(({ data }) => data as unknown);
+    const keptAnswer = { applied: false, reason: 'kept until its mail is recorded' };
+    const duplicate = { applied: false, reason: 'duplicate' };
+    expect(await record(delivery)).toEqual(keptAnswer);
+    expect(await record(bounce)).toEqual(keptAnswer);
+    // SNS's retry of a kept event is a duplicate: kept once
+    expect(await record(bounce)).toEqual(duplicate);
+    expect(await kept(messageId)).toEqual([{ type: 'delivery' }, { type: 'bounce' }]);
+    // a permanent bounce names its recipients: suppressed before the mail is known
+    expect(await suppression(to)).toEqual([{ reason: 'bounce' }]);
+
+    // a complaint without recipients waits for its mail's address
+    const other = `${randomUUID().slice(0, 8)}@example.com`;
+    const otherId = `msg-${randomUUID()}`;
+    expect(await event({ type: 'complaint', message_id: otherId })).toEqual(keptAnswer);
+    expect(await suppression(other)).toEqual([]);
+
+    await sentMail(to, { provider_message_id: messageId });
+    await sentMail(other, { provider_message_id: otherId });
+    // applied in the order they came: the bounce after the delivery
+    expect(await state(messageId)).toEqual({ status: 'bounced', opened: false });
+    expect(await kept(messageId)).toEqual([]);
+    expect(await state(otherId)).toEqual({ status: 'complaint', opened: false });
+    expect(await suppression(other)).toEqual([{ reason: 'complaint' }]);
+    // after the record, a retry is still a duplicate and a new event applies at once
+    expect(await record(bounce)).toEqual(duplicate);
+    expect(await event({ type: 'open', message_id: messageId })).toEqual({ applied: true });
+    expect(await state(messageId)).toEqual({ status: 'bounced', opened: true });
+  });
+
+  it('an event that comes while its mail is being recorded waits for the record and applies to it', async () => {
+    const to = `${randomUUID().slice(0, 8)}@example.com`;
+    const messageId = `msg-${randomUUID()}`;
+    const kind = kindOf();
+    const id = (await enqueue(kind))!;
+    await claim(kind);
+    const mail = { to, from: 'notify@example.com', subject: 'Hi', kind: 'test' };
+    let answer: PromiseLike<unknown> | undefined;
+    await transaction(async (client) => {
+      await client.query('select public.finish_jobs($1::jsonb)', [
+        JSON.stringify([{ id, status: 'done', mail: { ...mail, provider_message_id: messageId } }]),
+      ]);
+      answer = event({ type: 'bounce', message_id: messageId, bounce_type: 'Permanent' });
+      // neither finds the other's uncommitted row: without the lock the event would be kept
+      // after the record looked for it, and never applied
+      await callWaitsOnLock('record_mail_event', 60_000);
+    });
+    expect(await answer).toEqual({ applied: true });
+    expect(await state(messageId)).toEqual({ status: 'bounced', opened: false });
+    expect(await suppression(to)).toEqual([{ reason: 'bounce' }]);
+    expect(await kept(messageId)).toEqual([]);
+  });
+
+  it("purges the kept events of a mail never recorded after a day (the jobs' daily purge)", async () => {
+    const messageId = `msg-${randomUUID()}`;
+    const fresh = `msg-${randomUUID()}`;
+    await event({ type: 'delivery', message_id: messageId });
+    await event({ type: 'delivery', message_id: fresh });
+    await sql(
+      `update private.early_mail_events set received_at = now() - interval '25 hours' where message_id = $1`,
+      [messageId],
+    );
+    await sql('select private.purge_jobs()');
+    expect(await kept(messageId)).toEqual([]);
+    expect(await kept(fresh)).toEqual([{ type: 'delivery' }]);
   });
 
   it('suppresses an address after a permanent bounce or a complaint', async () => {

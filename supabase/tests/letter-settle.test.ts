@@ -215,8 +215,12 @@ describe('the worker and provider events on one send', () => {
     await worker.connect();
     await ses.connect();
     try {
-      // the worker records a's mail (counting it in the send) and has not committed yet
+      // the worker records a's mail (counting it in the send) and has not committed yet: a
+      // record of the batch [a, b] took both mails' locks first (private.lock_mail_messages)
       await worker.query('begin');
+      await worker.query('select private.lock_mail_messages($1)', [
+        jobs.map((j) => `cross-${j.delivery_id}`),
+      ]);
       await worker.query('select public.finish_jobs($1)', [JSON.stringify(outcome(jobs[0]!))]);
       // SES reports b's mail before the worker records it: the event names b's delivery
       const pid = await backendPid(ses);

@@ -300,9 +300,6 @@ describe('notification mails', () => {
     const visitor = await newGuest();
     await postMessage(visitor, blockId, 'first');
     const mail = await deliveredTo(to);
-    // the mail is recorded with its job's outcome: a bounce for a mail not recorded yet is
-    // answered 'unknown message' (SES reports a bounce seconds after the send at the earliest)
-    await recordedJobsOfBlock(blockId);
     await sesControl('/bounce', { messageId: mail.id, type: 'Permanent' });
     await eventually(
       async () =>
@@ -319,6 +316,62 @@ describe('notification mails', () => {
       return rows.length === 2 && rows[1]!.status === 'done';
     });
     expect(await mailbox(to)).toHaveLength(1);
+  });
+
+  it("events SES publishes before its SendEmail answer reaches the worker are applied with the mail's record: a permanent bounce suppresses the address, the mail is bounced", async () => {
+    const to = inbox('inbox');
+    const { blockId } = await ownerBlock('comment', { mailTo: to });
+    const recorded = () =>
+      sql<{ status: string; bounce_type: string | null }>(
+        'select status, bounce_type from private.outbound_mails where block_id = $1',
+        [blockId],
+      );
+    const suppressed = () =>
+      sql<{ reason: string }>('select reason from private.mail_suppressions where email = $1', [
+        to,
+      ]);
+    // SES takes the mail and publishes its events; its answer waits: the worker records the
+    // batch (finish_jobs) only after it
+    await sesControl('', { outageOf: { [to]: 'held' } });
+    let worker: Promise<unknown> | undefined;
+    let suppressedAtOnce: unknown;
+    try {
+      await postMessage(await newGuest(), blockId, 'bounces before it is recorded');
+      const mail = await eventually(async () => {
+        // one worker at a time: the one that takes the job waits for SES's answer
+        worker ??= callWorker().finally(() => (worker = undefined));
+        return (await mailbox(to))[0];
+      });
+      const { snsMessageId } = await sesControl<{ snsMessageId: string }>('/bounce', {
+        messageId: mail.id,
+        type: 'Permanent',
+      });
+      // ses-events took the bounce (its SNS id is spent: a retry is a duplicate) before the
+      // mail was recorded
+      await eventually(
+        async () =>
+          (await sql('select 1 from private.provider_events where id = $1', [snsMessageId]))
+            .length > 0,
+      );
+      expect(await recorded()).toEqual([]);
+      suppressedAtOnce = await suppressed();
+    } finally {
+      await sesControl('', { outageOf: { [to]: false } });
+    }
+    await worker;
+    expect(await recordedJobsOfBlock(blockId)).toMatchObject([
+      { kind: 'notify.owner', status: 'done' },
+    ]);
+    // the Send, Delivery and Bounce events it kept, applied in the order they came
+    expect(await recorded()).toEqual([{ status: 'bounced', bounce_type: 'Permanent' }]);
+    expect(await suppressed()).toEqual([{ reason: 'bounce' }]);
+    // the bounce named its recipient: suppressed before the mail was recorded
+    expect(suppressedAtOnce).toEqual([{ reason: 'bounce' }]);
+    expect(
+      await sql('select 1 from private.early_mail_events where message_id = $1', [
+        (await mailbox(to))[0]!.id,
+      ]),
+    ).toEqual([]);
   });
 
   it('many workers at once never send a mail twice', async () => {

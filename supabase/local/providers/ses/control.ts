@@ -37,8 +37,11 @@ function validateSettings(input: JsonObject): SettingsPatch {
   bool('sandbox');
   bool('duplicates');
   const outageKind = (value: unknown, key: string) => {
-    if (![true, false, 'throttle', 'denied', 'lost'].includes(value as boolean | string)) {
-      throw new HttpError(400, `${key} must be true, false, 'throttle', 'denied' or 'lost'`);
+    if (![true, false, 'throttle', 'denied', 'lost', 'held'].includes(value as boolean | string)) {
+      throw new HttpError(
+        400,
+        `${key} must be true, false, 'throttle', 'denied', 'lost' or 'held'`,
+      );
     }
     return value as Outage | false;
   };

@@ -57,8 +57,11 @@ function namesAny(path: string, body: JsonObject | undefined, addresses: string[
   );
 }
 
-/** What SES answers while down in the way `kind` says (Settings.outage); `lost` answers nothing. */
-function outageError(kind: Exclude<Outage, 'lost'>): SesError {
+/**
+ * What SES answers while down in the way `kind` says (Settings.outage); `lost` answers nothing,
+ * `held` answers late.
+ */
+function outageError(kind: Exclude<Outage, 'lost' | 'held'>): SesError {
   if (kind === true) {
     return new SesError(
       503,
@@ -90,7 +93,7 @@ async function accountAndBody(
   req: IncomingMessage,
   path: string,
   url: URL,
-): Promise<{ account: Account; body: JsonObject; lost: boolean }> {
+): Promise<{ account: Account; body: JsonObject; lost: boolean; held: boolean }> {
   const { state } = rt;
   const accessKeyId = accessKeyOf(req, url);
   if (!accessKeyId) {
@@ -112,6 +115,22 @@ async function accountAndBody(
       // answered below, after the outage (a real endpoint that is down reads nothing)
     }
   }
+  const outages = outagesOf(account, path, body);
+  const refusal = outages.find((kind) => kind !== 'lost' && kind !== 'held');
+  if (refusal !== undefined) throw outageError(refusal);
+  if (raw.length && !body) {
+    throw new SesError(400, 'BadRequestException', 'The request body is not a JSON object');
+  }
+  return {
+    account,
+    body: body ?? {},
+    lost: outages.includes('lost'),
+    held: outages.includes('held'),
+  };
+}
+
+/** The outages a call meets now: the account's (when it names one of outageFor) and its addresses'. */
+function outagesOf(account: Account, path: string, body: JsonObject | undefined): Outage[] {
   const { outage, outageFor, outageOf } = account.settings;
   const outages: Outage[] = Object.entries(outageOf)
     .filter(([address]) => namesAny(path, body, [address]))
@@ -119,12 +138,19 @@ async function accountAndBody(
   if (outage !== false && (!outageFor.length || namesAny(path, body, outageFor))) {
     outages.unshift(outage);
   }
-  const refusal = outages.find((kind) => kind !== 'lost');
-  if (refusal !== undefined) throw outageError(refusal);
-  if (raw.length && !body) {
-    throw new SesError(400, 'BadRequestException', 'The request body is not a JSON object');
+  return outages;
+}
+
+/** Resolves once no `held` outage meets the call any more, or its caller gave up. */
+async function heldAnswer(
+  req: IncomingMessage,
+  account: Account,
+  path: string,
+  body: JsonObject,
+): Promise<void> {
+  while (!req.socket.destroyed && outagesOf(account, path, body).includes('held')) {
+    await new Promise((r) => setTimeout(r, 20));
   }
-  return { account, body: body ?? {}, lost: outages.length > 0 };
 }
 
 /** The operation a request names, run for its account. */
@@ -169,10 +195,12 @@ async function operation(
 /** Answers a /v2/... request, errors in SES's shape. */
 export const v2Api: SesRoute = async (rt, req, res, path, url) => {
   try {
-    const { account, body, lost } = await accountAndBody(rt, req, path, url);
+    const { account, body, lost, held } = await accountAndBody(rt, req, path, url);
     const result = await operation(rt, account, body, req, path, url);
     // done, and the answer never comes: the caller's socket closes under it
     if (lost) return void req.socket.destroy();
+    // done (a send's events go out), and the answer waits until the outage is cleared
+    if (held) await heldAnswer(req, account, path, body);
     sendJson(res, 200, result, { 'x-amzn-requestid': randomUUID() });
   } catch (err) {
     if (err instanceof SesError) return sendSesError(res, err);

@@ -20,18 +20,20 @@ export const VERIFICATION_STATUSES: VerificationStatus[] = [
 ];
 
 /**
- * How a provider that is down answers: 503, 429, a 400 refusal, or (`lost`) not at all: the call
- * is carried out and the connection drops before its answer, as a timeout after SES took a mail
- * (see Settings.outage).
+ * How a provider that is down answers: 503, 429, a 400 refusal, (`lost`) not at all: the call
+ * is carried out and the connection drops before its answer, as a timeout after SES took a mail,
+ * or (`held`) late: the call is carried out and its answer waits until the outage is cleared, as
+ * an answer slow to come back while SES already publishes the mail's events (see Settings.outage).
  */
-export type Outage = true | 'throttle' | 'denied' | 'lost';
+export type Outage = true | 'throttle' | 'denied' | 'lost' | 'held';
 
 export interface Settings {
   /**
    * true: every API call answers 503 ServiceUnavailable; 'throttle': 429 TooManyRequestsException;
    * 'denied': 400 AccessDeniedException, as when the account's IAM policy does not allow the call
    * (a refusal for good, one of SES's common errors); 'lost': the call is carried out, then the
-   * connection drops unanswered (the caller cannot know whether a mail went).
+   * connection drops unanswered (the caller cannot know whether a mail went); 'held': the call is
+   * carried out and answered once the outage is cleared (or the caller gave up).
    */
   outage: boolean | Exclude<Outage, true>;
   /**
