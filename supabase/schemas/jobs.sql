@@ -210,7 +210,7 @@ revoke execute on function public.mark_jobs_sending(bigint[]) from public, anon,
 -- retry: back to the queue after the backoff (or retry_in seconds), failed after the last attempt;
 -- defer: back to the queue at run_at without counting the attempt (throttles, quotas).
 -- An outcome's `mail` (done: sent, unknown: maybe sent) is recorded by
--- private.record_outbound_mail (mail.sql).
+-- private.record_outbound_mail (mail-log.sql).
 -- Answers {done, retried, failed, unknown, deferred}.
 create function public.finish_jobs(p_outcomes jsonb)
 returns jsonb language plpgsql security definer set search_path = '' as $$
