@@ -367,8 +367,12 @@ begin
       and finished_at < now() - make_interval(days => (private.setting('jobs.keep_failed_days', '30'::jsonb))::text::integer);
   get diagnostics v_other = row_count;
   delete from private.job_groups where last_done_at < now() - interval '1 day';
-  -- provider events of a mail never recorded (mail.sql, private.early_mail_events)
+  -- provider events of a mail never recorded (mail-log.sql, private.early_mail_events)
   delete from private.early_mail_events where received_at < now() - interval '1 day';
+  -- the ids of provider events already applied (SNS, PortOne and PayPal webhooks): a provider
+  -- re-sends an event for three days at the most (PayPal: 25 tries over 3 days; SNS and PortOne
+  -- far less), so after 30 days none can come again
+  delete from private.provider_events where received_at < now() - interval '30 days';
   -- the webhook delivery log (webhooks.sql) keeps 30 days of what is settled
   delete from public.webhook_deliveries
     where status <> 'pending' and created_at < now() - interval '30 days';

@@ -628,6 +628,21 @@ describe('mail events', () => {
     expect(await kept(fresh)).toEqual([{ type: 'delivery' }]);
   });
 
+  it('purges the ids of applied provider events after 30 days, so the table does not grow forever', async () => {
+    const [old, recent] = [`sns-${randomUUID()}`, `sns-${randomUUID()}`];
+    await sql(
+      `insert into private.provider_events (id, received_at)
+       values ($1, now() - interval '31 days'), ($2, now() - interval '29 days')`,
+      [old, recent],
+    );
+    await sql('select private.purge_jobs()');
+    const left = await sql<{ id: string }>(
+      'select id from private.provider_events where id = any($1) order by id',
+      [[old, recent]],
+    );
+    expect(left.map((r) => r.id)).toEqual([recent]);
+  });
+
   it('suppresses an address after a permanent bounce or a complaint', async () => {
     const bounced = await sentMail();
     await event({
