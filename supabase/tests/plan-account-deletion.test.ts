@@ -15,7 +15,14 @@ import {
 } from './support/clients.ts';
 import * as plans from './support/plans.ts';
 import { eventually, mailbox } from './support/providers.ts';
-import { boughtByCard, renewalDue, scheduleAtPortOne, scheduled } from './support/renewals.ts';
+import {
+  boughtByCard,
+  paymentStatus,
+  renewalDue,
+  scheduleAtPortOne,
+  scheduled,
+  stoppedLate,
+} from './support/renewals.ts';
 
 /** Where the local stack sends the operator's alerts (stack.ts backgroundEnv OPERATOR_EMAIL). */
 const OPERATOR = 'operator@reaction-blocks.local';
@@ -54,6 +61,9 @@ const untilWorked = async <T>(ref: string, seen: () => Promise<T>, done: (value:
     async () => ({ seen: await seen(), jobs: await stopJobs(ref) }),
   );
 };
+
+/** PortOne gave the payment back. */
+const givenBack = (status: string | undefined) => status === 'CANCELLED';
 
 const ownPortonePayments = async (owner: TestUser) =>
   (await plans.portoneState()).payments
@@ -95,9 +105,7 @@ describe('deleting an account with a plan', () => {
     await deleteQuietly(owner);
     // PortOne runs the schedule before the stop job revoked it; its webhook reaches us
     await plans.control('portone', '/schedules/run', { paymentId: chargeId });
-    const renewal = async () =>
-      (await plans.portoneState()).payments.find((p) => p.id === chargeId)?.status;
-    await untilWorked(key, renewal, (status) => status === 'CANCELLED');
+    await untilWorked(key, () => paymentStatus(chargeId), givenBack);
     // the first payment (the period the owner had) stays; the webhook replayed changes nothing
     const st = await plans.portoneState();
     expect(
@@ -114,25 +122,18 @@ describe('deleting an account with a plan', () => {
     });
     expect(replay.status).toBe(200);
     await plans.runWorker();
-    expect((await plans.portoneState()).payments.find((p) => p.id === chargeId)?.status).toBe(
-      'CANCELLED',
-    );
+    expect(await paymentStatus(chargeId)).toBe('CANCELLED');
   });
 
   it('card: a schedule a Stop revoked too late runs after the deletion: refunded', async () => {
     const { owner, key, paymentId, chargeId } = await renewalDue('del-card-late');
     // the Stop is recorded as the schedule job marked the charge after PortOne's revoke by key
     // (a schedule made late): plan.revoke-schedule is queued for it, and has not run
-    await sql(`update private.payment_charges set schedule_id = 'existing' where id = $1`, [
-      chargeId,
-    ]);
-    await sql('select public.record_plan_stop($1, $2)', [owner.id, paymentId]);
+    await stoppedLate(owner, paymentId, chargeId);
     await deleteQuietly(owner);
     // PortOne runs the schedule before the stop job revoked it; its webhook reaches us
     await plans.control('portone', '/schedules/run', { paymentId: chargeId });
-    const renewal = async () =>
-      (await plans.portoneState()).payments.find((p) => p.id === chargeId)?.status;
-    await untilWorked(key, renewal, (status) => status === 'CANCELLED');
+    await untilWorked(key, () => paymentStatus(chargeId), givenBack);
     // the first payment (the period the owner had) stays
     expect((await ownPortonePayments(owner)).map(([, status]) => status).sort()).toEqual([
       'CANCELLED',
@@ -152,12 +153,7 @@ describe('deleting an account with a plan', () => {
     await deleteQuietly(owner);
     // PortOne runs them before the stop job revoked the key's schedules; their webhooks reach us
     for (const paymentId of ids) await plans.control('portone', '/schedules/run', { paymentId });
-    const states = async () =>
-      Promise.all(
-        ids.map(
-          async (id) => (await plans.portoneState()).payments.find((p) => p.id === id)?.status,
-        ),
-      );
+    const states = async () => Promise.all(ids.map(paymentStatus));
     await untilWorked(key, states, (seen) => seen.join() === 'CANCELLED,CANCELLED');
     // the first payment (the period the owner had) stays; nothing was recorded for the account
     expect((await ownPortonePayments(owner)).map(([, status]) => status).sort()).toEqual([

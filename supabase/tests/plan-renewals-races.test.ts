@@ -244,10 +244,7 @@ describe('a schedule PortOne made whose id we do not have', () => {
     const made = await renewals.scheduled(key, 3);
     // as the schedule job marked a charge PortOne had a schedule for before this change; the Stop
     // is recorded without PortOne's revoke by key, which came before that schedule was made
-    await sql(`update private.payment_charges set schedule_id = 'existing' where id = $1`, [
-      made.paymentId,
-    ]);
-    await sql('select public.record_plan_stop($1, $2)', [owner.id, paymentId]);
+    await renewals.stoppedLate(owner, paymentId, made.paymentId);
     await waitingAfterQueue(key, 0);
     expect((await plans.portoneState()).schedules.find((s) => s.id === made.id)!.status).toBe(
       'REVOKED',
@@ -262,20 +259,23 @@ describe('a schedule PortOne made whose id we do not have', () => {
    */
   async function ranAfterStop(label: string, webhook: boolean) {
     const { owner, key, paymentId, chargeId } = await renewals.renewalDue(label);
-    await sql(`update private.payment_charges set schedule_id = 'existing' where id = $1`, [
-      chargeId,
-    ]);
-    const end = (
-      await sql<{ end_date: string }>(
-        `select (public.record_plan_stop($1, $2) ->> 'end_date') as end_date`,
-        [owner.id, paymentId],
-      )
-    )[0]!.end_date;
+    const end = await renewals.stoppedLate(owner, paymentId, chargeId);
     await plans.control('portone', '/schedules/run', { paymentId: chargeId, webhook });
-    const status = async () =>
-      (await plans.portoneState()).payments.find((p) => p.id === chargeId)?.status;
+    const status = () => renewals.paymentStatus(chargeId);
     expect(await status()).toBe('PAID');
     return { owner, key, paymentId, chargeId, end, status };
+  }
+
+  /**
+   * As ranAfterStop, but PortOne's payment of the renewal stays under way (PAY_PENDING) and its
+   * webhook is lost.
+   */
+  async function pendingAfterStop(label: string) {
+    const { owner, key, paymentId, chargeId } = await renewals.renewalDue(label);
+    await renewals.stoppedLate(owner, paymentId, chargeId);
+    await plans.control('portone', `/billing-keys/${key}`, { pendingPayments: true });
+    await plans.control('portone', '/schedules/run', { paymentId: chargeId, webhook: false });
+    return { owner, chargeId };
   }
 
   it('PortOne runs a schedule the Stop revoked too late: the payment is given back, no period added', async () => {
@@ -294,14 +294,7 @@ describe('a schedule PortOne made whose id we do not have', () => {
 
   it('the same with its webhook lost: plan.revoke-schedule gives the payment back', async () => {
     const { owner, chargeId, end, status } = await ranAfterStop('late-run-lost', false);
-    await eventually(
-      async () => {
-        await plans.runWorker();
-        return (await status()) === 'CANCELLED';
-      },
-      60_000,
-      status,
-    );
+    await renewals.untilGivenBack(chargeId);
     // PortOne's refund comes before the job records its outcome
     const [job] = await recordedJobs(() =>
       sql<{ status: string; result: unknown }>(
@@ -323,15 +316,8 @@ describe('a schedule PortOne made whose id we do not have', () => {
   it('the same still under way when plan.revoke-schedule reads it, its webhook lost: the job looks again and gives it back', async () => {
     // before: the job read it under way, took it as nothing taken and ended; completed later with
     // its webhook lost, the payment stayed PAID with no period
-    const { owner, key, paymentId, chargeId } = await renewals.renewalDue('late-run-pending');
-    await sql(`update private.payment_charges set schedule_id = 'existing' where id = $1`, [
-      chargeId,
-    ]);
-    await sql('select public.record_plan_stop($1, $2)', [owner.id, paymentId]);
-    await plans.control('portone', `/billing-keys/${key}`, { pendingPayments: true });
-    await plans.control('portone', '/schedules/run', { paymentId: chargeId, webhook: false });
-    const status = async () =>
-      (await plans.portoneState()).payments.find((p) => p.id === chargeId)?.status;
+    const { owner, chargeId } = await pendingAfterStop('late-run-pending');
+    const status = () => renewals.paymentStatus(chargeId);
     expect(await status()).toBe('PAY_PENDING');
     const job = async () =>
       (
@@ -354,25 +340,12 @@ describe('a schedule PortOne made whose id we do not have', () => {
     await sql(`update private.jobs set run_at = now() where dedupe_key = $1`, [
       `plan.revoke-schedule:${chargeId}`,
     ]);
-    await eventually(
-      async () => {
-        await plans.runWorker();
-        return (await status()) === 'CANCELLED';
-      },
-      60_000,
-      status,
-    );
+    await renewals.untilGivenBack(chargeId);
     expect(await renewals.paidAtPortOne(owner)).toBe(1);
   });
 
   it('one still under way after 14 days: the job stops looking and mails the operator', async () => {
-    const { owner, key, paymentId, chargeId } = await renewals.renewalDue('late-run-stuck');
-    await sql(`update private.payment_charges set schedule_id = 'existing' where id = $1`, [
-      chargeId,
-    ]);
-    await sql('select public.record_plan_stop($1, $2)', [owner.id, paymentId]);
-    await plans.control('portone', `/billing-keys/${key}`, { pendingPayments: true });
-    await plans.control('portone', '/schedules/run', { paymentId: chargeId, webhook: false });
+    const { chargeId } = await pendingAfterStop('late-run-stuck');
     await sql(
       `update private.jobs set created_at = now() - interval '15 days' where dedupe_key = $1`,
       [`plan.revoke-schedule:${chargeId}`],

@@ -68,6 +68,22 @@ export async function renewalDue(label: string) {
 }
 
 /**
+ * A Stop recorded as the schedule job marked the renewal charge `chargeId` after PortOne's revoke
+ * by key (a schedule made late): plan.revoke-schedule is queued for it and has not run. Answers
+ * the plan's end date.
+ */
+export async function stoppedLate(owner: TestUser, paymentId: string, chargeId: string) {
+  await sql(`update private.payment_charges set schedule_id = 'existing' where id = $1`, [
+    chargeId,
+  ]);
+  const [stop] = await sql<{ end_date: string }>(
+    `select (public.record_plan_stop($1, $2) ->> 'end_date') as end_date`,
+    [owner.id, paymentId],
+  );
+  return stop!.end_date;
+}
+
+/**
  * A schedule put on the owner's billing key at PortOne by someone else than our queue (a schedule
  * made late, one of another id or amount), for tomorrow: the Basic plan's order at `won`.
  */
@@ -94,6 +110,21 @@ export async function chargedUnrecorded(label: string) {
   expect((await plans.chargesOf(owner.id)).map((c) => c.status)).toEqual(['recorded', 'scheduled']);
   return { owner, key, paymentId, chargeId, next: await nextPeriod() };
 }
+
+/** The status PortOne gives its payment `paymentId` (PAID, CANCELLED, PAY_PENDING...), if it has one. */
+export const paymentStatus = async (paymentId: string) =>
+  (await plans.portoneState()).payments.find((p) => p.id === paymentId)?.status;
+
+/** Runs the worker until PortOne has given the payment `paymentId` back (CANCELLED). */
+export const untilGivenBack = (paymentId: string) =>
+  eventually(
+    async () => {
+      await plans.runWorker();
+      return (await paymentStatus(paymentId)) === 'CANCELLED';
+    },
+    60_000,
+    () => paymentStatus(paymentId),
+  );
 
 /** The owner's payments PortOne took. */
 export const paidAtPortOne = async (owner: TestUser) =>
