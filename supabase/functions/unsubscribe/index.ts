@@ -54,14 +54,23 @@ async function linkState(claim: UnsubscribeClaim): Promise<LinkState> {
     if (error) throw dbError(error, status);
     return data === true ? 'out' : 'in';
   }
-  const { data, error, status } = await db.rpc('mail_optout_state', {
+  const state = await mailOptout('mail_optout_state', claim);
+  return state === 'out' || state === 'gone' ? state : 'in';
+}
+
+/**
+ * What a notification link's opt-out RPC (mail_optout_state, record_mail_optout) answers of its
+ * address, scope, block and owner.
+ */
+async function mailOptout(fn: 'mail_optout_state' | 'record_mail_optout', claim: UnsubscribeClaim) {
+  const { data, error, status } = await serviceClient().rpc(fn, {
     p_email: claim.e,
     p_scope: claim.s,
     p_block_id: claim.b,
     p_owner_id: claim.u ?? undefined,
   });
   if (error) throw dbError(error, status);
-  return data === 'out' || data === 'gone' ? data : 'in';
+  return data;
 }
 
 /** Records the unsubscribe; 'gone' when a notification link has nothing left to stop. */
@@ -86,14 +95,7 @@ async function record(claim: UnsubscribeClaim): Promise<'recorded' | 'gone'> {
   }
   // the block's owner; once the block is deleted, the link's owner if the mail log shows their
   // digests went to the address (record_mail_optout), else nothing is left to stop
-  const { data, error, status } = await db.rpc('record_mail_optout', {
-    p_email: claim.e,
-    p_scope: claim.s,
-    p_block_id: claim.b,
-    p_owner_id: claim.u ?? undefined,
-  });
-  if (error) throw dbError(error, status);
-  return data === 'gone' ? 'gone' : 'recorded';
+  return (await mailOptout('record_mail_optout', claim)) === 'gone' ? 'gone' : 'recorded';
 }
 
 /**
