@@ -54,9 +54,9 @@ $$;
 revoke execute on function private.queue_account_stop(uuid, public.payment_method, text, text[], boolean, text) from public;
 
 -- Deleting a profile (the account's deletion cascades here) writes the stops of every billing key
--- and subscription that may still charge: a checkout in flight, and a plan still running (a legacy
+-- and subscription that may still charge: a checkout in flight, a plan still running (a legacy
 -- PayPal one too, and a stopped one: its card key may be left after a late schedule, and a cancel or revoke of what
--- is gone already is a no-op). A card plan's charge ids: its renewals not charged yet, and those a
+-- is gone already is a no-op), and every PayPal plan, ended or not (rev-money3 D1). A card plan's charge ids: its renewals not charged yet, and those a
 -- Stop or Change revoked whose period has not ended (a schedule made late, or revoked by
 -- plan.revoke-schedule only after the deletion, may still run). Runs before the cascade takes the
 -- charges. PayPal refunds still owed stay (their owner set null), settled ones go.
@@ -80,13 +80,16 @@ begin
       where c.user_id = old.id and c.kind = 'first'
     ) k
     -- an ended plan too while a charge it revoked may still run
-    where k.status = 'pending' or (k.status = 'recorded' and (k.is_active or cardinality(k.ids) > 0))
+    -- (a PayPal plan however it ended: PayPal bills its subscription until it is cancelled, and a
+    -- cancel of one cancelled already is a no-op)
+    where k.status = 'pending'
+       or (k.status = 'recorded' and (k.is_active or k.method = 'paypal' or cardinality(k.ids) > 0))
     union all
-    -- a PayPal plan row without a checkout of ours (a legacy one) that PayPal may still bill
+    -- a PayPal plan row without a checkout of ours (a legacy one) that PayPal may still bill,
+    -- active or ended
     select p.method, p.provider_payment_id, true, '{}'::uuid[]
     from public.payments p
     where p.user_id = old.id and p.method = 'paypal' and p.provider_payment_id is not null
-      and p.is_active
   loop
     perform private.queue_account_stop(old.id, v_row.method, v_row.provider_ref, v_row.ids::text[],
                                        v_row.was_plan);

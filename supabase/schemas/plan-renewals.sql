@@ -119,6 +119,24 @@ end;
 $$;
 revoke execute on function private.delete_billing_key_later(uuid) from public;
 
+-- Queues `plan.paypal-ended` for a PayPal plan our side ended (end_plan, the daily expiry) or a
+-- payment PayPal took for a plan already ended (sync_paypal_plan): the subscription is cancelled at
+-- PayPal if it still bills, and what PayPal took from p_since on is given back (it paid no period:
+-- an ended row never comes back). One job per p_key (the end, or the payment's time), 100 attempts
+-- with the queue's backoff; nothing for a card plan (delete_billing_key_later stops it).
+create function private.stop_paypal_later(p_payment_id uuid, p_since timestamptz, p_key text)
+returns void language plpgsql set search_path = '' as $$
+begin
+  perform public.enqueue_job('plan.paypal-ended',
+    jsonb_build_object('subscription_id', provider_payment_id, 'payment_id', id, 'user_id', user_id,
+                       'since', p_since),
+    'plan.paypal-ended:' || provider_payment_id || ':' || left(p_key, 100), null, null, null, 100)
+    from public.payments
+    where id = p_payment_id and method = 'paypal' and provider_payment_id is not null;
+end;
+$$;
+revoke execute on function private.stop_paypal_later(uuid, timestamptz, text) from public;
+
 -- Paid next plans whose first day has come become their rows' plans (type, content, price), and
 -- the limits follow. p_payment_id: that row only (a renewal just recorded), else every row due
 -- (the daily expiry). Answers how many owners' plans started.
@@ -255,7 +273,9 @@ alter table private.paypal_payments enable row level security;
 -- decides the period's plan: the change asked (next_*) at that price, else the last change at it
 -- (private.paypal_revisions), else the row's. A payment above the quantity but for the row's price
 -- (auto_bill_outstanding: a cycle PayPal could not take billed with the next) pays the period at
--- the quantity; the rest paid no period and goes back (`plan.paypal-outstanding`). Idempotent.
+-- the quantity; the rest paid no period and goes back (`plan.paypal-outstanding`). A payment for a
+-- row that ended (our side ended it: its subscription is being cancelled) revives nothing and goes
+-- back (`plan.paypal-ended`). Idempotent.
 create function public.sync_paypal_plan(p_subscription_id text, p_state jsonb)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
@@ -298,7 +318,12 @@ begin
     v_outstanding := v_billed - v_quantity;
     v_billed := v_quantity;
   end if;
-  if v_new and v_end > v_payment.end_date then
+  if v_new and not v_payment.is_active then
+    -- a payment for a plan that ended on our side (its cancel reached PayPal after PayPal billed,
+    -- or an e-check cleared after the end): no period, the row stays ended (beside a newer plan it
+    -- could not be active anyway), and the payment goes back (private.stop_paypal_later)
+    perform private.stop_paypal_later(v_payment.id, v_paid, v_paid::text);
+  elsif v_new and v_end > v_payment.end_date then
     -- a new period, of the plan PayPal billed (the row is locked above, so v_payment holds what
     -- the update sees)
     if v_outstanding > 0 then
@@ -357,7 +382,8 @@ $$;
 revoke execute on function public.sync_paypal_plan(text, jsonb) from public, anon, authenticated;
 
 -- Ends a plan now (a renewal the provider never made): inactive, limits fall back, a card plan's
--- billing key deleted (private.delete_billing_key_later).
+-- billing key deleted (private.delete_billing_key_later), a PayPal plan's subscription cancelled
+-- (private.stop_paypal_later).
 create function public.end_plan(p_payment_id uuid)
 returns void language plpgsql security definer set search_path = '' as $$
 declare
@@ -370,6 +396,7 @@ begin
   if v_user is not null then
     perform private.revoke_renewal_charges(p_payment_id);
     perform private.delete_billing_key_later(p_payment_id);
+    perform private.stop_paypal_later(p_payment_id, now(), 'ended');
     perform private.apply_plan_limits(v_user);
   end if;
 end;
@@ -377,7 +404,9 @@ $$;
 revoke execute on function public.end_plan(uuid) from public, anon, authenticated;
 
 -- The owner's plan with what the provider needs to stop or change it: {payment, billing_key,
--- renewal_charge}. Only the owner's active, renewing (for changes) plan of this method.
+-- renewal_charge}. Only the owner's active, renewing (for changes) plan of this method; a PayPal
+-- one also once ended (its Stop cancels a subscription PayPal may still bill; a Change needs it
+-- renewing, which an ended row never is).
 create function public.plan_for_owner(p_user_id uuid, p_payment_id uuid, p_method public.payment_method)
 returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
@@ -386,7 +415,7 @@ declare
   v_renewal private.payment_charges;
 begin
   select * into v_payment from public.payments
-    where id = p_payment_id and user_id = p_user_id and is_active
+    where id = p_payment_id and user_id = p_user_id and (is_active or p_method = 'paypal')
       and type in ('basic', 'custom') and method = p_method;
   if not found then
     raise exception 'No such plan' using errcode = 'PT404';
@@ -498,9 +527,9 @@ revoke execute on function public.record_plan_change(uuid, uuid, jsonb, numeric)
 
 -- Once a day: paid next plans whose first day has come start (private.start_paid_plans); plans
 -- that do not renew and are past their end date become inactive (limits fall back, blocks
--- beyond the limit are deactivated, a card plan's billing key is deleted); plans that renew and
--- are past their end are
--- checked with the provider first (`plan.renewal-check`: a renewal may have been paid without
+-- beyond the limit are deactivated, a card plan's billing key is deleted, a PayPal plan's
+-- subscription cancelled); plans that renew and are past their end are checked with the provider
+-- first (`plan.renewal-check`: a renewal may have been paid without
 -- its webhook reaching us), and ended after a week without an answer; owners of plans that end
 -- in PLAN_RULES.noticeDays (3) days without renewing are mailed. Answers what it did.
 create function private.expire_plans()
@@ -562,6 +591,7 @@ begin
   loop
     perform private.revoke_renewal_charges(v_row.id);
     perform private.delete_billing_key_later(v_row.id);
+    perform private.stop_paypal_later(v_row.id, now(), 'ended');
     v_users := v_users || v_row.user_id;
   end loop;
   select array_agg(distinct u) into v_users from unnest(v_users) u;

@@ -13,6 +13,10 @@
 //                          back (plan-account-stop.ts)
 //   plan.paypal-outstanding the part of a PayPal payment that paid a cycle PayPal could not take
 //                          before (its outstanding balance) given back (paypal-outstanding.ts)
+//   plan.paypal-ended      a PayPal plan our side ended: its subscription cancelled, what PayPal
+//                          took after given back (paypal-no-plan.ts)
+//   plan.paypal-orphan     a subscription approved and billed whose check never ran: cancelled
+//                          and given back an hour later (paypal-no-plan.ts)
 // The first five and plan.paypal-refund are idempotent end to end (a fixed PortOne payment id,
 // records that set rather than add, a key deleted already, a refund's PayPal-Request-Id), so they do their provider calls
 // while preparing and answer a final outcome: a worker that dies half way leaves a job that simply
@@ -40,6 +44,12 @@ import { PayPalError, type PayPalSubscription } from './paypal.ts';
 import { paypalClient } from './paypal-env.ts';
 import { ACCOUNT_STOP_JOB, accountStop } from './plan-account-stop.ts';
 import { PAYPAL_OUTSTANDING_JOB, paypalOutstanding } from './paypal-outstanding.ts';
+import {
+  PAYPAL_ENDED_JOB,
+  PAYPAL_ORPHAN_JOB,
+  paypalEnded,
+  paypalOrphan,
+} from './paypal-no-plan.ts';
 import { billingKeyGone, portone, portoneErrorType } from './portone.ts';
 import {
   finishPaypalRefund,
@@ -581,4 +591,6 @@ export const planJobHandlers: Record<string, JobHandler> = {
   'plan.refund-alert': refundAlert,
   [ACCOUNT_STOP_JOB]: accountStop,
   [PAYPAL_OUTSTANDING_JOB]: paypalOutstanding,
+  [PAYPAL_ENDED_JOB]: paypalEnded,
+  [PAYPAL_ORPHAN_JOB]: paypalOrphan,
 };

@@ -3,7 +3,9 @@
 // PAYPAL_WEBHOOK_ID) is the check. Each event id is applied once; the subscription it names is
 // read back from PayPal's API before anything changes (one whose checkout had ended, approved too
 // late, is given back: settleEndedPaypalCheckout; one of a deleted account runs its stop again,
-// which cancels it and gives back what PayPal took after the deletion: plan.account-stop). A
+// which cancels it and gives back what PayPal took after the deletion: plan.account-stop; one on
+// our plan with neither a checkout nor a plan, approved but never checked, is cancelled and given
+// back an hour later unless its check came: plan.paypal-orphan). A
 // failure answers 500 (503 with Retry-After when the database was out of reach) and PayPal retries.
 import { json } from '../_shared/http.ts';
 import {
@@ -16,6 +18,7 @@ import {
 import { webhookFailure } from '../_shared/plan-answers.ts';
 import { paypalClient } from '../_shared/paypal-env.ts';
 import { kickWorker } from '../_shared/background.ts';
+import { mayBeOrphan, queueOrphanCheck } from '../_shared/paypal-no-plan.ts';
 
 interface PayPalEvent {
   id?: unknown;
@@ -76,9 +79,11 @@ Deno.serve(async (req) => {
       // approved after its checkout was closed: what PayPal took goes back
       else if (checkout?.status === 'failed')
         applied = (await settleEndedPaypalCheckout(checkout)).state;
+      const s = await paypalClient().getSubscription(subscriptionId);
       const plan = await syncPaypalPlan(
         subscriptionId,
         type === 'BILLING.SUBSCRIPTION.PAYMENT.FAILED',
+        s,
       );
       if (plan) applied = 'synced';
       else if (
@@ -92,6 +97,11 @@ Deno.serve(async (req) => {
       ) {
         applied = 'account_deleted';
         kickWorker();
+      } else if (!checkout && mayBeOrphan(s)) {
+        // approved and billed, but its check never ran: an hour for it, then cancelled and given
+        // back (plan.paypal-orphan)
+        await queueOrphanCheck(subscriptionId);
+        applied = 'no_checkout';
       }
     }
     await rpc('record_payment_event', { p_id: key });

@@ -1,0 +1,171 @@
+// PayPal subscriptions PayPal may bill with no live plan of ours (docs/plans.md, "A subscription
+// with no live plan"); both jobs are registered in plan-jobs.ts.
+//   plan.paypal-ended   a PayPal plan our side ended (end_plan from plan.renewal-check, the daily
+//                       expiry), or a payment PayPal took for a plan already ended: the subscription
+//                       is cancelled if PayPal still bills it, and what PayPal took from `since` on
+//                       is given back (queued by private.stop_paypal_later).
+//   plan.paypal-orphan  a subscription on our plan that PayPal activated or billed with neither a
+//                       checkout nor a plan of ours (the buyer approved, then check-paypal-payment
+//                       never ran: the tab closed, the network cut): an hour after its webhook
+//                       (the check has had its chance), still neither, it is cancelled and given
+//                       back as a second purchase is (queue_paypal_refund, plan.paypal-refund); the
+//                       owner's account gone, its stop does it (stop_for_deleted_account).
+// Nothing twice: the cancel of a cancelled subscription is a no-op, each refund has its
+// PayPal-Request-Id and a refunded payment is skipped (refundPaypalPayments). Nothing lost: PayPal
+// failing retries with the queue's backoff (100 attempts); a refund PayPal refuses, or one still
+// pending after 14 days, is recorded `failed` in public.paypal_refunds (the owner's Plan page says
+// so, plan.refund-alert mails the operator).
+import { serviceClient } from './clients.ts';
+import { env } from './env.ts';
+import type { JobHandler, Outcome } from './jobs.ts';
+import { mapLimit } from './map-limit.ts';
+import { rpc } from './plan-flows.ts';
+import { paypalClient } from './paypal-env.ts';
+import { PayPalError, type PayPalSubscription } from './paypal.ts';
+import {
+  finishPaypalRefund,
+  queuePaypalRefund,
+  refundable,
+  refundPaypalNow,
+  refundPaypalPayments,
+} from './paypal-refund.ts';
+
+export const PAYPAL_ENDED_JOB = 'plan.paypal-ended';
+export const PAYPAL_ORPHAN_JOB = 'plan.paypal-orphan';
+
+/** Why a payment for an ended plan goes back (public.paypal_refunds.reason). */
+export const ENDED_REASON = 'The plan had ended; this payment paid no period';
+/** Why a subscription with no checkout and no plan is cancelled and given back. */
+export const ORPHAN_REASON =
+  'The subscription was approved but the purchase was never completed; the payment is given back';
+
+const HOUR_MS = 3_600_000;
+/** How long a payment (or its refund) PayPal has not completed yet is looked at again. */
+const PENDING_MS = 14 * 24 * HOUR_MS;
+/** How long after its webhook a subscription with no checkout waits for check-paypal-payment. */
+export const ORPHAN_WAIT_MS = HOUR_MS;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const errorText = (err: unknown) => String((err as Error)?.message ?? err).slice(0, 500);
+
+interface EndedPayload {
+  subscription_id: string;
+  payment_id: string;
+  user_id: string;
+  /** Payments PayPal took from then on paid no period. */
+  since: string;
+}
+
+/**
+ * The refund's row (one a subscription), the owner's so their Plan page shows a refund PayPal
+ * refused; an owner deleted meanwhile leaves it with none, for the operator (as a deleted account's).
+ */
+async function refundRow(p: EndedPayload): Promise<void> {
+  const db = serviceClient();
+  const { error } = await db
+    .from('paypal_refunds')
+    .upsert(
+      { subscription_id: p.subscription_id, user_id: p.user_id, reason: ENDED_REASON },
+      { onConflict: 'subscription_id', ignoreDuplicates: true },
+    );
+  if (error?.code === '23503')
+    await rpc('finish_paypal_refund', {
+      p_subscription_id: p.subscription_id,
+      p_status: 'queued',
+      p_error: null,
+      p_reason: ENDED_REASON,
+    });
+  else if (error) throw new Error(`paypal_refunds: ${error.message}`);
+}
+
+export const paypalEnded: JobHandler = {
+  prepare: (jobs) =>
+    mapLimit(jobs, 4, async (job): Promise<Outcome> => {
+      const p = job.payload as unknown as EndedPayload;
+      const age = Date.now() - Date.parse(job.created_at);
+      const notGivenBack = async (error: string): Promise<Outcome> => {
+        await refundRow(p);
+        await finishPaypalRefund(p.subscription_id, 'failed', error);
+        return { status: 'failed', error };
+      };
+      try {
+        const found = await refundPaypalPayments(p.subscription_id, ENDED_REASON, p.since);
+        if (found.state === 'failed') return await notGivenBack(found.error);
+        if (found.state === 'refunded') {
+          await refundRow(p);
+          await finishPaypalRefund(p.subscription_id, 'refunded');
+          return { status: 'done', result: { cancelled: true, refunded: true } };
+        }
+        if (found.state === 'pending')
+          return age < PENDING_MS
+            ? { status: 'defer', run_at: new Date(Date.now() + HOUR_MS).toISOString() }
+            : await notGivenBack('A payment or its refund still pending after 14 days');
+        return { status: 'done', result: { cancelled: true, refunded: false } };
+      } catch (err) {
+        if (err instanceof PayPalError && err.status === 404)
+          return { status: 'done', result: { skipped: 'no such subscription' } };
+        if (job.attempts >= job.max_attempts) {
+          try {
+            return await notGivenBack(`Gave up after ${job.attempts} attempts: ${errorText(err)}`);
+          } catch {
+            // the database too: the queue fails the job; its error is kept there
+          }
+        }
+        return { status: 'retry', error: errorText(err) };
+      }
+    }),
+};
+
+/**
+ * Whether a webhook's subscription may be billed with no checkout and no plan of ours: on our plan,
+ * made for an owner (custom_id), and active or paid.
+ */
+export const mayBeOrphan = (s: PayPalSubscription): boolean =>
+  s.plan_id === env('PAYPAL_PLAN_ID') &&
+  typeof s.custom_id === 'string' &&
+  UUID.test(s.custom_id) &&
+  (s.status === 'ACTIVE' || !!s.billing_info?.last_payment);
+
+/** Queues plan.paypal-orphan for a subscription a webhook found with no checkout and no plan. */
+export const queueOrphanCheck = (subscriptionId: string) =>
+  rpc('enqueue_job', {
+    p_kind: PAYPAL_ORPHAN_JOB,
+    p_payload: { subscription_id: subscriptionId },
+    p_dedupe_key: `${PAYPAL_ORPHAN_JOB}:${subscriptionId}`,
+    p_run_at: new Date(Date.now() + ORPHAN_WAIT_MS).toISOString(),
+    p_max_attempts: 100,
+  });
+
+export const paypalOrphan: JobHandler = {
+  prepare: (jobs) =>
+    mapLimit(jobs, 4, async (job): Promise<Outcome> => {
+      const id = String(job.payload.subscription_id);
+      try {
+        const can = await refundable(id);
+        // the check ran meanwhile: a plan, or a checkout still being settled (then see)
+        if (can === 'plan') return { status: 'done', result: { skipped: 'a plan' } };
+        if (can === 'settling')
+          return { status: 'defer', run_at: new Date(Date.now() + 10 * 60_000).toISOString() };
+        const s = await paypalClient().getSubscription(id);
+        if (!mayBeOrphan(s)) return { status: 'done', result: { skipped: 'not billed' } };
+        const owner = s.custom_id!;
+        // the account is gone: its stop cancels it and gives back what PayPal took
+        if (
+          await rpc<boolean>('stop_for_deleted_account', {
+            p_user_id: owner,
+            p_method: 'paypal',
+            p_ref: id,
+          })
+        )
+          return { status: 'done', result: { account_deleted: true } };
+        await queuePaypalRefund(id, owner, ORPHAN_REASON);
+        const refund = await refundPaypalNow(id, ORPHAN_REASON);
+        return { status: 'done', result: { refund } };
+      } catch (err) {
+        if (err instanceof PayPalError && err.status === 404)
+          return { status: 'done', result: { skipped: 'no such subscription' } };
+        return { status: 'retry', error: errorText(err) };
+      }
+    }),
+};

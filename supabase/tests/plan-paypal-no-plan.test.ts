@@ -1,0 +1,176 @@
+// A PayPal subscription PayPal may bill with no live plan of ours (docs/plans.md, "A subscription
+// with no live plan"; rev-money3 D1, D2): a plan our side ended has its subscription cancelled at
+// PayPal and a later payment for it given back, never revived; a subscription approved and billed
+// whose check never ran is cancelled and given back once its check has had its hour.
+import { describe, expect, it } from 'vitest';
+import { callFunction, newUser, sql, type TestUser } from './support/clients.ts';
+import * as plans from './support/plans.ts';
+import { eventually } from './support/providers.ts';
+
+const row = async (ownerId: string) => (await plans.paymentsOf(ownerId))[0]!;
+const subStatus = async (sub: string) =>
+  (await plans.paypalState()).subscriptions.find((s) => s.id === sub)?.status;
+/** What PayPal took for a subscription: each payment's status and amount. */
+const takenFor = async (sub: string) =>
+  (await plans.paypalState()).transactions
+    .filter((t) => t.subscription_id === sub)
+    .map((t) => `${t.status}:${t.value}`);
+/** Every webhook PayPal sent about a subscription has been answered (or given up on). */
+const webhooksAnswered = (sub: string) =>
+  eventually(async () =>
+    (await plans.paypalState()).webhooks
+      .filter((w) => w.body.includes(sub))
+      .every((w) => w.status === 'delivered' || w.status === 'failed'),
+  );
+const refundRow = async (sub: string) =>
+  (
+    await sql<{ status: string; user_id: string | null }>(
+      'select status, user_id from public.paypal_refunds where subscription_id = $1',
+      [sub],
+    )
+  )[0];
+/** The worker runs until `done` holds. */
+const workedUntil = (done: () => Promise<boolean>) =>
+  eventually(async () => {
+    await plans.runWorker();
+    return done();
+  });
+
+/** A PayPal plan whose renewal PayPal could not take, a week ago: PayPal still has it ACTIVE. */
+async function unpaidForAWeek(owner: TestUser) {
+  const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
+  await webhooksAnswered(sub);
+  await plans.control('paypal', `/subscriptions/${sub}`, { fail: true });
+  await plans.control('paypal', `/subscriptions/${sub}/bill`);
+  await eventually(async () => !!(await row(owner.id)).renewal_failed_at);
+  await webhooksAnswered(sub);
+  await sql(
+    `update public.payments set start_date = current_date - 39, end_date = current_date - 8 where id = $1`,
+    [paymentId],
+  );
+  await plans.control('paypal', `/subscriptions/${sub}`, { fail: false });
+  return { sub, paymentId };
+}
+
+describe('a PayPal plan our side ends', () => {
+  it('the daily expiry ends it: the subscription is cancelled at PayPal, and a Stop answers 200', async () => {
+    const owner = await newUser('ppend-expiry');
+    const { sub, paymentId } = await unpaidForAWeek(owner);
+    await sql('select private.expire_plans()');
+    expect(await row(owner.id)).toMatchObject({ is_active: false, auto_renew: false });
+    await workedUntil(async () => (await subStatus(sub)) === 'CANCELLED');
+    // nothing taken after the end: nothing given back, no refund row
+    expect(await takenFor(sub)).toEqual(['COMPLETED:3.00']);
+    expect(await refundRow(sub)).toBeUndefined();
+    // the owner's Stop of the ended plan is not "No such plan"
+    const stop = await callFunction('cancel-paypal-payment', { paymentId }, owner.accessToken);
+    expect(stop.status, JSON.stringify(stop.json)).toBe(200);
+  });
+
+  it('end_plan (the renewal check) ends it: the subscription is cancelled at PayPal', async () => {
+    const owner = await newUser('ppend-endplan');
+    const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
+    await webhooksAnswered(sub);
+    await sql('select public.end_plan($1)', [paymentId]);
+    await workedUntil(async () => (await subStatus(sub)) === 'CANCELLED');
+    expect(await row(owner.id)).toMatchObject({ is_active: false });
+  });
+
+  it('a payment PayPal takes after the end, beside a newer card plan: given back, nothing revived, the webhook answered', async () => {
+    const owner = await newUser('ppend-late');
+    const { sub, paymentId } = await unpaidForAWeek(owner);
+    // ended on our side, its cancel not at PayPal yet (PayPal down, or its bill came first)
+    await sql('update public.payments set is_active = false, auto_renew = false where id = $1', [
+      paymentId,
+    ]);
+    const card = await plans.buyByCard(owner, await plans.cardKey(owner));
+    expect(card.status, JSON.stringify(card.json)).toBe(200);
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    await webhooksAnswered(sub);
+    const hooks = (await plans.paypalState()).webhooks.filter((w) => w.body.includes(sub));
+    expect(hooks.every((w) => w.status === 'delivered')).toBe(true);
+    await workedUntil(async () => (await refundRow(sub))?.status === 'refunded');
+    expect(await subStatus(sub)).toBe('CANCELLED');
+    expect(await takenFor(sub)).toEqual(['COMPLETED:3.00', 'REFUNDED:3.00']);
+    const rows = await plans.paymentsOf(owner.id);
+    expect(rows.filter((r) => r.is_active).map((r) => r.method)).toEqual(['iamport']);
+    expect((await refundRow(sub))?.user_id).toBe(owner.id);
+  });
+
+  it('a payment PayPal takes after the end, no other plan: given back, the plan stays ended', async () => {
+    const owner = await newUser('ppend-revive');
+    const { sub, paymentId } = await unpaidForAWeek(owner);
+    await sql('update public.payments set is_active = false, auto_renew = false where id = $1', [
+      paymentId,
+    ]);
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    await webhooksAnswered(sub);
+    expect(await row(owner.id)).toMatchObject({ is_active: false, auto_renew: false });
+    expect(await plans.profileOf(owner.id)).toMatchObject(plans.FREE_PROFILE);
+    await workedUntil(async () => (await refundRow(sub))?.status === 'refunded');
+    expect(await subStatus(sub)).toBe('CANCELLED');
+    // the period paid before the end stays paid; only the payment after it goes back
+    expect(await takenFor(sub)).toEqual(['COMPLETED:3.00', 'REFUNDED:3.00']);
+  });
+
+  it('an ended plan’s account deleted: its subscription is stopped too', async () => {
+    const owner = await newUser('ppend-deleted');
+    const { sub, paymentId } = await unpaidForAWeek(owner);
+    // ended on our side, its cancel not at PayPal yet
+    await sql('update public.payments set is_active = false, auto_renew = false where id = $1', [
+      paymentId,
+    ]);
+    const del = await callFunction('delete-user', {}, owner.accessToken);
+    expect(del.status, JSON.stringify(del.json)).toBe(200);
+    expect(
+      await sql('select was_plan from private.account_stops where provider_ref = $1', [sub]),
+    ).toEqual([{ was_plan: true }]);
+    await workedUntil(async () => (await subStatus(sub)) === 'CANCELLED');
+  });
+});
+
+describe('a PayPal subscription approved and billed whose check never ran', () => {
+  const orphanJob = async (sub: string) =>
+    (
+      await sql<{ status: string; run_at: Date; result: Record<string, unknown> | null }>(
+        'select status, run_at, result from private.jobs where dedupe_key = $1',
+        [`plan.paypal-orphan:${sub}`],
+      )
+    )[0];
+
+  it('is cancelled and given back once its check had its hour', async () => {
+    const owner = await newUser('pporphan');
+    // approved in PayPal's window (ACTIVE, the first payment taken); the tab closed before the check
+    const sub = await plans.paypalSubscription(owner, 3);
+    await webhooksAnswered(sub);
+    const job = await orphanJob(sub);
+    expect(job?.status).toBe('queued');
+    // the check has an hour: nothing is cancelled before
+    expect(job!.run_at.getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
+    expect(await subStatus(sub)).toBe('ACTIVE');
+    await sql('update private.jobs set run_at = now() where dedupe_key = $1', [
+      `plan.paypal-orphan:${sub}`,
+    ]);
+    await workedUntil(async () => (await refundRow(sub))?.status === 'refunded');
+    expect(await subStatus(sub)).toBe('CANCELLED');
+    expect(await takenFor(sub)).toEqual(['REFUNDED:3.00']);
+    expect(await plans.paymentsOf(owner.id)).toEqual([]);
+  });
+
+  it('a check that came within the hour keeps its plan: the job leaves it alone', async () => {
+    const owner = await newUser('pporphan-checked');
+    const sub = await plans.paypalSubscription(owner, 3);
+    await webhooksAnswered(sub);
+    expect((await orphanJob(sub))?.status).toBe('queued');
+    const bought = await plans.buyByPaypal(owner, sub);
+    expect(bought.status, JSON.stringify(bought.json)).toBe(200);
+    await sql('update private.jobs set run_at = now() where dedupe_key = $1', [
+      `plan.paypal-orphan:${sub}`,
+    ]);
+    await workedUntil(async () => (await orphanJob(sub))?.status === 'done');
+    expect((await orphanJob(sub))?.result).toEqual({ skipped: 'a plan' });
+    expect(await subStatus(sub)).toBe('ACTIVE');
+    expect(await row(owner.id)).toMatchObject({ is_active: true, method: 'paypal' });
+    expect(await refundRow(sub)).toBeUndefined();
+  });
+});
