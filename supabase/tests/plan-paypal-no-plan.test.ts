@@ -174,3 +174,61 @@ describe('a PayPal subscription approved and billed whose check never ran', () =
     expect(await refundRow(sub)).toBeUndefined();
   });
 });
+
+describe('a PayPal plan granted before PayPal captured its first payment (an e-check)', () => {
+  const firstPaymentJob = async (sub: string) =>
+    (
+      await sql<{ status: string; result: Record<string, unknown> | null }>(
+        'select status, result from private.jobs where dedupe_key = $1',
+        [`plan.paypal-first-payment:${sub}`],
+      )
+    )[0];
+  /** The owner approves with a payment PayPal captures later; the check grants the plan. */
+  async function grantedUncaptured(owner: TestUser) {
+    const { id: sub } = await plans.control<{ id: string }>('paypal', '/subscriptions', {
+      quantity: '3',
+      custom_id: owner.id,
+      pending_payments: true,
+    });
+    const bought = await plans.buyByPaypal(owner, sub);
+    expect(bought.status, JSON.stringify(bought.json)).toBe(200);
+    expect((await firstPaymentJob(sub))?.status).toBe('queued');
+    return { sub, paymentId: (bought.json.data as { payment: { id: string } }).payment.id };
+  }
+  /** The job's next look, `daysOld` days after it was written. */
+  const lookNow = (sub: string, daysOld: number) =>
+    sql(
+      `update private.jobs set run_at = now(), created_at = now() - make_interval(days => $2)
+        where dedupe_key = $1`,
+      [`plan.paypal-first-payment:${sub}`, daysOld],
+    );
+
+  it('never captured: the plan is taken back and the subscription cancelled', async () => {
+    const owner = await newUser('ppfirst-never');
+    const { sub, paymentId } = await grantedUncaptured(owner);
+    // still pending within the 14 days: the plan stays
+    await lookNow(sub, 2);
+    await workedUntil(async () => (await firstPaymentJob(sub))?.status === 'queued');
+    expect(await row(owner.id)).toMatchObject({ is_active: true });
+    // still pending after 14 days: nothing was paid
+    await lookNow(sub, 15);
+    await workedUntil(async () => (await firstPaymentJob(sub))?.status === 'done');
+    expect((await firstPaymentJob(sub))?.result).toEqual({ ended: paymentId });
+    expect(await row(owner.id)).toMatchObject({ is_active: false });
+    expect(await plans.profileOf(owner.id)).toMatchObject(plans.FREE_PROFILE);
+    await workedUntil(async () => (await subStatus(sub)) === 'CANCELLED');
+  });
+
+  it('captured: the plan stays', async () => {
+    const owner = await newUser('ppfirst-cleared');
+    const { sub } = await grantedUncaptured(owner);
+    const payment = (await plans.paypalState()).transactions.find((t) => t.subscription_id === sub);
+    await plans.control('paypal', `/transactions/${payment!.id}/complete`);
+    await webhooksAnswered(sub);
+    await lookNow(sub, 15);
+    await workedUntil(async () => (await firstPaymentJob(sub))?.status === 'done');
+    expect((await firstPaymentJob(sub))?.result).toEqual({ captured: true });
+    expect(await row(owner.id)).toMatchObject({ is_active: true });
+    expect(await subStatus(sub)).toBe('ACTIVE');
+  });
+});

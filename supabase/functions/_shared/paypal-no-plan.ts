@@ -17,9 +17,8 @@
 // so, plan.refund-alert mails the operator).
 import { serviceClient } from './clients.ts';
 import { env } from './env.ts';
-import type { JobHandler, Outcome } from './jobs.ts';
+import { rpc as rpcWith, type JobHandler, type Outcome } from './jobs.ts';
 import { mapLimit } from './map-limit.ts';
-import { rpc } from './plan-flows.ts';
 import { paypalClient } from './paypal-env.ts';
 import { PayPalError, type PayPalSubscription } from './paypal.ts';
 import {
@@ -44,6 +43,10 @@ const HOUR_MS = 3_600_000;
 const PENDING_MS = 14 * 24 * HOUR_MS;
 /** How long after its webhook a subscription with no checkout waits for check-paypal-payment. */
 export const ORPHAN_WAIT_MS = HOUR_MS;
+
+/** A service-role database call (jobs.ts's; plan-flows.ts imports this file). */
+const rpc = <T = unknown>(name: string, args: Record<string, unknown>) =>
+  rpcWith<T>(serviceClient(), name, args);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -162,6 +165,77 @@ export const paypalOrphan: JobHandler = {
         await queuePaypalRefund(id, owner, ORPHAN_REASON);
         const refund = await refundPaypalNow(id, ORPHAN_REASON);
         return { status: 'done', result: { refund } };
+      } catch (err) {
+        if (err instanceof PayPalError && err.status === 404)
+          return { status: 'done', result: { skipped: 'no such subscription' } };
+        return { status: 'retry', error: errorText(err) };
+      }
+    }),
+};
+
+export const PAYPAL_FIRST_PAYMENT_JOB = 'plan.paypal-first-payment';
+/** How long PayPal may take to list a first payment at all (it follows the activation). */
+const UNLISTED_MS = 24 * HOUR_MS;
+
+/**
+ * Queues plan.paypal-first-payment for a PayPal checkout recorded before PayPal captured its first
+ * payment (no `last_payment`: an e-check clearing in days, or the seconds between the activation
+ * and the capture). Written before the plan is recorded, so a crash between them loses nothing;
+ * the job finds no plan then and does nothing.
+ */
+export const queueFirstPaymentCheck = (subscriptionId: string) =>
+  rpc('enqueue_job', {
+    p_kind: PAYPAL_FIRST_PAYMENT_JOB,
+    p_payload: { subscription_id: subscriptionId },
+    p_dedupe_key: `${PAYPAL_FIRST_PAYMENT_JOB}:${subscriptionId}`,
+    p_run_at: new Date(Date.now() + HOUR_MS).toISOString(),
+    p_max_attempts: 100,
+  });
+
+/**
+ * plan.paypal-first-payment (rev-money3 D9): a PayPal plan granted while its first payment was not
+ * captured keeps it only if PayPal captures it. Looked at hourly: captured (`last_payment`), done;
+ * a payment PayPal still has PENDING, again for up to 14 days; none listed, again for a day (the
+ * capture follows the activation); otherwise (never listed, denied, still pending after 14 days)
+ * nothing was paid: the plan ends (end_plan, which cancels the subscription through
+ * plan.paypal-ended, and a payment PayPal captures after that is given back).
+ */
+export const paypalFirstPayment: JobHandler = {
+  prepare: (jobs) =>
+    mapLimit(jobs, 4, async (job): Promise<Outcome> => {
+      const id = String(job.payload.subscription_id);
+      const age = Date.now() - Date.parse(job.created_at);
+      const later = (): Outcome => ({
+        status: 'defer',
+        run_at: new Date(Date.now() + HOUR_MS).toISOString(),
+      });
+      try {
+        const { data, error } = await serviceClient()
+          .from('payments')
+          .select('id, is_active')
+          .eq('method', 'paypal')
+          .eq('provider_payment_id', id)
+          .order('created_at', { ascending: false })
+          .limit(1);
+        if (error) throw new Error(`payments: ${error.message}`);
+        const plan = (data as { id: string; is_active: boolean }[])[0];
+        if (!plan?.is_active) return { status: 'done', result: { skipped: 'no live plan' } };
+        const paypal = paypalClient();
+        const s = await paypal.getSubscription(id);
+        if (s.billing_info?.last_payment) return { status: 'done', result: { captured: true } };
+        const created =
+          Date.parse(s.create_time ?? s.start_time ?? '') || Date.now() - 31 * 86_400_000;
+        const list = await paypal.listTransactions(
+          id,
+          new Date(created - 86_400_000).toISOString(),
+          new Date().toISOString(),
+        );
+        if (list.some((t) => t.status === 'COMPLETED'))
+          return { status: 'done', result: { captured: true } };
+        if (list.some((t) => t.status === 'PENDING') && age < PENDING_MS) return later();
+        if (!list.length && age < UNLISTED_MS) return later();
+        await rpc('end_plan', { p_payment_id: plan.id });
+        return { status: 'done', result: { ended: plan.id } };
       } catch (err) {
         if (err instanceof PayPalError && err.status === 404)
           return { status: 'done', result: { skipped: 'no such subscription' } };

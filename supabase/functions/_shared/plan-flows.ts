@@ -24,6 +24,7 @@ import {
 } from '@reaction-blocks/contracts/plans';
 import { portone, portoneErrorType } from './portone.ts';
 import { env } from './env.ts';
+import { queueFirstPaymentCheck } from './paypal-no-plan.ts';
 
 /** A row of public.payments as the RPCs answer it (one definition with the dashboard's). */
 export type PaymentRow = TPaymentRow;
@@ -461,6 +462,9 @@ export async function settlePaypalCheckout(charge: ChargeRow): Promise<Settled> 
     return failCheckout(charge, mismatch, refused);
   }
   const next = s.billing_info?.next_billing_time;
+  // the first payment not captured yet (an e-check): the plan is granted, and taken back if PayPal
+  // never captures it (plan.paypal-first-payment, queued before the record)
+  if (!s.billing_info?.last_payment) await queueFirstPaymentCheck(s.id);
   try {
     const recorded = await rpc<PaymentRow>('record_plan_checkout', {
       p_charge_id: charge.id,

@@ -17,6 +17,8 @@
 //                          took after given back (paypal-no-plan.ts)
 //   plan.paypal-orphan     a subscription approved and billed whose check never ran: cancelled
 //                          and given back an hour later (paypal-no-plan.ts)
+//   plan.paypal-first-payment a PayPal plan granted before its first payment was captured: ended
+//                          if PayPal never captures it (paypal-no-plan.ts)
 // The first five and plan.paypal-refund are idempotent end to end (a fixed PortOne payment id,
 // records that set rather than add, a key deleted already, a refund's PayPal-Request-Id), so they do their provider calls
 // while preparing and answer a final outcome: a worker that dies half way leaves a job that simply
@@ -46,8 +48,10 @@ import { ACCOUNT_STOP_JOB, accountStop } from './plan-account-stop.ts';
 import { PAYPAL_OUTSTANDING_JOB, paypalOutstanding } from './paypal-outstanding.ts';
 import {
   PAYPAL_ENDED_JOB,
+  PAYPAL_FIRST_PAYMENT_JOB,
   PAYPAL_ORPHAN_JOB,
   paypalEnded,
+  paypalFirstPayment,
   paypalOrphan,
 } from './paypal-no-plan.ts';
 import { billingKeyGone, portone, portoneErrorType } from './portone.ts';
@@ -593,4 +597,5 @@ export const planJobHandlers: Record<string, JobHandler> = {
   [PAYPAL_OUTSTANDING_JOB]: paypalOutstanding,
   [PAYPAL_ENDED_JOB]: paypalEnded,
   [PAYPAL_ORPHAN_JOB]: paypalOrphan,
+  [PAYPAL_FIRST_PAYMENT_JOB]: paypalFirstPayment,
 };
