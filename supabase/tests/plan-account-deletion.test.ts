@@ -75,9 +75,6 @@ const subTransactions = async (sub: string) =>
     .filter((t) => t.subscription_id === sub)
     .map((t) => t.status);
 
-const subStatus = async (sub: string) =>
-  (await plans.paypalState()).subscriptions.find((s) => s.id === sub)?.status;
-
 describe('deleting an account with a plan', () => {
   it('card: the renewal schedule is revoked and the billing key deleted; nothing more is charged', async () => {
     const owner = await newUser('del-card');
@@ -176,7 +173,7 @@ describe('deleting an account with a plan', () => {
       () => subTransactions(sub),
       (tx) => tx.join() === 'COMPLETED,REFUNDED',
     );
-    expect(await subStatus(sub)).toBe('CANCELLED');
+    expect(await plans.subscriptionStatus(sub)).toBe('CANCELLED');
     expect(
       (await plans.paypalState()).refunds.filter((r) => r.subscription_id === sub),
     ).toHaveLength(1);
@@ -220,7 +217,7 @@ describe('deleting an account with a plan', () => {
     const alerts = (await mailbox(OPERATOR)).filter((m) => m.subject.includes(sub));
     expect(alerts).toHaveLength(1);
     expect(alerts[0]!.html).toContain('a deleted account');
-    expect(await subStatus(sub)).toBe('CANCELLED');
+    expect(await plans.subscriptionStatus(sub)).toBe('CANCELLED');
   });
 
   it("card: a stop that gives up (PortOne failing through the job's last attempt) mails the operator, once", async () => {
@@ -306,7 +303,7 @@ describe('a checkout racing the deletion', () => {
       () => subTransactions(sub),
       (tx) => tx.join() === 'REFUNDED',
     );
-    expect(await subStatus(sub)).toBe('CANCELLED');
+    expect(await plans.subscriptionStatus(sub)).toBe('CANCELLED');
   });
 
   it('a live owner cannot have a subscription stopped as a deleted account', async () => {

@@ -30,13 +30,6 @@ const retryAt = async (paymentId: string) => {
   );
   return r?.at ? r.at.getTime() : null;
 };
-const subStatus = async (sub: string) =>
-  (await plans.paypalState()).subscriptions.find((s) => s.id === sub)?.status;
-/** What PayPal took for a subscription: each payment's status and amount. */
-const takenFor = async (sub: string) =>
-  (await plans.paypalState()).transactions
-    .filter((t) => t.subscription_id === sub)
-    .map((t) => `${t.status}:${t.value}`);
 /** Every webhook PayPal sent about a subscription has been answered. */
 const webhooksDelivered = (sub: string) =>
   eventually(async () =>
@@ -107,7 +100,7 @@ describe('a PayPal plan PayPal still bills', () => {
     await plans.changeByPaypal(owner, paymentId, plans.custom(40, 0));
     const stop = await callFunction('cancel-paypal-payment', { paymentId }, owner.accessToken);
     expect(stop.status).toBe(200);
-    expect(await subStatus(sub)).toBe('CANCELLED');
+    expect(await plans.subscriptionStatus(sub)).toBe('CANCELLED');
   });
 
   it('Stop cancels at PayPal even when the row says the plan does not renew', async () => {
@@ -117,7 +110,7 @@ describe('a PayPal plan PayPal still bills', () => {
     await sql('update public.payments set auto_renew = false where id = $1', [paymentId]);
     const stop = await callFunction('cancel-paypal-payment', { paymentId }, owner.accessToken);
     expect(stop.status).toBe(200);
-    expect(await subStatus(sub)).toBe('CANCELLED');
+    expect(await plans.subscriptionStatus(sub)).toBe('CANCELLED');
     expect(await row(owner.id)).toMatchObject({
       auto_renew: false,
       stopped_at: expect.anything(),
@@ -167,7 +160,7 @@ describe('a PayPal plan PayPal still bills', () => {
     // our period is over: the daily expiry's renewal check reads PayPal (and waits for PayPal's
     // retry, or ends the plan)
     await renewalChecked(paymentId, (job) => job.status === 'done' || looksLater(job));
-    expect(await takenFor(sub)).toEqual(['COMPLETED:3.00']);
+    expect(await plans.takenFor(sub)).toEqual(['COMPLETED:3.00']);
     // nothing paid for the next period: it is not given, and the failure still shows
     const after = await row(owner.id);
     expect(after.end_date < plans.today()).toBe(true);
@@ -200,10 +193,10 @@ describe('a PayPal plan PayPal still bills', () => {
     await eventually(
       async () => {
         await plans.runWorker();
-        return (await takenFor(sub)).join() === 'COMPLETED:3.00,PARTIALLY_REFUNDED:6.00';
+        return (await plans.takenFor(sub)).join() === 'COMPLETED:3.00,PARTIALLY_REFUNDED:6.00';
       },
       60_000,
-      () => takenFor(sub),
+      () => plans.takenFor(sub),
     );
     expect(
       (await plans.paypalState()).refunds
@@ -293,11 +286,11 @@ describe('a PayPal plan PayPal still bills', () => {
     await webhooksDelivered(sub);
     // PayPal took two payments and gave none back: the second paid the period after the first
     const paidThrough = await periodAfter(before.end_date);
-    expect(await takenFor(sub)).toEqual(['COMPLETED:3.00', 'COMPLETED:3.00']);
+    expect(await plans.takenFor(sub)).toEqual(['COMPLETED:3.00', 'COMPLETED:3.00']);
     expect((await plans.paypalState()).refunds.filter((r) => r.subscription_id === sub)).toEqual(
       [],
     );
-    expect(await subStatus(sub)).toBe('CANCELLED');
+    expect(await plans.subscriptionStatus(sub)).toBe('CANCELLED');
     expect(stop.json.data).toMatchObject({ payment: { end_date: paidThrough } });
     expect(await row(owner.id)).toMatchObject({
       is_active: true,
@@ -343,7 +336,7 @@ describe('what PayPal bills decides the plan', () => {
     await plans.control('paypal', `/subscriptions/${sub}/approve`);
     await billedPast(owner.id, sub, (await row(owner.id)).end_date);
     await webhooksDelivered(sub);
-    expect(await takenFor(sub)).toEqual(['COMPLETED:3.00', 'COMPLETED:3.00']);
+    expect(await plans.takenFor(sub)).toEqual(['COMPLETED:3.00', 'COMPLETED:3.00']);
     expect(await row(owner.id)).toMatchObject({
       type: 'custom',
       price: '3.00',

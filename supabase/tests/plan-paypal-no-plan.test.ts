@@ -8,13 +8,6 @@ import * as plans from './support/plans.ts';
 import { eventually } from './support/providers.ts';
 
 const row = async (ownerId: string) => (await plans.paymentsOf(ownerId))[0]!;
-const subStatus = async (sub: string) =>
-  (await plans.paypalState()).subscriptions.find((s) => s.id === sub)?.status;
-/** What PayPal took for a subscription: each payment's status and amount. */
-const takenFor = async (sub: string) =>
-  (await plans.paypalState()).transactions
-    .filter((t) => t.subscription_id === sub)
-    .map((t) => `${t.status}:${t.value}`);
 /** Every webhook PayPal sent about a subscription has been answered (or given up on). */
 const webhooksAnswered = (sub: string) =>
   eventually(async () =>
@@ -58,9 +51,9 @@ describe('a PayPal plan our side ends', () => {
     const { sub, paymentId } = await unpaidForAWeek(owner);
     await sql('select private.expire_plans()');
     expect(await row(owner.id)).toMatchObject({ is_active: false, auto_renew: false });
-    await workedUntil(async () => (await subStatus(sub)) === 'CANCELLED');
+    await workedUntil(async () => (await plans.subscriptionStatus(sub)) === 'CANCELLED');
     // nothing taken after the end: nothing given back, no refund row
-    expect(await takenFor(sub)).toEqual(['COMPLETED:3.00']);
+    expect(await plans.takenFor(sub)).toEqual(['COMPLETED:3.00']);
     expect(await refundRow(sub)).toBeUndefined();
     // the owner's Stop of the ended plan is not "No such plan"
     const stop = await callFunction('cancel-paypal-payment', { paymentId }, owner.accessToken);
@@ -72,7 +65,7 @@ describe('a PayPal plan our side ends', () => {
     const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
     await webhooksAnswered(sub);
     await sql('select public.end_plan($1)', [paymentId]);
-    await workedUntil(async () => (await subStatus(sub)) === 'CANCELLED');
+    await workedUntil(async () => (await plans.subscriptionStatus(sub)) === 'CANCELLED');
     expect(await row(owner.id)).toMatchObject({ is_active: false });
   });
 
@@ -90,8 +83,8 @@ describe('a PayPal plan our side ends', () => {
     const hooks = (await plans.paypalState()).webhooks.filter((w) => w.body.includes(sub));
     expect(hooks.every((w) => w.status === 'delivered')).toBe(true);
     await workedUntil(async () => (await refundRow(sub))?.status === 'refunded');
-    expect(await subStatus(sub)).toBe('CANCELLED');
-    expect(await takenFor(sub)).toEqual(['COMPLETED:3.00', 'REFUNDED:3.00']);
+    expect(await plans.subscriptionStatus(sub)).toBe('CANCELLED');
+    expect(await plans.takenFor(sub)).toEqual(['COMPLETED:3.00', 'REFUNDED:3.00']);
     const rows = await plans.paymentsOf(owner.id);
     expect(rows.filter((r) => r.is_active).map((r) => r.method)).toEqual(['iamport']);
     expect((await refundRow(sub))?.user_id).toBe(owner.id);
@@ -108,9 +101,9 @@ describe('a PayPal plan our side ends', () => {
     expect(await row(owner.id)).toMatchObject({ is_active: false, auto_renew: false });
     expect(await plans.profileOf(owner.id)).toMatchObject(plans.FREE_PROFILE);
     await workedUntil(async () => (await refundRow(sub))?.status === 'refunded');
-    expect(await subStatus(sub)).toBe('CANCELLED');
+    expect(await plans.subscriptionStatus(sub)).toBe('CANCELLED');
     // the period paid before the end stays paid; only the payment after it goes back
-    expect(await takenFor(sub)).toEqual(['COMPLETED:3.00', 'REFUNDED:3.00']);
+    expect(await plans.takenFor(sub)).toEqual(['COMPLETED:3.00', 'REFUNDED:3.00']);
   });
 
   it('an ended plan’s account deleted: its subscription is stopped too', async () => {
@@ -125,7 +118,7 @@ describe('a PayPal plan our side ends', () => {
     expect(
       await sql('select was_plan from private.account_stops where provider_ref = $1', [sub]),
     ).toEqual([{ was_plan: true }]);
-    await workedUntil(async () => (await subStatus(sub)) === 'CANCELLED');
+    await workedUntil(async () => (await plans.subscriptionStatus(sub)) === 'CANCELLED');
   });
 });
 
@@ -147,13 +140,13 @@ describe('a PayPal subscription approved and billed whose check never ran', () =
     expect(job?.status).toBe('queued');
     // the check has an hour: nothing is cancelled before
     expect(job!.run_at.getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
-    expect(await subStatus(sub)).toBe('ACTIVE');
+    expect(await plans.subscriptionStatus(sub)).toBe('ACTIVE');
     await sql('update private.jobs set run_at = now() where dedupe_key = $1', [
       `plan.paypal-orphan:${sub}`,
     ]);
     await workedUntil(async () => (await refundRow(sub))?.status === 'refunded');
-    expect(await subStatus(sub)).toBe('CANCELLED');
-    expect(await takenFor(sub)).toEqual(['REFUNDED:3.00']);
+    expect(await plans.subscriptionStatus(sub)).toBe('CANCELLED');
+    expect(await plans.takenFor(sub)).toEqual(['REFUNDED:3.00']);
     expect(await plans.paymentsOf(owner.id)).toEqual([]);
   });
 
@@ -169,7 +162,7 @@ describe('a PayPal subscription approved and billed whose check never ran', () =
     ]);
     await workedUntil(async () => (await orphanJob(sub))?.status === 'done');
     expect((await orphanJob(sub))?.result).toEqual({ skipped: 'a plan' });
-    expect(await subStatus(sub)).toBe('ACTIVE');
+    expect(await plans.subscriptionStatus(sub)).toBe('ACTIVE');
     expect(await row(owner.id)).toMatchObject({ is_active: true, method: 'paypal' });
     expect(await refundRow(sub)).toBeUndefined();
   });
@@ -216,7 +209,7 @@ describe('a PayPal plan granted before PayPal captured its first payment (an e-c
     expect((await firstPaymentJob(sub))?.result).toEqual({ ended: paymentId });
     expect(await row(owner.id)).toMatchObject({ is_active: false });
     expect(await plans.profileOf(owner.id)).toMatchObject(plans.FREE_PROFILE);
-    await workedUntil(async () => (await subStatus(sub)) === 'CANCELLED');
+    await workedUntil(async () => (await plans.subscriptionStatus(sub)) === 'CANCELLED');
   });
 
   it('captured: the plan stays', async () => {
@@ -229,6 +222,6 @@ describe('a PayPal plan granted before PayPal captured its first payment (an e-c
     await workedUntil(async () => (await firstPaymentJob(sub))?.status === 'done');
     expect((await firstPaymentJob(sub))?.result).toEqual({ captured: true });
     expect(await row(owner.id)).toMatchObject({ is_active: true });
-    expect(await subStatus(sub)).toBe('ACTIVE');
+    expect(await plans.subscriptionStatus(sub)).toBe('ACTIVE');
   });
 });

@@ -103,6 +103,16 @@ export const paypalSubscription = (user: TestUser | { id: string }, quantity: nu
 export const buyByPaypal = (user: TestUser, subscriptionId: string, plan: TPlan = BASIC) =>
   callFunction('check-paypal-payment', { plan, subscriptionId }, user.accessToken);
 
+/** The status PayPal gives the subscription `sub` (ACTIVE, CANCELLED, ...). */
+export const subscriptionStatus = async (sub: string) =>
+  (await paypalState()).subscriptions.find((s) => s.id === sub)?.status;
+
+/** What PayPal took for the subscription `sub`: each payment's status and amount. */
+export const takenFor = async (sub: string) =>
+  (await paypalState()).transactions
+    .filter((t) => t.subscription_id === sub)
+    .map((t) => `${t.status}:${t.value}`);
+
 /** change-paypal-payment: the owner's Change of their PayPal plan to `plan`, answered 200. */
 export async function changeByPaypal(owner: TestUser, paymentId: string, plan: TPlan) {
   const res = await callFunction('change-paypal-payment', { paymentId, plan }, owner.accessToken);
