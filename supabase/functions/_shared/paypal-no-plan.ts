@@ -130,15 +130,19 @@ export const mayBeOrphan = (s: PayPalSubscription): boolean =>
   UUID.test(s.custom_id) &&
   (s.status === 'ACTIVE' || !!s.billing_info?.last_payment);
 
-/** Queues plan.paypal-orphan for a subscription a webhook found with no checkout and no plan. */
-export const queueOrphanCheck = (subscriptionId: string) =>
+/** Queues the job `kind` about a subscription, once (its dedupe key), to run in `ms`. */
+const queueSubscriptionJob = (kind: string, subscriptionId: string, ms: number) =>
   rpc('enqueue_job', {
-    p_kind: PAYPAL_ORPHAN_JOB,
+    p_kind: kind,
     p_payload: { subscription_id: subscriptionId },
-    p_dedupe_key: `${PAYPAL_ORPHAN_JOB}:${subscriptionId}`,
-    p_run_at: new Date(Date.now() + ORPHAN_WAIT_MS).toISOString(),
+    p_dedupe_key: `${kind}:${subscriptionId}`,
+    p_run_at: new Date(Date.now() + ms).toISOString(),
     p_max_attempts: 100,
   });
+
+/** Queues plan.paypal-orphan for a subscription a webhook found with no checkout and no plan. */
+export const queueOrphanCheck = (subscriptionId: string) =>
+  queueSubscriptionJob(PAYPAL_ORPHAN_JOB, subscriptionId, ORPHAN_WAIT_MS);
 
 export const paypalOrphan: JobHandler = {
   prepare: (jobs) =>
@@ -184,13 +188,7 @@ const UNLISTED_MS = 24 * HOUR_MS;
  * the job finds no plan then and does nothing.
  */
 export const queueFirstPaymentCheck = (subscriptionId: string) =>
-  rpc('enqueue_job', {
-    p_kind: PAYPAL_FIRST_PAYMENT_JOB,
-    p_payload: { subscription_id: subscriptionId },
-    p_dedupe_key: `${PAYPAL_FIRST_PAYMENT_JOB}:${subscriptionId}`,
-    p_run_at: new Date(Date.now() + HOUR_MS).toISOString(),
-    p_max_attempts: 100,
-  });
+  queueSubscriptionJob(PAYPAL_FIRST_PAYMENT_JOB, subscriptionId, HOUR_MS);
 
 /**
  * plan.paypal-first-payment (rev-money3 D9): a PayPal plan granted while its first payment was not
