@@ -1,11 +1,10 @@
 // What the payment functions, the provider webhooks and the plan jobs share: the database calls
-// (service role, private.payment_charges behind public functions) and the "settle" steps that
+// (service role, private.payment_charges behind public functions: plan-db.ts, re-exported here)
+// and the "settle" steps that
 // read a payment back from the provider before anything is recorded. Every step is idempotent, so
 // a retry, a double submit, a replayed webhook and the reconcile job may all run it again. What
 // the functions answer of a settled checkout, and of a database refusal, is in plan-answers.ts.
 import type { TPaymentMethod } from '@reaction-blocks/contracts/enums';
-import { serviceClient } from './clients.ts';
-import { HttpError } from './http.ts';
 import { paypalClient } from './paypal-env.ts';
 import { approveLink, PayPalError, type PayPalSubscription } from './paypal.ts';
 import {
@@ -19,63 +18,13 @@ import {
   PLAN_RULES,
   shownBlocks,
   shownEmails,
-  type TPaymentRow,
   type TPlan,
 } from '@reaction-blocks/contracts/plans';
 import { portone, portoneErrorType } from './portone.ts';
 import { env } from './env.ts';
 import { queueFirstPaymentCheck } from './paypal-no-plan.ts';
-
-/** A row of public.payments as the RPCs answer it (one definition with the dashboard's). */
-export type PaymentRow = TPaymentRow;
-
-export interface ChargeRow {
-  id: string;
-  user_id: string;
-  payment_id: string | null;
-  kind: 'first' | 'renewal';
-  method: TPaymentMethod;
-  provider_ref: string;
-  plan: { type: 'basic' | 'custom'; blockLimit: number; responseMonthlyLimit: number };
-  price: number;
-  amount: number;
-  currency: 'KRW' | 'USD';
-  status: 'pending' | 'recorded' | 'failed' | 'unscheduled' | 'scheduled' | 'revoked';
-  period_start: string;
-  period_end: string;
-  next_charge_id: string | null;
-  schedule_id: string | null;
-  error: string | null;
-  created_at: string;
-  existing?: boolean;
-  payment?: PaymentRow | null;
-}
-
-/** A database error as PostgREST answers it: PTnnn codes carry the HTTP status. */
-export class DbError extends Error {
-  constructor(
-    readonly code: string | undefined,
-    message: string,
-    /** The response's status (0: the fetch failed), for inTransit. */
-    readonly status?: number,
-  ) {
-    super(message);
-  }
-}
-
-export async function rpc<T>(name: string, args: Record<string, unknown>): Promise<T> {
-  const { data, error, status } = await serviceClient().rpc(name, args);
-  if (error) throw new DbError(error.code, error.message, status);
-  return data as T;
-}
-
-/** The provider did not answer: nothing is assumed, the queue checks again. */
-export const providerUnavailable = () =>
-  new HttpError(
-    502,
-    'provider_unavailable',
-    'The payment service did not answer. Nothing changed on your plan; try again in a moment.',
-  );
+import { DbError, providerUnavailable, rpc, type ChargeRow, type PaymentRow } from './plan-db.ts';
+export { DbError, providerUnavailable, rpc, type ChargeRow, type PaymentRow };
 
 export const orderName = (plan: {
   type: string;
