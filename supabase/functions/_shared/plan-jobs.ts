@@ -20,10 +20,9 @@
 //   plan.paypal-first-payment a PayPal plan granted before its first payment was captured: ended
 //                          if PayPal never captures it (paypal-no-plan.ts)
 // The first five and plan.paypal-refund are idempotent end to end (a fixed PortOne payment id,
-// records that set rather than add, a key deleted already, a refund's PayPal-Request-Id), so they do their provider calls
-// while preparing and answer a final outcome: a worker that dies half way leaves a job that simply
-// runs again, never one marked `unknown`. Mails are not idempotent and go through mailDelivery
-// like every other mail.
+// records that set, a key deleted already, a refund's PayPal-Request-Id): they call the provider
+// while preparing and answer a final outcome, so a worker that dies half way leaves a job that
+// runs again, never one marked `unknown`. Mails are not idempotent: mailDelivery, as every mail.
 import { optionalEnv, siteUrl } from './env.ts';
 import { escapeHtml } from './notification-mail.ts';
 import { platformMailDelivery } from './mail-delivery.ts';
