@@ -1,7 +1,7 @@
--- Baseline (twelfth squash): every migration up to 20261127234418 squashed into one, made of the
+-- Baseline (thirteenth squash): every migration up to 20261128054959 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the eleventh baseline (20261127205440), its schedules and the four
--- migrations of 2026-11-27 that followed them (all generated; one with a data step that has
+-- file after file. It replaces the twelfth baseline (20261127234418), its schedules and the 15
+-- migrations of 2026-11-28 that followed them (all generated; one with a data step that has
 -- nothing to fix in a new database); its version is the newest one's, so a project that applied
 -- them all already has it (docs/data-model.md, "Migrations", says what such a project does). The
 -- schedules are in the next migration.
@@ -4477,7 +4477,7 @@ revoke execute on function public.mark_jobs_sending(bigint[]) from public, anon,
 -- retry: back to the queue after the backoff (or retry_in seconds), failed after the last attempt;
 -- defer: back to the queue at run_at without counting the attempt (throttles, quotas).
 -- An outcome's `mail` (done: sent, unknown: maybe sent) is recorded by
--- private.record_outbound_mail (mail.sql).
+-- private.record_outbound_mail (mail-log.sql).
 -- Answers {done, retried, failed, unknown, deferred}.
 create function public.finish_jobs(p_outcomes jsonb)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -4492,7 +4492,11 @@ begin
   if jsonb_typeof(p_outcomes) <> 'array' then
     raise exception 'outcomes must be an array' using errcode = 'P0001';
   end if;
-  -- the letters' sends and members first, for the whole batch (private.lock_sends): a provider's
+  -- the lock of every mail of the batch first (private.lock_mail_messages): a provider's event
+  -- for one of them, which takes it first too, waits for this record, or was kept for it
+  perform private.lock_mail_messages(array(
+    select o.value -> 'mail' ->> 'provider_message_id' from jsonb_array_elements(p_outcomes) o));
+  -- then the letters' sends and members, for the whole batch (private.lock_sends): a provider's
   -- event for one mail of the batch must not hold its delivery while waiting for the send this
   -- transaction counted an earlier mail in
   perform private.lock_sends(array(
@@ -4630,6 +4634,12 @@ begin
       and finished_at < now() - make_interval(days => (private.setting('jobs.keep_failed_days', '30'::jsonb))::text::integer);
   get diagnostics v_other = row_count;
   delete from private.job_groups where last_done_at < now() - interval '1 day';
+  -- provider events of a mail never recorded (mail-log.sql, private.early_mail_events)
+  delete from private.early_mail_events where received_at < now() - interval '1 day';
+  -- the ids of provider events already applied (SNS, PortOne and PayPal webhooks): a provider
+  -- re-sends an event for three days at the most (PayPal: 25 tries over 3 days; SNS and PortOne
+  -- far less), so after 30 days none can come again
+  delete from private.provider_events where received_at < now() - interval '30 days';
   -- the webhook delivery log (webhooks.sql) keeps 30 days of what is settled
   delete from public.webhook_deliveries
     where status <> 'pending' and created_at < now() - interval '30 days';
@@ -4732,6 +4742,12 @@ comment on column public.deliveries.reason is
   'Why the mail was not sent: the provider''s answer when it failed, the rule (DELIVERY_SKIP_REASONS) when it was skipped. Shown in the letter history.';
 call private.clients_read('public.deliveries', 'Owners can read their deliveries',
   'user_id = (select auth.uid())');
+-- The owner reads what the letter history shows, not SES's message id nor when the row last
+-- changed: a suppressed address's bounce has neither SES's id nor SES's delay, so those would
+-- tell it from a real bounce (docs/security.md "What an owner learns of a suppressed address").
+revoke select on public.deliveries from authenticated;
+grant select (id, publish_id, user_id, audience_member_id, email, status, reason, created_at)
+  on public.deliveries to authenticated;
 create index deliveries_user_id_idx on public.deliveries (user_id);
 create index deliveries_provider_message_id_idx on public.deliveries (provider_message_id);
 create index deliveries_audience_member_id_idx on public.deliveries (audience_member_id);
@@ -4920,13 +4936,11 @@ begin
       on conflict do nothing;
   end if;
 
-  -- the reasons are prepare_letter_jobs' (DELIVERY_SKIP_REASONS), so the history reads them alike
-  update pg_temp.letter_recipients r set skip = case
-      when exists (select 1 from public.unsubscribes u where u.user_id = p_owner_id and lower(u.email) = r.email)
-        then 'the address unsubscribed'
-      when private.mailbox_suppressed(r.email)
-        then 'the address is suppressed (bounce or complaint)'
-    end;
+  -- the reason is prepare_letter_jobs' (DELIVERY_SKIP_REASONS), so the history reads them alike.
+  -- A suppressed address is reserved like any other and bounces at the send (prepare_letter_jobs,
+  -- docs/security.md "What an owner learns of a suppressed address")
+  update pg_temp.letter_recipients r set skip = 'the address unsubscribed'
+    where private.letter_unsubscribed(p_owner_id, r.email);
   select count(*) filter (where skip is null), count(*) into v_count, v_total from pg_temp.letter_recipients;
   if v_count = 0 then
     return jsonb_build_object('publish_id', null, 'reserved', 0, 'skipped', v_total);
@@ -4970,17 +4984,17 @@ revoke execute on function public.reserve_letter(uuid, uuid, text[], text, boole
 -- The groups an audience send can go to (`activated`: every active member), each with the
 -- addresses it reaches as reserve_letter picks them (active members with an email, one per
 -- address, not awaiting confirmation), how many of those it will skip (unsubscribed from the
--- owner's letters, or suppressed), and how many members it leaves out because their address
--- has not confirmed yet (awaiting_count: a visitor typed it, mail-consent.sql). Counted here:
--- PostgREST answers at most 1,000 rows, so the dashboard cannot count.
--- security definer: mail_suppressions is private; only counts of the caller's own members leave.
+-- owner's letters; a suppressed address is not the owner's to learn of: it counts as reached),
+-- and how many members it leaves out because their address has not confirmed yet
+-- (awaiting_count: a visitor typed it, mail-consent.sql). Counted here: PostgREST answers at most
+-- 1,000 rows, so the dashboard cannot count. security definer, the caller's own rows by
+-- auth.uid(): the index on unsubscribes (user_id, mailbox) serves it (is_unsubscribed says why).
 create function public.letter_send_groups()
 returns table (name text, email_count integer, skip_count integer, awaiting_count integer)
 language sql stable security definer set search_path = '' as $$
   with m as (
     select a.group_name, lower(a.email) as email, a.awaiting_confirmation as awaiting,
-           exists (select 1 from public.unsubscribes u where u.user_id = a.user_id and lower(u.email) = lower(a.email))
-             or private.mailbox_suppressed(a.email) as skip
+           private.letter_unsubscribed(a.user_id, a.email) as skip
     from public.audience_members a
     where a.user_id = (select auth.uid()) and not a.deactivated and a.has_email
   )
@@ -4999,9 +5013,11 @@ revoke execute on function public.letter_send_groups() from public, anon;
 grant execute on function public.letter_send_groups() to authenticated;
 
 -- For each claimed letter job: its recipient, or why it is not sent (the delivery is gone or no
--- longer reserved, the address unsubscribed or is suppressed, the sender is suspended, the
--- owner's sender address is no longer a verified claim of theirs; the delivery then becomes
--- `skipped`), and once per send what the mail needs. Answers
+-- longer reserved, the address unsubscribed, the sender is suspended, the owner's sender address
+-- is no longer a verified claim of theirs; the delivery then becomes `skipped`; a suppressed
+-- address: the delivery is sent and bounced, as SES reports a send to an address on its
+-- suppression list, so the owner learns no more than mailing it would tell: docs/security.md
+-- "What an owner learns of a suppressed address"), and once per send what the mail needs. Answers
 -- {jobs: [{id, delivery_id, publish_id, to, name, skip?}], publishes: [{id, ...}]}.
 create function public.prepare_letter_jobs(p_job_ids bigint[])
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -5011,7 +5027,7 @@ declare
 begin
   create temporary table if not exists pg_temp.letter_batch (
     job_id bigint primary key, delivery_id uuid, publish_id uuid, owner_id uuid, email text,
-    name text, status text, skip text
+    name text, status text, skip text, bounce boolean not null default false
   ) on commit drop;
   truncate pg_temp.letter_batch;
   insert into pg_temp.letter_batch (job_id, delivery_id, publish_id, owner_id, email, name, status)
@@ -5024,10 +5040,7 @@ begin
   update pg_temp.letter_batch b set skip = case
       when b.delivery_id is null then 'the send was deleted'
       when b.status <> 'reserved' then 'already ' || b.status
-      when exists (select 1 from public.unsubscribes u where u.user_id = b.owner_id and lower(u.email) = lower(b.email))
-        then 'the address unsubscribed'
-      when private.mailbox_suppressed(b.email)
-        then 'the address is suppressed (bounce or complaint)'
+      when private.letter_unsubscribed(b.owner_id, b.email) then 'the address unsubscribed'
     end;
   -- a sender whose letters bounce or draw complaints too often stops sending (mail_sender_status)
   update pg_temp.letter_batch b set skip = 'the sender is suspended (bounces or complaints)'
@@ -5042,11 +5055,32 @@ begin
       join public.sender_emails s
         on s.user_id = p.user_id and s.email = lower(coalesce(p.reply_to, p.mail_from))
       where p.id = b.publish_id and s.status = 'verified');
+  -- a suppressed address (last: every reason above is the owner's own to know) is not mailed;
+  -- its delivery goes as a mail SES bounced (sent, then bounced, counted as record_mail_event
+  -- counts a bounce), and the worker is told to skip it
+  update pg_temp.letter_batch b set bounce = true, skip = 'the address is suppressed'
+    where b.skip is null and private.mailbox_suppressed(b.email);
   perform private.lock_sends(array(select delivery_id from pg_temp.letter_batch
                                    where status = 'reserved' and skip is not null));
   update public.deliveries d set status = 'skipped', reason = b.skip
     from pg_temp.letter_batch b
-    where d.id = b.delivery_id and b.status = 'reserved' and b.skip is not null;
+    where d.id = b.delivery_id and b.status = 'reserved' and b.skip is not null and not b.bounce;
+  -- leaving `reserved` for `sent` counts the send's and the member's sent_count
+  -- (deliveries_after_status); the bounce then counts as a provider's bounce event does
+  update public.deliveries d set status = 'sent'
+    from pg_temp.letter_batch b where d.id = b.delivery_id and b.status = 'reserved' and b.bounce;
+  update public.deliveries d set status = 'bounced'
+    from pg_temp.letter_batch b where d.id = b.delivery_id and b.status = 'reserved' and b.bounce;
+  update public.publishes p set bounced_count = p.bounced_count + n.count
+    from (select publish_id, count(*)::integer as count from pg_temp.letter_batch
+          where status = 'reserved' and bounce group by publish_id) n
+    where p.id = n.publish_id;
+  update public.audience_members m set bounced_count = m.bounced_count + n.count
+    from (select d.audience_member_id, count(*)::integer as count
+          from public.deliveries d join pg_temp.letter_batch b on b.delivery_id = d.id
+          where b.status = 'reserved' and b.bounce and d.audience_member_id is not null
+          group by d.audience_member_id) n
+    where m.id = n.audience_member_id;
 
   select coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
            'id', b.job_id, 'delivery_id', b.delivery_id, 'publish_id', b.publish_id, 'to', b.email,
@@ -5299,12 +5333,10 @@ begin
     return jsonb_build_object('skip', 'the letter already went to this address', 'publish_id', v_publish_id);
   end if;
 
-  -- the reasons are prepare_letter_jobs' and DELIVERY_SKIP_REASONS'
+  -- the reasons are prepare_letter_jobs' and DELIVERY_SKIP_REASONS'; a suppressed address is
+  -- reserved, and bounces at the send (prepare_letter_jobs)
   v_skip := case
-    when exists (select 1 from public.unsubscribes u where u.user_id = v_letter.owner_id and lower(u.email) = v_email)
-      then 'the address unsubscribed'
-    when private.mailbox_suppressed(v_email)
-      then 'the address is suppressed (bounce or complaint)'
+    when private.letter_unsubscribed(v_letter.owner_id, v_email) then 'the address unsubscribed'
     when not private.take_response_quota(v_letter.owner_id, 1)
       then 'the monthly email quota is used up'
   end;
@@ -5353,20 +5385,26 @@ grant execute on function public.trigger_letter_choices() to authenticated;
 -- schemas/mail.sql
 -- =============================================================================================
 
--- Mail: sender addresses, a record of every mail the platform hands to the provider, provider
--- events (SES through SNS) applied to it, suppressions, opt-outs and unsubscribes, and the
--- sender's reputation.
+-- Mail: sender addresses (an owner's own From addresses: claimed, confirmed by a mail, verified at
+-- the provider) and their confirmation mails. What the platform mails and what the provider
+-- says of it is in mail-log.sql; unsubscribes and opt-outs in mail-optouts.sql.
 
 -- The mailbox an address reaches, for the caps and the suppression checks (docs/security.md
 -- "One mailbox, many spellings"): lower case, trimmed, the local part cut at its first '+'
--- (victim+1@x and victim+2@x reach victim@x), and for gmail.com and googlemail.com the dots of
--- the local part gone and the domain gmail.com. Only for counting and matching: mail still goes
--- to the address as typed. A local part that is nothing before its '+' stays whole.
+-- (victim+1@x and victim+2@x reach victim@x), for gmail.com and googlemail.com the dots of the
+-- local part gone and the domain gmail.com, and the domains one provider documents as one
+-- account's (docs/security.md "One mailbox, many spellings", with the sources): Apple's
+-- icloud.com, me.com and mac.com are icloud.com; Proton's proton.me, protonmail.com,
+-- protonmail.ch and pm.me are proton.me. Only for counting and matching: mail still goes to the
+-- address as typed. A local part that is nothing before its '+' stays whole.
 create function private.mailbox_key(p_email text)
 returns text language sql immutable parallel safe set search_path = '' as $$
   select case when a.domain is null then a.address
               when a.domain in ('gmail.com', 'googlemail.com')
                 then replace(a.local, '.', '') || '@gmail.com'
+              when a.domain in ('icloud.com', 'me.com', 'mac.com') then a.local || '@icloud.com'
+              when a.domain in ('proton.me', 'protonmail.com', 'protonmail.ch', 'pm.me')
+                then a.local || '@proton.me'
               else a.local || '@' || a.domain end
   from (select t.address, t.domain,
                coalesce(nullif(split_part(t.whole, '+', 1), ''), t.whole) as local
@@ -5375,6 +5413,9 @@ returns text language sql immutable parallel safe set search_path = '' as $$
                      substring(lower(btrim(p_email)) from '^(.*)@[^@]*$') as whole) t) a;
 $$;
 revoke execute on function private.mailbox_key(text) from public;
+-- sender_emails_mailbox_idx runs it as the role that writes the row: the functions' service
+-- role (a status update that is not HOT failed without it, now and then: rls-rpc.test.ts)
+grant execute on function private.mailbox_key(text) to service_role;
 
 create table public.sender_emails (
   id uuid primary key default gen_random_uuid(),
@@ -5442,17 +5483,35 @@ create table private.sender_email_tokens (
   sender_email_id uuid primary key references public.sender_emails (id) on delete cascade,
   token_hash text not null unique check (token_hash ~ '^[0-9a-f]{64}$'),
   expires_at timestamptz not null,
-  created_at timestamptz not null default now(),
-  -- the mail's "Not me" link (the /confirm-email page, answer_mail_consent): the address says the
-  -- claim is not its; it confirms nothing, and goes with the claim or the next request
-  not_me_hash text unique check (not_me_hash ~ '^[0-9a-f]{64}$'),
-  not_me_expires_at timestamptz
+  created_at timestamptz not null default now()
 );
 create index sender_email_tokens_expires_at_idx on private.sender_email_tokens (expires_at);
 comment on table private.sender_email_tokens is
-  'The live confirmation token of a sender email claim (one per claim; a new request replaces it), as the SHA-256 of the token mailed to the address, and the hash of the mail''s "Not me" token. Spent by confirm_sender_email or answer_mail_consent; gone with the claim.';
+  'The live confirmation token of a sender email claim (one per claim; a new request replaces it), as the SHA-256 of the token mailed to the address. Spent by confirm_sender_email; gone with the claim.';
 alter table private.sender_email_tokens enable row level security;
 revoke all on private.sender_email_tokens from public, anon, authenticated;
+
+-- Every confirmation mail's "Not me" token (sender: request_sender_email; consent:
+-- start_mail_consent, where it is also the mail's confirm token), as its SHA-256. It belongs to
+-- the mail, not to what asked: the claim, the consent row, the account that asked or the owner
+-- may go, and a later mail may replace the claim's or the row's token, while "Not me" keeps
+-- suppressing the mailbox for 7 days (answer_mail_consent; single use). owner_id: the account
+-- the mail came from (the sender claim's or the consent's owner), no foreign key: the page names
+-- it while it exists. Expired rows go with request_sender_email and purge_mail_consents.
+create table private.not_me_tokens (
+  token_hash text primary key check (token_hash ~ '^[0-9a-f]{64}$'),
+  email text not null check (char_length(email) <= 320 and email = lower(email)),
+  scope text not null check (scope in ('sender', 'reply', 'letters', 'notify')),
+  locale public.language_code not null default 'en',
+  owner_id uuid,
+  expires_at timestamptz not null,
+  created_at timestamptz not null default now()
+);
+comment on table private.not_me_tokens is
+  'The "Not me" token of every confirmation mail (sender and consent), as its SHA-256, tied to the mail only: it suppresses the mailbox for 7 days whatever became of the claim, the consent or the accounts (answer_mail_consent).';
+alter table private.not_me_tokens enable row level security;
+revoke all on private.not_me_tokens from public, anon, authenticated;
+create index not_me_tokens_expires_at_idx on private.not_me_tokens (expires_at);
 
 -- Every sender confirmation mail, by mailbox (private.mailbox_key): one a day per mailbox, whoever
 -- asks (docs/security.md "Sender addresses"). Not tied to the account or the claim, so deleting
@@ -5515,25 +5574,29 @@ returns uuid language plpgsql security definer set search_path = '' as $$
 declare
   v_id uuid;
 begin
-  delete from private.sender_email_tokens
-    where expires_at < now() and coalesce(not_me_expires_at, expires_at) < now();
+  delete from private.sender_email_tokens where expires_at < now();
+  delete from private.not_me_tokens where expires_at < now();
   insert into public.sender_emails as s (user_id, email, status)
     values (p_user_id, lower(p_email), 'pending')
     on conflict (user_id, email) do update
       set status = case when s.status = 'verified' then s.status else 'pending' end,
           updated_at = now()
     returning id into v_id;
-  insert into private.sender_email_tokens (sender_email_id, token_hash, expires_at, not_me_hash,
-                                           not_me_expires_at)
-    values (v_id, p_token_hash, now() + interval '24 hours', p_not_me_hash, now() + interval '7 days')
+  insert into private.sender_email_tokens (sender_email_id, token_hash, expires_at)
+    values (v_id, p_token_hash, now() + interval '24 hours')
     on conflict (sender_email_id) do update
-      set token_hash = excluded.token_hash, expires_at = excluded.expires_at, created_at = now(),
-          not_me_hash = excluded.not_me_hash, not_me_expires_at = excluded.not_me_expires_at;
+      set token_hash = excluded.token_hash, expires_at = excluded.expires_at, created_at = now();
+  -- the mail's "Not me", which outlives this claim and the next request
+  insert into private.not_me_tokens (token_hash, email, scope, locale, owner_id, expires_at)
+    select p_not_me_hash, lower(p_email), 'sender',
+           coalesce((select p.language from public.profiles p where p.id = p_user_id), 'en'),
+           p_user_id, now() + interval '7 days'
+    where p_not_me_hash is not null;
   return v_id;
 end;
 $$;
 comment on function public.request_sender_email(uuid, text, text, text) is
-  'Adds (or asks again for) an owner''s claim on a sender address with the hashes of the tokens just mailed to it (confirm, 24 hours; "Not me", 7 days); the claim''s older tokens stop working. Service role only (request-mail-verify, after reserve_sender_confirmation).';
+  'Adds (or asks again for) an owner''s claim on a sender address with the hashes of the tokens just mailed to it (confirm, 24 hours, the claim''s older one stops working; "Not me", 7 days, the mail''s own: private.not_me_tokens). Service role only (request-mail-verify, after reserve_sender_confirmation).';
 revoke all on function public.request_sender_email(uuid, text, text, text) from public, anon, authenticated;
 grant execute on function public.request_sender_email(uuid, text, text, text) to service_role;
 
@@ -5565,41 +5628,16 @@ comment on function public.confirm_sender_email(uuid, text) is
 revoke all on function public.confirm_sender_email(uuid, text) from public, anon, authenticated;
 grant execute on function public.confirm_sender_email(uuid, text) to service_role;
 
-create table public.unsubscribes (
-  id uuid primary key default gen_random_uuid(),
-  user_id uuid not null references public.profiles (id) on delete cascade,
-  block_id uuid references public.blocks (id) on delete set null,
-  email text not null check (char_length(email) <= 100),
-  response_id text check (char_length(response_id) <= 100),
-  created_at timestamptz not null default now(),
-  unique (user_id, email)
-);
-comment on table public.unsubscribes is
-  'Addresses that unsubscribed from a user''s letters; sends skip them. Written by the unsubscribe function.';
-call private.clients_read('public.unsubscribes', 'Owners can read their unsubscribes',
-  'user_id = (select auth.uid())');
-create index unsubscribes_block_id_idx on public.unsubscribes (block_id);
--- Every read asks by the address in lower case (is_unsubscribed per member of the audience list
--- and of a CSV import's answer, letter_send_groups, reserve_letter, prepare_letter_jobs, a form's
--- letter); the unique key above is on the address as written.
-create index unsubscribes_user_id_lower_email_idx on public.unsubscribes (user_id, lower(email));
+create trigger sender_emails_set_updated_at before update on public.sender_emails
+  for each row execute function private.set_updated_at();
 
--- Whether the member's address unsubscribed from the owner's letters (computed field of
--- audience_members: `audience_members?select=*,is_unsubscribed`), so the audience list says
--- Unsubscribed instead of Active and a CSV import can say which new members letters will skip.
--- security definer, and the caller's own rows by auth.uid(): under RLS the index on
--- (user_id, lower(email)) could not serve the read (lower() is not leakproof, so Postgres applies
--- the policy first and then filters every unsubscribe of the owner's, for each member).
-create function public.is_unsubscribed(p_member public.audience_members)
-returns boolean language sql stable security definer set search_path = '' as $$
-  select p_member.email is not null and p_member.user_id = (select auth.uid()) and exists (
-    select 1 from public.unsubscribes u
-    where u.user_id = p_member.user_id and lower(u.email) = lower(p_member.email));
-$$;
-comment on function public.is_unsubscribed(public.audience_members) is
-  'Computed field of audience_members: the member''s address unsubscribed from the owner''s letters.';
-revoke execute on function public.is_unsubscribed(public.audience_members) from public, anon;
-grant execute on function public.is_unsubscribed(public.audience_members) to authenticated;
+-- =============================================================================================
+-- schemas/mail-log.sql
+-- =============================================================================================
+
+-- The mail log: a record of every mail the platform hands to the provider, the provider's
+-- events (SES through SNS) applied to it (and those that came before it), suppressions, and the
+-- sender's reputation.
 
 create table private.outbound_mails (
   id uuid primary key default gen_random_uuid(),
@@ -5629,6 +5667,10 @@ alter table private.outbound_mails enable row level security;
 create index outbound_mails_sender_created_idx on private.outbound_mails (sender_user_id, created_at desc)
   where sender_user_id is not null;
 create index outbound_mails_created_idx on private.outbound_mails (created_at);
+-- private.optout_owner: an owner's notification mails to an address (the unsubscribe link of a
+-- deleted block's digest)
+create index outbound_mails_notification_idx on private.outbound_mails (user_id, lower(to_email))
+  where kind = 'notify.owner';
 
 -- SNS message ids already applied (SNS delivers at least once).
 create table private.provider_events (
@@ -5637,6 +5679,45 @@ create table private.provider_events (
 );
 comment on table private.provider_events is 'Ids of provider events (SNS MessageId) already applied, so a duplicate delivery changes nothing.';
 alter table private.provider_events enable row level security;
+
+-- A provider's events that came before their mail was recorded: SES publishes a mail's events as
+-- soon as it takes the mail, and the worker records a batch's mails after its last send
+-- (finish_jobs). record_mail_event keeps such an event here (its SNS id is in provider_events
+-- already, so SNS's retry stays a duplicate) and private.record_outbound_mail applies it when the
+-- mail comes, in the order they came. A mail never recorded (its worker stopped after the send:
+-- the job is `unknown`) leaves its events here for a day (private.purge_jobs).
+create table private.early_mail_events (
+  event_id text primary key check (char_length(event_id) <= 200),
+  message_id text not null check (char_length(message_id) <= 300),
+  event jsonb not null,
+  received_at timestamptz not null default now()
+);
+comment on table private.early_mail_events is
+  'Provider events (SES through SNS) for a mail not recorded yet, kept by record_mail_event and applied by the mail''s record (finish_jobs); purged after a day.';
+alter table private.early_mail_events enable row level security;
+revoke all on private.early_mail_events from public, anon, authenticated;
+create index early_mail_events_message_id_idx on private.early_mail_events (message_id);
+create index early_mail_events_received_at_idx on private.early_mail_events (received_at);
+
+-- The lock that orders a mail's record and its provider's events, one per SES message id:
+-- finish_jobs takes those of its whole batch before anything else, record_mail_event its event's
+-- first, so an event either finds its mail recorded or is kept where the record finds it (without
+-- it both could look before the other committed, and the event be kept for good). In one order
+-- (the keys sorted), before every other lock either takes.
+create function private.lock_mail_messages(p_message_ids text[])
+returns void language plpgsql set search_path = '' as $$
+declare
+  v_key bigint;
+begin
+  for v_key in
+    select distinct hashtextextended('mail_message:' || m, 0) from unnest(p_message_ids) m
+    where m is not null order by 1
+  loop
+    perform pg_advisory_xact_lock(v_key);
+  end loop;
+end;
+$$;
+revoke execute on function private.lock_mail_messages(text[]) from public;
 
 -- Addresses nothing is sent to any more: hard bounces and complaints (as SES's suppression list),
 -- and "Not me" answers to confirmation mails. Addresses are stored lower-cased; the checks of the
@@ -5680,29 +5761,12 @@ returns void language sql set search_path = '' as $$
 $$;
 revoke execute on function private.not_me(text) from public;
 
--- One-click unsubscribes from notification mails: scope owner (mailTo: all of the owner's block
--- digests to the address, looked up by owner) or reply (replies to the commenter's message on
--- that block). The owner is written at unsubscribe time from the block's owner, so deleting the
--- block keeps the opt-out (block_id names the block the link came from; no foreign key).
--- Letters use public.unsubscribes.
-create table private.mail_optouts (
-  email text not null check (char_length(email) <= 320 and email = lower(email)),
-  scope text not null check (scope in ('owner', 'reply')),
-  block_id uuid not null,
-  created_at timestamptz not null default now(),
-  -- the block's owner when the address unsubscribed
-  owner_id uuid not null references public.profiles (id) on delete cascade,
-  primary key (email, scope, block_id)
-);
-comment on table private.mail_optouts is 'Notification unsubscribes (signed one-click links): no more owner digests of that block''s owner (scope owner), or replies on that block (scope reply), to that address.';
-alter table private.mail_optouts enable row level security;
--- notification_context's owner-scope lookup, and the owner's cascade
-create index mail_optouts_owner_email_scope_idx on private.mail_optouts (owner_id, email, scope);
-
 -- Called by public.finish_jobs (jobs.sql) for an outcome that carries a `mail`:
 --   {to, from, subject, kind, provider_message_id?, user_id?, sender_user_id?, block_id?, delivery_id?}
 create function private.record_outbound_mail(p_job_id bigint, p_mail jsonb, p_status text)
 returns void language plpgsql set search_path = '' as $$
+declare
+  v_kept record;
 begin
   -- the send and the delivery before the mail, the order record_mail_event takes them in when a
   -- provider's event outruns this record (private.lock_sends; finish_jobs locked the batch's
@@ -5726,6 +5790,15 @@ begin
           provider_message_id = coalesce(p_mail ->> 'provider_message_id', provider_message_id)
       where id = (p_mail ->> 'delivery_id')::uuid and status = 'reserved';
   end if;
+  -- the provider's events that came first (record_mail_event kept them), in the order they came;
+  -- finish_jobs holds the mail's lock (private.lock_mail_messages), so none is kept meanwhile
+  for v_kept in
+    select k.event from private.early_mail_events k
+    where k.message_id = p_mail ->> 'provider_message_id' order by k.received_at, k.event_id
+  loop
+    perform private.apply_mail_event(p_mail ->> 'provider_message_id', v_kept.event);
+  end loop;
+  delete from private.early_mail_events where message_id = p_mail ->> 'provider_message_id';
 end;
 $$;
 revoke execute on function private.record_outbound_mail(bigint, jsonb, text) from public;
@@ -5738,56 +5811,35 @@ returns integer language sql immutable set search_path = '' as $$
 $$;
 revoke execute on function private.mail_state_rank(text) from public;
 
--- Applies a provider event (SES through SNS) once per SNS MessageId to the mail it is about: the
--- mail's state, a letter's delivery row and counts, suppression of the address after a permanent
--- bounce or a complaint. An event for a message not recorded
--- yet (the worker records a batch after its last send, or died first) that carries the
--- `delivery` tag of a letter is recorded from that delivery, so no count is lost and a lost
--- worker's mail is known to have gone. p_event gains `tags` ({name: value}).
-create or replace function public.record_mail_event(p_event jsonb)
-returns jsonb language plpgsql security definer set search_path = '' as $$
+-- A permanent bounce's or a complaint's addresses are never mailed again (transient bounces are
+-- not suppressed): the event's recipients, else the mail's address (p_to; null: not known yet).
+create function private.suppress_for_mail_event(p_event jsonb, p_to text)
+returns void language sql set search_path = '' as $$
+  insert into private.mail_suppressions (email, reason)
+    select lower(r.value), case when lower(p_event ->> 'type') = 'complaint' then 'complaint' else 'bounce' end
+    from jsonb_array_elements_text(coalesce(p_event -> 'recipients', jsonb_build_array(p_to))) r
+    where r.value is not null
+      and (lower(p_event ->> 'type') = 'complaint'
+           or (lower(p_event ->> 'type') = 'bounce'
+               and coalesce(p_event ->> 'bounce_type', 'Permanent') = 'Permanent'))
+    on conflict (email) do nothing;
+$$;
+revoke execute on function private.suppress_for_mail_event(jsonb, text) from public;
+
+-- Applies one provider event to its recorded mail (record_mail_event; record_outbound_mail for
+-- the events that came first): the mail's state, a letter's delivery row and counts, suppression
+-- of the address after a permanent bounce or a complaint. The caller took the mail's locks
+-- (private.lock_mail_messages, private.lock_sends). Answers record_mail_event's answer.
+create function private.apply_mail_event(p_message_id text, p_event jsonb)
+returns jsonb language plpgsql set search_path = '' as $$
 declare
   v_type text := lower(p_event ->> 'type');
   v_mail private.outbound_mails;
   v_new text;
   v_delivery public.deliveries;
-  v_publish public.publishes;
   v_column text;
-  v_recipient text;
-  v_tag text := p_event -> 'tags' ->> 'delivery';
 begin
-  if coalesce(p_event ->> 'event_id', '') = '' or coalesce(p_event ->> 'message_id', '') = '' then
-    raise exception 'event_id and message_id are required' using errcode = 'P0001';
-  end if;
-  insert into private.provider_events (id) values (p_event ->> 'event_id') on conflict do nothing;
-  if not found then
-    return jsonb_build_object('applied', false, 'reason', 'duplicate');
-  end if;
-  -- a letter's send and member rows before its delivery and mail, in the order every writer takes
-  -- them (private.lock_sends): the mail's delivery, or the one the event's tag names
-  perform private.lock_sends(array[coalesce(
-    (select delivery_id from private.outbound_mails where provider_message_id = p_event ->> 'message_id'),
-    case when v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then v_tag::uuid end)]);
-  select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
-  if not found and v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
-    select * into v_delivery from public.deliveries where id = v_tag::uuid for update;
-    if found then
-      select * into v_publish from public.publishes where id = v_delivery.publish_id;
-      insert into private.outbound_mails (kind, user_id, sender_user_id, block_id, delivery_id, to_email,
-                                          from_email, subject, provider_message_id, status)
-        values ('letter', v_delivery.user_id, v_delivery.user_id, v_publish.block_id, v_delivery.id,
-                v_delivery.email, coalesce(v_publish.mail_from, ''), left(coalesce(v_publish.subject, ''), 500),
-                p_event ->> 'message_id', 'sent')
-        on conflict (provider_message_id) do nothing;
-      update public.deliveries set status = 'sent', provider_message_id = p_event ->> 'message_id'
-        where id = v_delivery.id and status = 'reserved';
-      select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
-    end if;
-  end if;
-  if v_mail.id is null then
-    return jsonb_build_object('applied', false, 'reason', 'unknown message');
-  end if;
-
+  select * into v_mail from private.outbound_mails where provider_message_id = p_message_id for update;
   v_new := case v_type when 'delivery' then 'delivered' when 'bounce' then 'bounced'
                        when 'complaint' then 'complaint' when 'reject' then 'rejected' end;
   if v_type = 'open' then
@@ -5800,16 +5852,7 @@ begin
     return jsonb_build_object('applied', false, 'reason', 'ignored type');
   end if;
 
-  -- permanent failures: never mail this address again (transient bounces are not suppressed)
-  if v_type = 'complaint' or (v_type = 'bounce' and coalesce(p_event ->> 'bounce_type', 'Permanent') = 'Permanent') then
-    for v_recipient in
-      select value from jsonb_array_elements_text(coalesce(p_event -> 'recipients', jsonb_build_array(v_mail.to_email)))
-    loop
-      insert into private.mail_suppressions (email, reason)
-        values (lower(v_recipient), case when v_type = 'complaint' then 'complaint' else 'bounce' end)
-        on conflict (email) do nothing;
-    end loop;
-  end if;
+  perform private.suppress_for_mail_event(p_event, v_mail.to_email);
 
   -- letters: the delivery row, the send's counts and the member's counts
   if v_mail.delivery_id is not null then
@@ -5839,6 +5882,68 @@ begin
   return jsonb_build_object('applied', true);
 end;
 $$;
+revoke execute on function private.apply_mail_event(text, jsonb) from public;
+
+-- Applies a provider event (SES through SNS) once per SNS MessageId to the mail it is about
+-- (private.apply_mail_event). An event for a message not recorded yet that carries the
+-- `delivery` tag of a letter is recorded from that delivery, so no count is lost and a lost
+-- worker's mail is known to have gone. Any other event for a message not recorded yet (the worker
+-- records a batch after its last send, or died first) is kept (private.early_mail_events) and
+-- applied when the mail is recorded, and a permanent bounce's or a complaint's recipients are
+-- suppressed at once: nothing is lost whichever comes first, and SNS's retry of it is a duplicate
+-- (a Send, which would change nothing, is not kept: 'unknown message').
+-- p_event: {event_id, type, message_id, bounce_type?, recipients?, tags? ({name: value})}.
+create or replace function public.record_mail_event(p_event jsonb)
+returns jsonb language plpgsql security definer set search_path = '' as $$
+declare
+  v_mail private.outbound_mails;
+  v_delivery public.deliveries;
+  v_publish public.publishes;
+  v_tag text := p_event -> 'tags' ->> 'delivery';
+begin
+  if coalesce(p_event ->> 'event_id', '') = '' or coalesce(p_event ->> 'message_id', '') = '' then
+    raise exception 'event_id and message_id are required' using errcode = 'P0001';
+  end if;
+  -- first: a record of this mail that has begun ends before this looks for it
+  perform private.lock_mail_messages(array[p_event ->> 'message_id']);
+  insert into private.provider_events (id) values (p_event ->> 'event_id') on conflict do nothing;
+  if not found then
+    return jsonb_build_object('applied', false, 'reason', 'duplicate');
+  end if;
+  -- a letter's send and member rows before its delivery and mail, in the order every writer takes
+  -- them (private.lock_sends): the mail's delivery, or the one the event's tag names
+  perform private.lock_sends(array[coalesce(
+    (select delivery_id from private.outbound_mails where provider_message_id = p_event ->> 'message_id'),
+    case when v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then v_tag::uuid end)]);
+  select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
+  if not found and v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+    select * into v_delivery from public.deliveries where id = v_tag::uuid for update;
+    if found then
+      select * into v_publish from public.publishes where id = v_delivery.publish_id;
+      insert into private.outbound_mails (kind, user_id, sender_user_id, block_id, delivery_id, to_email,
+                                          from_email, subject, provider_message_id, status)
+        values ('letter', v_delivery.user_id, v_delivery.user_id, v_publish.block_id, v_delivery.id,
+                v_delivery.email, coalesce(v_publish.mail_from, ''), left(coalesce(v_publish.subject, ''), 500),
+                p_event ->> 'message_id', 'sent')
+        on conflict (provider_message_id) do nothing;
+      update public.deliveries set status = 'sent', provider_message_id = p_event ->> 'message_id'
+        where id = v_delivery.id and status = 'reserved';
+      select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
+    end if;
+  end if;
+  if v_mail.id is null then
+    -- a Send (or a type we ignore) would change nothing: not kept
+    if lower(p_event ->> 'type') not in ('delivery', 'bounce', 'complaint', 'reject', 'open') then
+      return jsonb_build_object('applied', false, 'reason', 'unknown message');
+    end if;
+    perform private.suppress_for_mail_event(p_event, null);
+    insert into private.early_mail_events (event_id, message_id, event)
+      values (p_event ->> 'event_id', p_event ->> 'message_id', p_event);
+    return jsonb_build_object('applied', false, 'reason', 'kept until its mail is recorded');
+  end if;
+  return private.apply_mail_event(p_event ->> 'message_id', p_event);
+end;
+$$;
 revoke execute on function public.record_mail_event(jsonb) from public, anon, authenticated;
 
 -- A sender whose letters bounce or draw complaints too often stops sending, as SES would put the
@@ -5863,36 +5968,6 @@ returns jsonb language sql stable security definer set search_path = '' as $$
 $$;
 revoke execute on function public.mail_sender_status(uuid) from public, anon, authenticated;
 
--- Records a one-click unsubscribe from notification mails (the unsubscribe function checks the
--- signed token first), with the block's owner: an owner-scope opt-out then holds for all of that
--- owner's blocks, deleted ones too. When the block is already gone, p_owner_id (the owner the
--- signed link names; links from before it named none) stands in; without either nothing is
--- recorded (the block sends nothing more).
-create function public.record_mail_optout(p_email text, p_scope text, p_block_id uuid,
-                                          p_owner_id uuid default null)
-returns void language sql security definer set search_path = '' as $$
-  insert into private.mail_optouts (email, scope, block_id, owner_id)
-    select lower(p_email), p_scope, p_block_id, o.id
-    from (select coalesce((select b.owner_id from public.blocks b where b.id = p_block_id),
-                          (select p.id from public.profiles p where p.id = p_owner_id)) as id) o
-    where o.id is not null
-    on conflict do nothing;
-$$;
-revoke execute on function public.record_mail_optout(text, text, uuid, uuid) from public, anon, authenticated;
-
--- Whether an address already left these notification mails (owner scope: any of the block
--- owner's digests): the unsubscribe page says so instead of asking again. security definer:
--- private.mail_optouts is not readable through the API.
-create function public.mail_optout_exists(p_email text, p_scope text, p_block_id uuid)
-returns boolean language sql stable security definer set search_path = '' as $$
-  select exists (select 1 from private.mail_optouts
-                 where email = lower(p_email) and scope = p_scope and block_id = p_block_id)
-    or (p_scope = 'owner' and exists (
-          select 1 from private.mail_optouts o join public.blocks b on b.owner_id = o.owner_id
-          where b.id = p_block_id and o.email = lower(p_email) and o.scope = 'owner'));
-$$;
-revoke execute on function public.mail_optout_exists(text, text, uuid) from public, anon, authenticated;
-
 -- Whether any of these addresses is suppressed (for mails outside notifications).
 create function public.mail_suppressed(p_emails text[])
 returns text[] language sql stable security definer set search_path = '' as $$
@@ -5901,8 +5976,149 @@ returns text[] language sql stable security definer set search_path = '' as $$
 $$;
 revoke execute on function public.mail_suppressed(text[]) from public, anon, authenticated;
 
-create trigger sender_emails_set_updated_at before update on public.sender_emails
-  for each row execute function private.set_updated_at();
+-- =============================================================================================
+-- schemas/mail-optouts.sql
+-- =============================================================================================
+
+-- Unsubscribes and opt-outs: letters' unsubscribes (per owner and mailbox) and one-click
+-- opt-outs from notification mails, and what the unsubscribe page asks of them.
+
+create table public.unsubscribes (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  block_id uuid references public.blocks (id) on delete set null,
+  email text not null check (char_length(email) <= 100),
+  response_id text check (char_length(response_id) <= 100),
+  created_at timestamptz not null default now(),
+  -- private.mailbox_key(email): an unsubscribe is the mailbox's own word, as a complaint is; it
+  -- stops the owner's letters to every spelling of it (victim+news@ after victim@)
+  mailbox text generated always as (private.mailbox_key(email)) stored,
+  unique (user_id, email)
+);
+comment on table public.unsubscribes is
+  'Addresses that unsubscribed from a user''s letters; sends skip them. Written by the unsubscribe function.';
+call private.clients_read('public.unsubscribes', 'Owners can read their unsubscribes',
+  'user_id = (select auth.uid())');
+create index unsubscribes_block_id_idx on public.unsubscribes (block_id);
+-- Every read asks by the owner and the mailbox (is_unsubscribed per member of the audience list
+-- and of a CSV import's answer, letter_send_groups, reserve_letter, prepare_letter_jobs, a form's
+-- letter: private.letter_unsubscribed); the unique key above is on the address as written.
+create index unsubscribes_user_id_mailbox_idx on public.unsubscribes (user_id, mailbox);
+
+-- Whether an address's mailbox unsubscribed from an owner's letters: the one check of every
+-- letter path. Not security definer: its callers are.
+create function private.letter_unsubscribed(p_owner_id uuid, p_email text)
+returns boolean language sql stable set search_path = '' as $$
+  select exists (select 1 from public.unsubscribes u
+                 where u.user_id = p_owner_id and u.mailbox = private.mailbox_key(p_email));
+$$;
+revoke execute on function private.letter_unsubscribed(uuid, text) from public;
+
+-- Whether the member's address unsubscribed from the owner's letters (computed field of
+-- audience_members: `audience_members?select=*,is_unsubscribed`), so the audience list says
+-- Unsubscribed instead of Active and a CSV import can say which new members letters will skip.
+-- security definer, and the caller's own rows by auth.uid(): under RLS the index on
+-- (user_id, mailbox) could not serve the read (mailbox_key() is not leakproof, so Postgres
+-- applies the policy first and then filters every unsubscribe of the owner's, for each member).
+create function public.is_unsubscribed(p_member public.audience_members)
+returns boolean language sql stable security definer set search_path = '' as $$
+  select p_member.email is not null and p_member.user_id = (select auth.uid())
+    and private.letter_unsubscribed(p_member.user_id, p_member.email);
+$$;
+comment on function public.is_unsubscribed(public.audience_members) is
+  'Computed field of audience_members: the member''s address unsubscribed from the owner''s letters.';
+revoke execute on function public.is_unsubscribed(public.audience_members) from public, anon;
+grant execute on function public.is_unsubscribed(public.audience_members) to authenticated;
+
+-- One-click unsubscribes from notification mails: scope owner (mailTo: all of the owner's block
+-- digests to the address, looked up by owner) or reply (replies to the commenter's message on
+-- that block). The owner is written at unsubscribe time from the block's owner, so deleting the
+-- block keeps the opt-out (block_id names the block the link came from; no foreign key).
+-- Letters use public.unsubscribes.
+create table private.mail_optouts (
+  email text not null check (char_length(email) <= 320 and email = lower(email)),
+  scope text not null check (scope in ('owner', 'reply')),
+  block_id uuid not null,
+  created_at timestamptz not null default now(),
+  -- the block's owner when the address unsubscribed
+  owner_id uuid not null references public.profiles (id) on delete cascade,
+  primary key (email, scope, block_id)
+);
+comment on table private.mail_optouts is 'Notification unsubscribes (signed one-click links): no more owner digests of that block''s owner (scope owner), or replies on that block (scope reply), to that address.';
+alter table private.mail_optouts enable row level security;
+-- notification_context's owner-scope lookup, and the owner's cascade
+create index mail_optouts_owner_email_scope_idx on private.mail_optouts (owner_id, email, scope);
+
+-- The owner a notification unsubscribe link (owner or reply scope, p_block_id, p_owner_id: the
+-- signed link's `u`) stops mails of: the block's owner while the block exists; once it is gone,
+-- only an owner the mail log proves mailed the address that owner's digests (owner scope: the
+-- link's `u`, and an outbound_mails row of a notify.owner mail from them to the address). Null:
+-- nothing left to stop (a reply opt-out is the deleted block's; a link without an owner, or of an
+-- owner whose account went or who never mailed the address).
+create function private.optout_owner(p_email text, p_scope text, p_block_id uuid, p_owner_id uuid)
+returns uuid language sql stable set search_path = '' as $$
+  select coalesce(
+    (select b.owner_id from public.blocks b where b.id = p_block_id),
+    (select o.user_id from private.outbound_mails o
+     where p_scope = 'owner' and o.kind = 'notify.owner' and o.user_id = p_owner_id
+       and lower(o.to_email) = lower(btrim(p_email))
+     limit 1));
+$$;
+revoke execute on function private.optout_owner(text, text, uuid, uuid) from public;
+
+-- Records a one-click unsubscribe from notification mails (the unsubscribe function checks the
+-- signed token first), with its owner (private.optout_owner): an owner-scope opt-out then holds
+-- for all of that owner's blocks, deleted ones too. Answers 'recorded' (or it was already), or
+-- 'gone' when there is nothing left to stop (nothing is recorded: the block is deleted and the
+-- mail log proves no owner). Until rev-mail2's review the link's owner was taken on its word and
+-- the page said "unsubscribed" when nothing was recorded.
+create function public.record_mail_optout(p_email text, p_scope text, p_block_id uuid,
+                                          p_owner_id uuid default null)
+returns text language plpgsql security definer set search_path = '' as $$
+declare
+  v_owner uuid := private.optout_owner(p_email, p_scope, p_block_id, p_owner_id);
+begin
+  if v_owner is null then
+    return 'gone';
+  end if;
+  insert into private.mail_optouts (email, scope, block_id, owner_id)
+    values (lower(btrim(p_email)), p_scope, p_block_id, v_owner)
+    on conflict do nothing;
+  return 'recorded';
+end;
+$$;
+revoke execute on function public.record_mail_optout(text, text, uuid, uuid) from public, anon, authenticated;
+
+-- What an unsubscribe link would do now, for the unsubscribe page: 'out' (the address already
+-- left these mails: that block's, or in owner scope any of its owner's digests), 'in' (it can
+-- leave them), 'gone' (nothing left to stop: record_mail_optout would record nothing).
+-- security definer: private.mail_optouts is not readable through the API.
+create function public.mail_optout_state(p_email text, p_scope text, p_block_id uuid,
+                                         p_owner_id uuid default null)
+returns text language sql stable security definer set search_path = '' as $$
+  select case
+    when exists (select 1 from private.mail_optouts
+                 where email = lower(btrim(p_email)) and scope = p_scope and block_id = p_block_id)
+      then 'out'
+    when o.id is null then 'gone'
+    when p_scope = 'owner' and exists (
+           select 1 from private.mail_optouts m
+           where m.owner_id = o.id and m.email = lower(btrim(p_email)) and m.scope = 'owner')
+      then 'out'
+    else 'in' end
+  from (select private.optout_owner(p_email, p_scope, p_block_id, p_owner_id) as id) o;
+$$;
+revoke execute on function public.mail_optout_state(text, text, uuid, uuid) from public, anon, authenticated;
+
+-- Whether an address's mailbox already left an owner's letters (private.letter_unsubscribed, the
+-- check every letter path makes): the unsubscribe page says so instead of asking again, for
+-- another spelling of the mailbox too (a letter to name+news@ once name@ unsubscribed). security
+-- definer: the service role's unsubscribe function asks through PostgREST, which has no private.
+create function public.letter_optout_exists(p_owner_id uuid, p_email text)
+returns boolean language sql stable security definer set search_path = '' as $$
+  select private.letter_unsubscribed(p_owner_id, p_email);
+$$;
+revoke execute on function public.letter_optout_exists(uuid, text) from public, anon, authenticated;
 
 -- =============================================================================================
 -- schemas/mail-consent.sql
@@ -5924,24 +6140,27 @@ create trigger sender_emails_set_updated_at before update on public.sender_email
 -- * an owner's notification address (a block's mail_to, notifications.sql): per address and
 --   owner (for_notifications), unless it is the owner's own sign-in address or one of their
 --   verified sender addresses (notification_address_allowed). A yes to owner A is not one to B.
--- The confirmation mail is a `confirm.mail` job, one per address, owner and commenter a day (its
--- dedupe key). start_mail_consent sends at most one confirmation mail per address a day (a reply
+-- The confirmation mail is a `confirm.mail` job, one per mailbox, owner and commenter a day (its
+-- dedupe key). start_mail_consent sends at most one confirmation mail per mailbox a day (a reply
 -- confirmation past it is dropped, a letters one waits a day), at most the owner's daily cap
 -- (mail_consent.owner_daily_free / _paid; past it the ask is dropped and counted for the owner:
--- confirmation_mail_usage), none to a suppressed address. It carries no free text of a visitor's
--- or an owner's (an owner can be their own visitor): no block name, site or profile name, only
--- the owner's verified sender address or (notify) sign-in address. "Not me" on its page puts
--- the address on the suppression list: the platform then sends it nothing at all. The address's
--- day and the suppression checks count the mailbox (private.mailbox_key, mail.sql): victim+1@x
--- and victim+2@x are victim@x. Rows that
--- never confirmed go when their token expires (purge_mail_consents, daily).
+-- confirmation_mail_usage), none to a suppressed address. Neither the mail nor its link's page
+-- (mail_consent_info) carries free text of a visitor's or an owner's (an owner can be their own
+-- visitor, and the address is anyone's): no block name, site or profile name, only the scope,
+-- the address, the language, the address the mails would come from (consent_sender: the owner's
+-- verified sender address for letters, else the platform's) and (notify) the owner's sign-in
+-- address. "Not me" on its page puts the address on the suppression list: the platform then
+-- sends it nothing at all. Every count of an address (the ask's dedupe key, the address's day,
+-- the suppression checks) is of its mailbox (private.mailbox_key, mail.sql): victim+1@x and
+-- victim+2@x are victim@x. Rows that never confirmed go when their token expires
+-- (purge_mail_consents, daily).
 
 create table private.mail_consents (
   id bigint generated always as identity primary key,
   email text not null check (char_length(email) <= 320 and email = lower(email)),
   -- the owner: reply notifications on their blocks, or their letters
   owner_id uuid not null references public.profiles (id) on delete cascade,
-  -- the block that last asked (the confirmation page names it; the mail does not)
+  -- the block that last asked (for letters, its sender address is the one the mail and the page name)
   block_id uuid references public.blocks (id) on delete set null,
   confirmed_at timestamptz,
   -- the live token's SHA-256 (hex): one per row, a new mail replaces it, spent when answered
@@ -6036,7 +6255,10 @@ revoke execute on function private.request_locale(public.language_code) from pub
 
 -- The dedupe key of today's `confirm.mail` job asking p_email about reply notifications for
 -- p_commenter_id, or (p_commenter_id null) p_owner_id's letters, or (p_notifications) their
--- notification mails: one such job per address, owner and commenter (or scope) a UTC day.
+-- notification mails: one such job per mailbox (private.mailbox_key: a.b+1@gmail.com is
+-- ab@gmail.com), owner and commenter (or scope) a UTC day. Until rev-mail2's review it keyed the
+-- address as typed, so each spelling of one mailbox had a job, and the letters ones each waited
+-- for the mailbox's next free day: one mail a day for as many days as an owner typed spellings.
 -- ask_mail_consent enqueues under it; consent_asked_today reads it (the workspace's resend).
 create function private.consent_ask_key(p_email text, p_owner_id uuid, p_commenter_id uuid,
                                         p_notifications boolean default false)
@@ -6044,7 +6266,7 @@ returns text language sql stable set search_path = '' as $$
   select 'confirm.mail:' || p_owner_id || ':'
     || coalesce(p_commenter_id::text,
                 case when coalesce(p_notifications, false) then 'notify' else 'letters' end)
-    || ':' || lower(btrim(p_email)) || ':' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD');
+    || ':' || private.mailbox_key(p_email) || ':' || to_char(now() at time zone 'UTC', 'YYYY-MM-DD');
 $$;
 revoke execute on function private.consent_ask_key(text, uuid, uuid, boolean) from public;
 
@@ -6136,6 +6358,7 @@ grant execute on function public.confirmation_mail_usage() to authenticated;
 create function private.purge_mail_consents()
 returns integer language sql set search_path = '' as $$
   delete from private.confirmation_mails where mailed_at < now() - interval '2 days';
+  delete from private.not_me_tokens where expires_at < now();
   with gone as (
     delete from private.mail_consents
     where confirmed_at is null
@@ -6145,14 +6368,30 @@ returns integer language sql set search_path = '' as $$
 $$;
 revoke execute on function private.purge_mail_consents() from public;
 
+-- The address an owner's mails to a confirming address would come from, which the confirmation
+-- mail and its page name (an address the owner proved theirs, not words they chose): letters
+-- (p_letters) come from a verified sender address of the owner's, the asking block's own
+-- (block_private.mail_from) when it is one, else their first; null: the platform's (reply and
+-- notification mails always, letters of an owner with no verified sender).
+create function private.consent_sender(p_owner_id uuid, p_block_id uuid, p_letters boolean)
+returns text language sql stable set search_path = '' as $$
+  select s.email from public.sender_emails s
+  where p_letters and s.user_id = p_owner_id and s.status = 'verified'
+  order by s.email = (select bp.mail_from from public.block_private bp where bp.block_id = p_block_id)
+             desc nulls last, s.created_at
+  limit 1;
+$$;
+revoke execute on function private.consent_sender(uuid, uuid, boolean) from public;
+
 -- The worker starts one `confirm.mail` job (running) with the hash of the token it is about to
 -- mail. Answers {skip: reason}, {defer_until} (a letters confirmation when another went to the
 -- address less than a day ago), or what the mail needs: {to, scope: reply|letters|notify, language,
 -- block: {id}, owner_id, sender, owner_email}. No confirmation carries a word the owner chose (no
 -- block name or site, no profile name: an owner can pose as their own visitor and type any
--- address): reply and letters ones the owner's verified sender address if any (proved theirs;
--- letters come from it), a notify one the owner's sign-in address. The token replaces the row's older one; a job run
--- again (retried before the provider took it) replaces its own. In order: the address's day (one
+-- address): only the address the mails would come from (sender: consent_sender; null, the
+-- platform's) and, a notify one, the owner's sign-in address. The token replaces the row's older
+-- one; a job run again (retried before the provider took it) replaces its own. In order: the
+-- same confirmation to the mailbox in the last day (skipped), the mailbox's day (one
 -- confirmation mail a day: a reply one past it is dropped, as many accounts may name one address;
 -- a letters one, one per owner, waits), then the owner's day (owner_confirmation_cap: past it the
 -- ask is dropped and the row's capped_at tells the owner).
@@ -6215,7 +6454,12 @@ begin
   if v_row.confirmed_at is not null then
     return jsonb_build_object('skip', 'the address already confirmed');
   end if;
-  if v_row.mailed_job is distinct from p_job_id and v_row.mailed_at > now() - interval '24 hours' then
+  -- this confirmation (owner, and commenter or scope) went to the mailbox today, in any spelling
+  if exists (select 1 from private.mail_consents c
+             where c.owner_id = v_owner and c.commenter_id is not distinct from v_commenter
+               and c.for_notifications = v_notify and c.mailed_at > now() - interval '24 hours'
+               and c.mailed_job is distinct from p_job_id
+               and private.mailbox_key(c.email) = private.mailbox_key(v_email)) then
     return jsonb_build_object('skip', 'this confirmation went to the address less than a day ago');
   end if;
   select max(mailed_at) into v_last from private.confirmation_mails
@@ -6242,12 +6486,16 @@ begin
     where id = v_row.id;
   insert into private.confirmation_mails (job_id, email, owner_id) values (p_job_id, v_email, v_owner)
     on conflict (job_id) do update set mailed_at = now();
+  -- the mail's "Not me", which outlives this row, its accounts and the next mail's token
+  insert into private.not_me_tokens (token_hash, email, scope, locale, owner_id, expires_at)
+    values (p_token_hash, v_email,
+            case when v_notify then 'notify' when v_commenter is null then 'letters' else 'reply' end,
+            v_locale, v_owner, now() + interval '7 days')
+    on conflict (token_hash) do nothing;
   if v_notify then
     select u.email into v_owner_email from auth.users u where u.id = v_owner;
-  else
-    select s.email into v_sender from public.sender_emails s
-      where s.user_id = v_owner and s.status = 'verified' order by s.created_at limit 1;
   end if;
+  v_sender := private.consent_sender(v_owner, v_block.id, v_commenter is null and not v_notify);
   return jsonb_build_object(
     'to', v_email,
     'scope', case when v_notify then 'notify' when v_commenter is null then 'letters' else 'reply' end,
@@ -6261,64 +6509,69 @@ comment on function public.start_mail_consent(bigint, text) is
 revoke all on function public.start_mail_consent(bigint, text) from public, anon, authenticated;
 grant execute on function public.start_mail_consent(bigint, text) to service_role;
 
--- What a live token asks, for the confirmation page: {scope, email, block_name, owner_name,
--- owner_email, locale}, or null when the token is unknown, spent or expired (scope sender: the
--- "Not me" link of a sender confirmation mail, which can only say no). A notify token names
--- the owner by their sign-in address only (no block name, no account name: owner-chosen words).
+-- What a live token asks, for the confirmation page: {scope, email, locale, sender, owner_email},
+-- or null when the token is unknown, spent or expired (scope sender: the "Not me" link of a
+-- sender confirmation mail, which can only say no). Only what the mail says: the page is the
+-- mail's, and the address anyone's. No block name, no account name, both the owner's words
+-- (rev-mail2, 2026-11-28: a block named "Your bank account is locked, call ..." was shown to
+-- whatever address a visitor typed). sender: the address the mails would come from
+-- (consent_sender; null: the platform's, which the confirm-email function names); owner_email,
+-- a notify token's only: the owner's sign-in address (who asked).
 create function public.mail_consent_info(p_token_hash text)
 returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object(
            'scope', case when c.for_notifications then 'notify'
                          when c.commenter_id is null then 'letters' else 'reply' end,
-           'email', c.email, 'block_name', case when not c.for_notifications then b.name end,
-           'locale', c.locale,
-           'owner_name', case when not c.for_notifications then
-             (select coalesce(nullif(btrim(p.name), ''), '') from public.profiles p where p.id = c.owner_id) end,
+           'email', c.email, 'locale', c.locale,
+           'sender', private.consent_sender(c.owner_id, c.block_id,
+                                            c.commenter_id is null and not c.for_notifications),
            'owner_email', case when c.for_notifications then
              (select u.email from auth.users u where u.id = c.owner_id) end)
-  from private.mail_consents c left join public.blocks b on b.id = c.block_id
+  from private.mail_consents c
   where c.token_hash = p_token_hash and c.token_expires_at > now()
-  -- a sender confirmation mail's "Not me" token (mail.sql): scope sender, named by the sign-in
-  -- address of the account that asked
+  -- a "Not me" token alone (private.not_me_tokens): a sender confirmation mail's (scope sender,
+  -- named by the sign-in address of the account that asked, while it exists), or a consent mail's
+  -- whose row went or holds a later mail's token (it can only say no: nothing is named)
   union all
-  select jsonb_build_object('scope', 'sender', 'email', s.email, 'block_name', null,
-                            'locale', coalesce(p.language, 'en'), 'owner_name', null,
-                            'owner_email', u.email)
-  from private.sender_email_tokens t
-    join public.sender_emails s on s.id = t.sender_email_id
-    left join public.profiles p on p.id = s.user_id
-    left join auth.users u on u.id = s.user_id
-  where t.not_me_hash = p_token_hash and t.not_me_expires_at > now();
+  select jsonb_build_object('scope', t.scope, 'email', t.email, 'block_name', null,
+                            'locale', t.locale, 'owner_name', null,
+                            'owner_email', case when t.scope = 'sender' then u.email end)
+  from private.not_me_tokens t left join auth.users u on u.id = t.owner_id
+  where t.token_hash = p_token_hash and t.expires_at > now()
+    and not exists (select 1 from private.mail_consents c
+                    where c.token_hash = p_token_hash and c.token_expires_at > now());
 $$;
 revoke all on function public.mail_consent_info(text) from public, anon, authenticated;
 grant execute on function public.mail_consent_info(text) to service_role;
 
 -- Spends a token: p_confirm true confirms (the owner's members with the address stop waiting, and
 -- the letters its forms held for it are queued again), false is "not me" (private.not_me: the
--- mailbox joins the suppression list). A sender confirmation mail's "Not me" token answers false
--- only (true: invalid). Answers {outcome: confirmed | declined | invalid, scope, email}.
+-- mailbox joins the suppression list). A "Not me" token alone (private.not_me_tokens) answers
+-- false only (true: invalid). Answers {outcome: confirmed | declined | invalid, scope, email}.
 create function public.answer_mail_consent(p_token_hash text, p_confirm boolean)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_row private.mail_consents;
-  v_sender text;
+  v_not_me private.not_me_tokens;
 begin
   -- the row lock makes the token single use: a second call waits, then finds it gone
   select * into v_row from private.mail_consents
     where token_hash = p_token_hash and token_expires_at > now() for update;
   if not found then
-    -- a sender confirmation mail's "Not me" (mail.sql): it can only decline; the claim, and with
-    -- it the token, goes (private.not_me)
-    select s.email into v_sender from private.sender_email_tokens t
-      join public.sender_emails s on s.id = t.sender_email_id
-      where t.not_me_hash = p_token_hash and t.not_me_expires_at > now() and not p_confirm
-      for update of t;
+    -- a "Not me" token alone (private.not_me_tokens): a sender confirmation mail's, or a consent
+    -- mail's whose row went (its owner's or its commenter's account was deleted) or holds a later
+    -- mail's token. It can only decline, once
+    delete from private.not_me_tokens
+      where token_hash = p_token_hash and expires_at > now() and not p_confirm
+      returning * into v_not_me;
     if not found then
       return jsonb_build_object('outcome', 'invalid');
     end if;
-    perform private.not_me(v_sender);
-    return jsonb_build_object('outcome', 'declined', 'scope', 'sender', 'email', v_sender);
+    perform private.not_me(v_not_me.email);
+    return jsonb_build_object('outcome', 'declined', 'scope', v_not_me.scope, 'email', v_not_me.email);
   end if;
+  -- the mail's token is spent: its "Not me" too
+  delete from private.not_me_tokens where token_hash = p_token_hash;
   update private.mail_consents
     set token_hash = null, token_expires_at = null,
         confirmed_at = case when p_confirm then now() end
@@ -6344,7 +6597,7 @@ begin
 end;
 $$;
 comment on function public.answer_mail_consent(text, boolean) is
-  'Spends a mail confirmation token: confirms (true) or suppresses the mailbox (false, "not me"; a sender confirmation mail''s "Not me" token: false only, its claim goes); outcome invalid when unknown, spent or expired. Service role only (confirm-email).';
+  'Spends a mail confirmation token: confirms (true) or suppresses the mailbox (false, "not me"); a "Not me" token alone (a sender confirmation mail''s, or a consent mail''s whose row went or holds a later token: private.not_me_tokens) answers false only. Outcome invalid when unknown, spent or expired. Service role only (confirm-email).';
 revoke all on function public.answer_mail_consent(text, boolean) from public, anon, authenticated;
 grant execute on function public.answer_mail_consent(text, boolean) to service_role;
 
@@ -6685,6 +6938,7 @@ create table public.payments (
   paid_next_content jsonb check (paid_next_content is null or jsonb_typeof(paid_next_content) = 'object'),
   paid_next_from date,
   paid_next_price numeric(10, 2) check (paid_next_price is null or paid_next_price >= 0),
+  renewal_retry_at timestamptz,
   check (end_date is null or end_date >= start_date),
   constraint payments_paid_next_check check (
     (paid_next_content is null) = (paid_next_from is null) and (paid_next_price is null) = (paid_next_from is null))
@@ -6694,6 +6948,7 @@ comment on table public.payments is
 comment on column public.payments.auto_renew is 'The plan renews at the provider (card schedule or PayPal subscription) until stopped.';
 comment on column public.payments.stopped_at is 'When the owner stopped the renewals (the plan keeps running until end_date).';
 comment on column public.payments.renewal_failed_at is 'When the last renewal payment failed (the plan then ends at end_date).';
+comment on column public.payments.renewal_retry_at is 'PayPal plans whose renewal failed: when PayPal tries the payment again (the plan renews meanwhile).';
 comment on column public.payments.next_content is 'A changed plan {planName, blockLimit, responseMonthlyLimit} that starts with the first period not charged yet (end_date + 1).';
 comment on column public.payments.next_price is 'The price of next_content.';
 comment on column public.payments.paid_next_content is 'A changed plan {planName, blockLimit, responseMonthlyLimit} charged already for the period starting paid_next_from; the row''s plan from that day.';
@@ -6778,134 +7033,6 @@ create unique index payment_charges_first_ref_idx on private.payment_charges (me
 create unique index payment_charges_in_flight_idx on private.payment_charges (user_id)
   where kind = 'first' and status = 'pending';
 create index payment_charges_payment_idx on private.payment_charges (payment_id, kind, period_start);
-
--- What a deleted account still owes a stop at its providers (docs/plans.md, "Deleting an
--- account"): its charges and plan rows go with the profile, so the provider ids the
--- `plan.account-stop` job needs are kept here, one row a billing key or subscription. Card: the
--- key's schedules revoked, every charge id it may have paid (a checkout in flight, a renewal not
--- recorded) refunded if PortOne took it, the key deleted. PayPal: the subscription cancelled, and
--- what PayPal took for it given back (everything for a checkout that never became a plan; for a
--- plan, what it took after the deletion). No client access; no foreign key (the owner is gone).
-create table private.account_stops (
-  id uuid primary key default gen_random_uuid(),
-  user_id uuid not null,
-  method public.payment_method not null,
-  -- the PortOne billing key or the PayPal subscription id
-  provider_ref text not null check (char_length(provider_ref) between 1 and 200),
-  -- card: the payment ids PortOne may have charged for this account (our charge ids)
-  charge_ids uuid[] not null default '{}',
-  -- the ref paid for a recorded plan (its payments before deleted_at were the owner's)
-  was_plan boolean not null default false,
-  deleted_at timestamptz not null default now(),
-  unique (method, provider_ref)
-);
-comment on table private.account_stops is
-  'Provider ids of deleted accounts owed a stop (schedules, billing keys, subscriptions) and refunds of what was taken after; no client access.';
-alter table private.account_stops enable row level security;
-create index account_stops_charge_ids_idx on private.account_stops using gin (charge_ids);
-
--- Writes the stop of one billing key or subscription of a deleted account and queues its job (100
--- attempts with the queue's backoff, capped at an hour: about 90 hours of provider outage).
--- p_key names the job: a payment arriving later queues another run (account_stop_again).
-create function private.queue_account_stop(p_user_id uuid, p_method public.payment_method,
-  p_ref text, p_charge_ids uuid[], p_was_plan boolean, p_key text default 'deleted')
-returns uuid language plpgsql set search_path = '' as $$
-declare
-  v_id uuid;
-begin
-  insert into private.account_stops (user_id, method, provider_ref, charge_ids, was_plan)
-    values (p_user_id, p_method, p_ref, coalesce(p_charge_ids, '{}'), p_was_plan)
-    on conflict (method, provider_ref) do update
-      set charge_ids = coalesce((select array_agg(distinct c) from unnest(
-                                   private.account_stops.charge_ids || excluded.charge_ids) c), '{}'),
-          was_plan = private.account_stops.was_plan or excluded.was_plan
-    returning id into v_id;
-  perform public.enqueue_job('plan.account-stop', jsonb_build_object('stop_id', v_id),
-                             'plan.account-stop:' || v_id || ':' || left(p_key, 200), null, null, null, 100);
-  return v_id;
-end;
-$$;
-revoke execute on function private.queue_account_stop(uuid, public.payment_method, text, uuid[], boolean, text) from public;
-
--- Deleting a profile (the account's deletion cascades here) writes the stops of every billing key
--- and subscription that may still charge: a checkout in flight, and a plan still running (a legacy
--- PayPal one too, and a stopped one: its card key may be left after a late schedule, and a cancel or revoke of what
--- is gone already is a no-op). Runs before the cascade takes the charges.
-create function private.profiles_before_delete_stop_payments()
-returns trigger language plpgsql security definer set search_path = '' as $$
-declare
-  v_row record;
-begin
-  for v_row in
-    select c.method, c.provider_ref, c.status = 'recorded' as was_plan,
-           array_remove(array[case when c.status = 'pending' then c.id end,
-                               case when c.status = 'pending' then c.next_charge_id end]
-                        || coalesce((select array_agg(r.id) from private.payment_charges r
-                                     where r.payment_id = c.payment_id and r.kind = 'renewal'
-                                       and r.status in ('unscheduled', 'scheduled')), '{}'), null) as ids
-    from private.payment_charges c
-    left join public.payments p on p.id = c.payment_id
-    where c.user_id = old.id and c.kind = 'first'
-      and (c.status = 'pending' or (c.status = 'recorded' and p.is_active))
-    union all
-    -- a PayPal plan row without a checkout of ours (a legacy one) that PayPal may still bill
-    select p.method, p.provider_payment_id, true, '{}'::uuid[]
-    from public.payments p
-    where p.user_id = old.id and p.method = 'paypal' and p.provider_payment_id is not null
-      and p.is_active
-  loop
-    perform private.queue_account_stop(old.id, v_row.method, v_row.provider_ref, v_row.ids,
-                                       v_row.was_plan);
-  end loop;
-  return old;
-end;
-$$;
-create trigger profiles_before_delete_stop_payments before delete on public.profiles
-  for each row execute function private.profiles_before_delete_stop_payments();
-
--- A stop for a subscription approved while its account was deleted (check-paypal-payment found
--- no profile): written only when the account is gone, so a live owner's subscription is never
--- stopped through it. Answers whether it was written.
-create function public.stop_for_deleted_account(p_user_id uuid, p_method public.payment_method, p_ref text)
-returns boolean language plpgsql security definer set search_path = '' as $$
-begin
-  if exists (select 1 from public.profiles where id = p_user_id) then
-    return false;
-  end if;
-  perform private.queue_account_stop(p_user_id, p_method, p_ref, '{}', false, 'checkout');
-  return true;
-end;
-$$;
-revoke execute on function public.stop_for_deleted_account(uuid, public.payment_method, text) from public, anon, authenticated;
-
--- A payment (a webhook, the reconcile job) for a charge id or a ref a deleted account owed a stop:
--- its job runs again (p_key: once per payment), which refunds it. Answers the stop's id, or null
--- when it is no deleted account's.
-create function public.account_stop_again(p_charge_id uuid, p_method public.payment_method,
-  p_ref text, p_key text)
-returns uuid language plpgsql security definer set search_path = '' as $$
-declare
-  v_id uuid;
-begin
-  select id into v_id from private.account_stops
-    where (p_charge_id is not null and charge_ids @> array[p_charge_id])
-       or (method = p_method and provider_ref = p_ref)
-    limit 1;
-  if v_id is not null then
-    perform public.enqueue_job('plan.account-stop', jsonb_build_object('stop_id', v_id),
-                               'plan.account-stop:' || v_id || ':' || left(p_key, 200), null, null, null, 100);
-  end if;
-  return v_id;
-end;
-$$;
-revoke execute on function public.account_stop_again(uuid, public.payment_method, text, text) from public, anon, authenticated;
-
--- What the plan.account-stop job reads.
-create function public.account_stop(p_id uuid)
-returns jsonb language sql stable security definer set search_path = '' as $$
-  select to_jsonb(s) from private.account_stops s where s.id = p_id;
-$$;
-revoke execute on function public.account_stop(uuid) from public, anon, authenticated;
 
 -- The spec's price of a plan {type, blockLimit, responseMonthlyLimit}: floor(blockLimit / 4) +
 -- floor(responseMonthlyLimit / 1000) dollars, or null for a plan that cannot be bought (Basic is
@@ -7184,10 +7311,13 @@ revoke execute on function public.plan_payment(uuid) from public, anon, authenti
 -- PayPal subscriptions cancelled without a plan, whose payments the `plan.paypal-refund` job gives
 -- back (supabase/functions/_shared/paypal-refund.ts; docs/plans.md, "PayPal's refund"): one row a
 -- subscription, written with its job, kept after the job is purged, so the owner's Plan page can
--- say which payment could not be given back automatically (`failed`) and what to do.
+-- say which payment could not be given back automatically (`failed`) and what to do. A deleted
+-- account's rows still owed (queued, failed) stay with no owner (user_id null), for the job and the
+-- operator, as does a refund its stop (plan.account-stop) could not make; the others go with it
+-- (private.profiles_before_delete_stop_payments).
 create table public.paypal_refunds (
   subscription_id text primary key check (char_length(subscription_id) between 1 and 200),
-  user_id uuid not null references public.profiles (id) on delete cascade,
+  user_id uuid references public.profiles (id) on delete set null,
   reason text not null check (char_length(reason) <= 500),
   -- queued -> refunded | none (nothing was taken, or it is a plan) | failed (PayPal refused the
   -- refund, or the job gave up): an operator who gives it back by hand sets `refunded`
@@ -7221,10 +7351,17 @@ $$;
 revoke execute on function public.queue_paypal_refund(text, uuid, text) from public, anon, authenticated;
 
 -- What the refund job found in the end. `failed` (PayPal refused the refund, or the job gives up)
--- also queues `plan.refund-alert`, the operator's mail, in the same transaction.
-create function public.finish_paypal_refund(p_subscription_id text, p_status text, p_error text default null)
+-- also queues `plan.refund-alert`, the operator's mail, in the same transaction. p_reason: a refund
+-- with no row of its own (a deleted account's, by its stop) gets one, with no owner.
+create function public.finish_paypal_refund(p_subscription_id text, p_status text,
+  p_error text default null, p_reason text default null)
 returns void language plpgsql security definer set search_path = '' as $$
 begin
+  if p_reason is not null then
+    insert into public.paypal_refunds (subscription_id, user_id, reason)
+      values (p_subscription_id, null, left(p_reason, 500))
+      on conflict (subscription_id) do nothing;
+  end if;
   update public.paypal_refunds set status = p_status, error = left(p_error, 500)
     where subscription_id = p_subscription_id and status is distinct from p_status;
   if found and p_status = 'failed' then
@@ -7234,7 +7371,34 @@ begin
   end if;
 end;
 $$;
-revoke execute on function public.finish_paypal_refund(text, text, text) from public, anon, authenticated;
+revoke execute on function public.finish_paypal_refund(text, text, text, text) from public, anon, authenticated;
+
+-- Queues `plan.refund-alert`, the operator's mail of a payment a job could not give back, for what
+-- has no paypal_refunds row of its own (a deleted account's card stop, a PayPal outstanding
+-- balance): p_payload says what (the job's handler reads it); p_key: once per failure.
+create function public.queue_refund_alert(p_payload jsonb, p_key text)
+returns void language sql security definer set search_path = '' as $$
+  select public.enqueue_job('plan.refund-alert', p_payload, 'plan.refund-alert:' || left(p_key, 300));
+$$;
+revoke execute on function public.queue_refund_alert(jsonb, text) from public, anon, authenticated;
+
+-- Provider webhooks are applied once (plan-renewals.sql and the webhook functions):
+-- Whether a provider event (PortOne webhook-id, PayPal event id) was applied already.
+create function public.payment_event_seen(p_id text)
+returns boolean language sql stable security definer set search_path = '' as $$
+  select exists (select 1 from private.provider_events where id = left(p_id, 200));
+$$;
+revoke execute on function public.payment_event_seen(text) from public, anon, authenticated;
+
+-- Records an applied provider event; false when it was recorded already.
+create function public.record_payment_event(p_id text)
+returns boolean language plpgsql security definer set search_path = '' as $$
+begin
+  insert into private.provider_events (id) values (left(p_id, 200)) on conflict (id) do nothing;
+  return found;
+end;
+$$;
+revoke execute on function public.record_payment_event(text) from public, anon, authenticated;
 
 -- Redeems a coupon for the owner: the coupon's row is locked, so parallel redemptions of a capped
 -- coupon (or one owner's double click) run one after the other; once per owner, before
@@ -7293,10 +7457,10 @@ create trigger payment_charges_set_updated_at before update on private.payment_c
 -- schemas/plan-renewals.sql
 -- =============================================================================================
 
--- A plan after its checkout: renewals (card schedules at PortOne, PayPal subscriptions), failed
--- renewals, changes and stops by the owner, provider webhooks applied once, and the daily expiry
--- (pg_cron `plan-expiry`): plans past their end become inactive and the limits fall back; plans
--- that renew are checked with the provider first; owners are mailed a few days before.
+-- A plan after its checkout: renewals (PortOne card schedules; PayPal subscriptions, whose state is
+-- applied in plan-paypal.sql), failed renewals, the owner's changes and stops, the daily expiry
+-- (pg_cron `plan-expiry`: plans past their end go inactive, renewing ones are checked with the
+-- provider first, owners mailed before).
 
 -- The plan a plan row's content describes ({type, blockLimit, responseMonthlyLimit}): the other way
 -- round of private.plan_content (plans.sql), whose limits it keeps, for a renewal of what the row holds.
@@ -7398,6 +7562,23 @@ end;
 $$;
 revoke execute on function private.revoke_renewal_charges(uuid) from public;
 
+-- Queues the deletion of a card plan's PortOne billing key (`plan.delete-billing-key`, 100 attempts
+-- with the queue's backoff) once the plan no longer renews, however that came: a Stop, a failed
+-- renewal, the plan ended (end_plan, the daily expiry). The job deletes it once nothing is
+-- scheduled on it (PortOne refuses while a schedule waits: a late one is revoked by
+-- plan.revoke-schedule, then the job tries again), never while its plan renews or its checkout is
+-- in flight, and takes a key deleted already as done. One job a key; nothing for PayPal.
+create function private.delete_billing_key_later(p_payment_id uuid)
+returns void language plpgsql set search_path = '' as $$
+begin
+  perform public.enqueue_job('plan.delete-billing-key', jsonb_build_object('billing_key', provider_ref),
+                             'plan.delete-billing-key:' || provider_ref, null, null, null, 100)
+    from private.payment_charges
+    where payment_id = p_payment_id and kind = 'first' and method = 'iamport';
+end;
+$$;
+revoke execute on function private.delete_billing_key_later(uuid) from public;
+
 -- Paid next plans whose first day has come become their rows' plans (type, content, price), and
 -- the limits follow. p_payment_id: that row only (a renewal just recorded), else every row due
 -- (the daily expiry). Answers how many owners' plans started.
@@ -7430,7 +7611,8 @@ revoke execute on function private.start_paid_plans(uuid) from public;
 -- plan (paid_next_*) and starts on its period's first day (private.start_paid_plans: here when
 -- that day has come, else the daily expiry); the same plan simply runs on. Idempotent per charge.
 -- Locks the owner, the plan row, then the charge (private.lock_plan), as every plan function and
--- deleting the account take them, so none waits for another in a circle.
+-- deleting the account take them, so none waits for another in a circle. A revoked charge (PortOne
+-- ran a schedule revoked too late) is refused, PT409: its payment goes back (settleCardRenewal).
 create function public.record_plan_renewal(p_charge_id uuid, p_provider_payment_id text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
@@ -7449,6 +7631,10 @@ begin
   end if;
   if v_charge.status = 'recorded' then
     return to_jsonb(v_payment);
+  end if;
+  if v_charge.status = 'revoked' then
+    -- a Stop or Change revoked it before PortOne ran its schedule: it is given back, never recorded
+    raise exception 'This renewal was revoked' using errcode = 'PT409';
   end if;
   update private.payment_charges
     set status = 'recorded', provider_payment_id = left(p_provider_payment_id, 200), error = null
@@ -7477,7 +7663,8 @@ $$;
 revoke execute on function public.record_plan_renewal(uuid, text) from public, anon, authenticated;
 
 -- A renewal payment that failed: the plan stops renewing and ends at its end date; the owner is
--- mailed at once. Idempotent. A PayPal plan keeps renewing while PayPal retries the payment (its
+-- mailed at once, and a card plan's billing key is deleted (private.delete_billing_key_later).
+-- Idempotent. A PayPal plan keeps renewing while PayPal retries the payment (its
 -- subscription stays ACTIVE): its auto_renew follows the subscription's status (sync_paypal_plan),
 -- so a Stop still cancels it at PayPal and a payment PayPal retries brings the plan on.
 create function public.record_renewal_failed(p_payment_id uuid, p_charge_id uuid, p_error text)
@@ -7497,6 +7684,8 @@ begin
   update public.payments
     set auto_renew = (method = 'paypal' and auto_renew), renewal_failed_at = now()
     where id = v_payment.id;
+  -- a card plan no longer renews: its billing key is not needed (PayPal retries its own)
+  perform private.delete_billing_key_later(v_payment.id);
   perform public.enqueue_job('plan.mail',
     jsonb_build_object('payment_id', v_payment.id, 'template', 'renewal_failed'),
     'plan.mail:renewal_failed:' || v_payment.id || ':' || v_payment.end_date);
@@ -7504,84 +7693,9 @@ end;
 $$;
 revoke execute on function public.record_renewal_failed(uuid, uuid, text) from public, anon, authenticated;
 
--- What PayPal says about a subscription, applied to its plan: the period runs to the day before
--- the next billing; a subscription PayPal has ACTIVE renews (auto_renew follows it, unless the
--- owner stopped it), one that is not active stops renewing (the plan runs to its end). What PayPal
--- billed for a new period (p_state.billed, its last payment; else the quantity) decides that
--- period's plan: the change the owner asked (next_*) when it is that price, else the plan of an
--- earlier change at that price (private.paypal_revisions: one approved on PayPal, then changed
--- again and not approved), else the row's. Idempotent (it sets, never adds).
-create function public.sync_paypal_plan(p_subscription_id text, p_state jsonb)
-returns jsonb language plpgsql security definer set search_path = '' as $$
-declare
-  v_payment public.payments;
-  v_status text := p_state ->> 'status';
-  v_next date := (p_state ->> 'next_billing_date')::date;
-  v_billed numeric := coalesce((p_state ->> 'billed')::numeric, (p_state ->> 'quantity')::numeric);
-  v_end date;
-  v_content jsonb;
-  v_price numeric;
-  v_take_next boolean := false;
-begin
-  select * into v_payment from public.payments
-    where method = 'paypal' and provider_payment_id = p_subscription_id
-    order by created_at desc limit 1;
-  if not found or not private.lock_plan(v_payment.user_id, v_payment.id) then
-    return null;
-  end if;
-  select * into v_payment from public.payments where id = v_payment.id;
-  if not found then
-    return null;
-  end if;
-  if v_status = 'ACTIVE' and v_payment.stopped_at is null then
-    v_end := coalesce(v_next - 1, v_payment.end_date);
-    if v_end > v_payment.end_date then
-      -- a new period, of the plan PayPal billed (the row is locked above, so v_payment holds what
-      -- the update sees)
-      if v_billed is null or v_billed = v_payment.price then
-        v_content := v_payment.content;
-        v_price := v_payment.price;
-      elsif v_payment.next_content is not null and v_payment.next_price = v_billed then
-        v_content := v_payment.next_content;
-        v_price := v_billed;
-        v_take_next := true;
-      else
-        select r.content, r.price into v_content, v_price from private.paypal_revisions r
-          where r.payment_id = v_payment.id and r.price = v_billed;
-        if not found then
-          -- billed a price no change of ours asked for: the row's plan, never taken from it
-          v_content := v_payment.content;
-          v_price := v_payment.price;
-        end if;
-      end if;
-      update public.payments
-        set end_date = v_end, is_active = true, auto_renew = true, renewal_failed_at = null,
-            type = case when v_content is distinct from content
-                        then (private.content_plan(v_content) ->> 'type')::public.payment_type
-                        else type end,
-            content = v_content, price = v_price,
-            next_content = case when v_take_next then null else next_content end,
-            next_price = case when v_take_next then null else next_price end
-        where id = v_payment.id
-        returning * into v_payment;
-    elsif v_payment.is_active and not v_payment.auto_renew then
-      -- PayPal still bills it (a failed renewal it retries, a plan back after one): it renews
-      update public.payments set auto_renew = true where id = v_payment.id returning * into v_payment;
-    end if;
-  elsif v_status in ('CANCELLED', 'SUSPENDED', 'EXPIRED') and v_payment.auto_renew then
-    update public.payments set auto_renew = false where id = v_payment.id returning * into v_payment;
-  end if;
-  if coalesce((p_state ->> 'payment_failed')::boolean, false) then
-    perform public.record_renewal_failed(v_payment.id, null, 'PayPal could not take the payment');
-    select * into v_payment from public.payments where id = v_payment.id;
-  end if;
-  perform private.apply_plan_limits(v_payment.user_id);
-  return to_jsonb(v_payment);
-end;
-$$;
-revoke execute on function public.sync_paypal_plan(text, jsonb) from public, anon, authenticated;
-
--- Ends a plan now (a renewal the provider never made): inactive, limits fall back.
+-- Ends a plan now (a renewal the provider never made): inactive, limits fall back, a card plan's
+-- billing key deleted (private.delete_billing_key_later), a PayPal plan's subscription cancelled
+-- (private.stop_paypal_later).
 create function public.end_plan(p_payment_id uuid)
 returns void language plpgsql security definer set search_path = '' as $$
 declare
@@ -7593,6 +7707,8 @@ begin
     returning user_id into v_user;
   if v_user is not null then
     perform private.revoke_renewal_charges(p_payment_id);
+    perform private.delete_billing_key_later(p_payment_id);
+    perform private.stop_paypal_later(p_payment_id, now(), 'ended');
     perform private.apply_plan_limits(v_user);
   end if;
 end;
@@ -7600,7 +7716,9 @@ $$;
 revoke execute on function public.end_plan(uuid) from public, anon, authenticated;
 
 -- The owner's plan with what the provider needs to stop or change it: {payment, billing_key,
--- renewal_charge}. Only the owner's active, renewing (for changes) plan of this method.
+-- renewal_charge}. Only the owner's active, renewing (for changes) plan of this method; a PayPal
+-- one also once ended (its Stop cancels a subscription PayPal may still bill; a Change needs it
+-- renewing, which an ended row never is).
 create function public.plan_for_owner(p_user_id uuid, p_payment_id uuid, p_method public.payment_method)
 returns jsonb language plpgsql stable security definer set search_path = '' as $$
 declare
@@ -7609,7 +7727,7 @@ declare
   v_renewal private.payment_charges;
 begin
   select * into v_payment from public.payments
-    where id = p_payment_id and user_id = p_user_id and is_active
+    where id = p_payment_id and user_id = p_user_id and (is_active or p_method = 'paypal')
       and type in ('basic', 'custom') and method = p_method;
   if not found then
     raise exception 'No such plan' using errcode = 'PT404';
@@ -7628,48 +7746,38 @@ $$;
 revoke execute on function public.plan_for_owner(uuid, uuid, public.payment_method) from public, anon, authenticated;
 
 -- The owner stopped the plan (the provider was told first): no more renewals, the plan runs to
--- its end date; a period paid already keeps its plan (paid_next_*, which starts on its day). A
--- card plan's billing key is deleted at PortOne by `plan.delete-billing-key`, queued here: the
--- Stop deletes it at once too, but PortOne refuses while a schedule made late (after the Stop's
--- revoke) waits, so the job tries again until plan.revoke-schedule has revoked it. Idempotent.
-create function public.record_plan_stop(p_user_id uuid, p_payment_id uuid)
+-- its end date; a period paid already keeps its plan (paid_next_*, which starts on its day). A plan
+-- whose end date has passed (its renewal never came) ends now, not at the next daily expiry. A card
+-- plan's billing key: the Stop deletes it at PortOne at once (p_key_deleted); when PortOne refused
+-- (a schedule made late, after the Stop's revoke, waits) or did not answer, it is deleted by
+-- `plan.delete-billing-key` (private.delete_billing_key_later) once plan.revoke-schedule has
+-- revoked that schedule. Idempotent.
+create function public.record_plan_stop(p_user_id uuid, p_payment_id uuid,
+  p_key_deleted boolean default false)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_payment public.payments;
 begin
   perform private.lock_plan(p_user_id, p_payment_id);
   update public.payments
-    set auto_renew = false, stopped_at = coalesce(stopped_at, now()), next_content = null, next_price = null
+    set auto_renew = false, stopped_at = coalesce(stopped_at, now()), next_content = null, next_price = null,
+        is_active = is_active and coalesce(end_date >= current_date, true)
     where id = p_payment_id and user_id = p_user_id
     returning * into v_payment;
   if not found then
     raise exception 'No such plan' using errcode = 'PT404';
   end if;
   perform private.revoke_renewal_charges(p_payment_id);
-  if v_payment.method = 'iamport' then
-    perform public.enqueue_job('plan.delete-billing-key', jsonb_build_object('billing_key', provider_ref),
-                               'plan.delete-billing-key:' || provider_ref, null, null, null, 100)
-      from private.payment_charges where payment_id = p_payment_id and kind = 'first';
+  if not p_key_deleted then
+    perform private.delete_billing_key_later(p_payment_id);
+  end if;
+  if not v_payment.is_active then
+    perform private.apply_plan_limits(p_user_id);
   end if;
   return to_jsonb(v_payment);
 end;
 $$;
-revoke execute on function public.record_plan_stop(uuid, uuid) from public, anon, authenticated;
-
--- The plans of a PayPal subscription's revisions (a Change asks PayPal for quantity = price): PayPal
--- bills the quantity the owner approved last, which may be an earlier Change than the row's
--- next_content (approved, then changed again and not approved), so sync_paypal_plan finds the
--- plan of what PayPal billed here. One row a price (the last Change at that price).
-create table private.paypal_revisions (
-  payment_id uuid not null references public.payments (id) on delete cascade,
-  price numeric(10, 2) not null check (price > 0),
-  content jsonb not null check (jsonb_typeof(content) = 'object'),
-  created_at timestamptz not null default now(),
-  primary key (payment_id, price)
-);
-comment on table private.paypal_revisions is
-  'The plan of each quantity (price) a PayPal plan was revised to, for the period PayPal bills it; no client access.';
-alter table private.paypal_revisions enable row level security;
+revoke execute on function public.record_plan_stop(uuid, uuid, boolean) from public, anon, authenticated;
 
 -- The owner changed the plan of the next periods not paid yet (p_plan, priced p_price: from
 -- end_date + 1, so after a period charged already, whose paid_next_* stay). For a card plan the
@@ -7714,27 +7822,11 @@ end;
 $$;
 revoke execute on function public.record_plan_change(uuid, uuid, jsonb, numeric) from public, anon, authenticated;
 
--- Whether a provider event (PortOne webhook-id, PayPal event id) was applied already.
-create function public.payment_event_seen(p_id text)
-returns boolean language sql stable security definer set search_path = '' as $$
-  select exists (select 1 from private.provider_events where id = left(p_id, 200));
-$$;
-revoke execute on function public.payment_event_seen(text) from public, anon, authenticated;
-
--- Records an applied provider event; false when it was recorded already.
-create function public.record_payment_event(p_id text)
-returns boolean language plpgsql security definer set search_path = '' as $$
-begin
-  insert into private.provider_events (id) values (left(p_id, 200)) on conflict (id) do nothing;
-  return found;
-end;
-$$;
-revoke execute on function public.record_payment_event(text) from public, anon, authenticated;
-
 -- Once a day: paid next plans whose first day has come start (private.start_paid_plans); plans
 -- that do not renew and are past their end date become inactive (limits fall back, blocks
--- beyond the limit are deactivated); plans that renew and are past their end are
--- checked with the provider first (`plan.renewal-check`: a renewal may have been paid without
+-- beyond the limit are deactivated, a card plan's billing key is deleted, a PayPal plan's
+-- subscription cancelled); plans that renew and are past their end are checked with the provider
+-- first (`plan.renewal-check`: a renewal may have been paid without
 -- its webhook reaching us), and ended after a week without an answer; owners of plans that end
 -- in PLAN_RULES.noticeDays (3) days without renewing are mailed. Answers what it did.
 create function private.expire_plans()
@@ -7745,13 +7837,14 @@ declare
   v_ended integer := 0;
   v_started integer;
   v_row record;
-  v_users uuid[];
+  v_users uuid[] := '{}';
   v_user uuid;
   v_owners uuid[] := '{}';
 begin
   -- the owners whose plans start or end now are locked first, one after the other in one order,
-  -- as every plan function takes them (private.lock_plan); a plan that comes due after this
-  -- (stopped past its end meanwhile) ends tomorrow
+  -- as every plan function takes them (private.lock_plan); a Stop past the end date ends its plan
+  -- itself (record_plan_stop), and a plan that stops renewing otherwise meanwhile (PayPal
+  -- cancelled it) ends tomorrow
   for v_user in
     select distinct user_id from public.payments
     where is_active and (paid_next_from <= current_date
@@ -7785,17 +7878,20 @@ begin
     end if;
   end loop;
 
-  with ended as (
+  -- an ended plan's renewal charges are revoked (a scheduled one's schedule too) and a card plan's
+  -- billing key deleted, as end_plan does
+  for v_row in
     update public.payments set is_active = false, auto_renew = false
     where is_active and end_date < current_date
       and (not auto_renew or end_date < current_date - 7) and user_id = any(v_owners)
     returning id, user_id
-  ), revoked as (
-    update private.payment_charges c set status = 'revoked'
-    from ended e
-    where c.payment_id = e.id and c.kind = 'renewal' and c.status in ('unscheduled', 'scheduled')
-  )
-  select array_agg(distinct user_id) into v_users from ended;
+  loop
+    perform private.revoke_renewal_charges(v_row.id);
+    perform private.delete_billing_key_later(v_row.id);
+    perform private.stop_paypal_later(v_row.id, now(), 'ended');
+    v_users := v_users || v_row.user_id;
+  end loop;
+  select array_agg(distinct u) into v_users from unnest(v_users) u;
   foreach v_user in array coalesce(v_users, '{}'::uuid[]) loop
     perform private.apply_plan_limits(v_user);
     v_ended := v_ended + 1;
@@ -7827,6 +7923,362 @@ returns jsonb language sql stable security definer set search_path = '' as $$
   where p.id = any(p_payment_ids);
 $$;
 revoke execute on function public.plan_mail_context(uuid[]) from public, anon, authenticated;
+
+-- =============================================================================================
+-- schemas/plan-paypal.sql
+-- =============================================================================================
+
+-- PayPal plans after their checkout: what PayPal says of a subscription applied to its plan
+-- (sync_paypal_plan: periods paid, failed cycles, revisions), and a subscription our side ended
+-- cancelled and given back (stop_paypal_later). Card renewals, stops, changes and the daily expiry
+-- are in plan-renewals.sql.
+
+-- Queues `plan.paypal-ended` for a PayPal plan our side ended (end_plan, the daily expiry) or a
+-- payment PayPal took for a plan already ended (sync_paypal_plan): the subscription is cancelled at
+-- PayPal if it still bills, and what PayPal took from p_since on is given back (it paid no period:
+-- an ended row never comes back). One job per p_key (the end, or the payment's time), 100 attempts
+-- with the queue's backoff; nothing for a card plan (delete_billing_key_later stops it).
+create function private.stop_paypal_later(p_payment_id uuid, p_since timestamptz, p_key text)
+returns void language plpgsql set search_path = '' as $$
+begin
+  perform public.enqueue_job('plan.paypal-ended',
+    jsonb_build_object('subscription_id', provider_payment_id, 'payment_id', id, 'user_id', user_id,
+                       'since', p_since),
+    'plan.paypal-ended:' || provider_payment_id || ':' || left(p_key, 100), null, null, null, 100)
+    from public.payments
+    where id = p_payment_id and method = 'paypal' and provider_payment_id is not null;
+end;
+$$;
+revoke execute on function private.stop_paypal_later(uuid, timestamptz, text) from public;
+
+-- The last PayPal payment applied to each PayPal plan (its time, as PayPal lists it): a payment
+-- later than it is a new period's, one that is not (the cycle moved on unpaid: PayPal carries a
+-- failed amount to the next cycle's outstanding balance while the subscription stays ACTIVE) never
+-- moves the period. No client access.
+create table private.paypal_payments (
+  payment_id uuid primary key references public.payments (id) on delete cascade,
+  paid_at timestamptz not null
+);
+comment on table private.paypal_payments is
+  'When PayPal took the last payment applied to a PayPal plan (a later one pays a new period); no client access.';
+alter table private.paypal_payments enable row level security;
+
+-- What PayPal says about a subscription, applied to its plan. A payment later than the last one
+-- applied (p_state.paid_at; without a record, after the row was written) pays a new period, to the
+-- day before the next billing (a month when PayPal gives none: cancelled after that payment), the
+-- owner's even if they stopped meanwhile (as a card renewal PortOne took before a Stop). The next
+-- billing moving on without a payment adds nothing. ACTIVE at PayPal renews (auto_renew follows,
+-- unless the owner stopped it), not active stops renewing; a failed renewal PayPal retries keeps
+-- when it tries next (renewal_retry_at). What PayPal billed (p_state.billed, else the quantity)
+-- decides the period's plan: the change asked (next_*) at that price, else the last change at it
+-- (private.paypal_revisions), else the row's. A payment above the quantity but for the row's price
+-- (auto_bill_outstanding: a cycle PayPal could not take billed with the next) pays the period at
+-- the quantity; the rest paid no period and goes back (`plan.paypal-outstanding`). A payment for a
+-- row that ended (our side ended it: its subscription is being cancelled) revives nothing and goes
+-- back (`plan.paypal-ended`). Idempotent.
+create function public.sync_paypal_plan(p_subscription_id text, p_state jsonb)
+returns jsonb language plpgsql security definer set search_path = '' as $$
+declare
+  v_payment public.payments;
+  v_status text := p_state ->> 'status';
+  v_next date := (p_state ->> 'next_billing_date')::date;
+  v_quantity numeric := (p_state ->> 'quantity')::numeric;
+  v_billed numeric := coalesce((p_state ->> 'billed')::numeric, v_quantity);
+  v_outstanding numeric := 0;
+  v_retry timestamptz := (p_state ->> 'retry_at')::timestamptz;
+  v_paid timestamptz := (p_state ->> 'paid_at')::timestamptz;
+  v_renews boolean;
+  v_new boolean;
+  v_end date;
+  v_content jsonb;
+  v_price numeric;
+  v_take_next boolean := false;
+begin
+  select * into v_payment from public.payments
+    where method = 'paypal' and provider_payment_id = p_subscription_id
+    order by created_at desc limit 1;
+  if not found or not private.lock_plan(v_payment.user_id, v_payment.id) then
+    return null;
+  end if;
+  select * into v_payment from public.payments where id = v_payment.id;
+  if not found then
+    return null;
+  end if;
+  v_renews := v_status = 'ACTIVE' and v_payment.stopped_at is null;
+  v_new := v_paid > coalesce((select paid_at from private.paypal_payments where payment_id = v_payment.id),
+                             v_payment.created_at);
+  v_end := case when v_status = 'ACTIVE' and v_next is not null then v_next - 1
+                else private.period_end(v_payment.end_date + 1) end;
+  -- more than a cycle of our quantity-priced plan (the quantity moves only with a revision PayPal
+  -- approved; the row's own price is what it billed before one approved since): a cycle PayPal
+  -- could not take, billed with this one (auto_bill_outstanding), never a change not approved;
+  -- that part pays no period and goes back (never a legacy plan's)
+  if v_payment.type in ('basic', 'custom') and v_billed > v_quantity
+     and v_billed <> v_payment.price then
+    v_outstanding := v_billed - v_quantity;
+    v_billed := v_quantity;
+  end if;
+  if v_new and not v_payment.is_active then
+    -- a payment for a plan that ended on our side (its cancel reached PayPal after PayPal billed,
+    -- or an e-check cleared after the end): no period, the row stays ended (beside a newer plan it
+    -- could not be active anyway), and the payment goes back (private.stop_paypal_later)
+    perform private.stop_paypal_later(v_payment.id, v_paid, v_paid::text);
+  elsif v_new and v_end > v_payment.end_date then
+    -- a new period, of the plan PayPal billed (the row is locked above, so v_payment holds what
+    -- the update sees)
+    if v_outstanding > 0 then
+      perform public.enqueue_job('plan.paypal-outstanding',
+        jsonb_build_object('subscription_id', p_subscription_id, 'paid_at', v_paid,
+                           'billed', v_billed + v_outstanding, 'amount', v_outstanding),
+        'plan.paypal-outstanding:' || p_subscription_id || ':' || v_paid, null, null, null, 100);
+    end if;
+    if v_payment.next_content is not null and v_payment.next_price = v_billed then
+      v_content := v_payment.next_content;
+      v_price := v_billed;
+      v_take_next := true;
+    else
+      select r.content, r.price into v_content, v_price from private.paypal_revisions r
+        where r.payment_id = v_payment.id and r.price = v_billed;
+      if not found then
+        -- the row's price, or one no change of ours asked for: the row's plan, never taken from it
+        v_content := v_payment.content;
+        v_price := v_payment.price;
+      end if;
+    end if;
+    update public.payments
+      set end_date = v_end, is_active = true, auto_renew = v_renews, renewal_failed_at = null,
+          type = case when v_content is distinct from content
+                      then (private.content_plan(v_content) ->> 'type')::public.payment_type
+                      else type end,
+          content = v_content, price = v_price,
+          next_content = case when v_take_next then null else next_content end,
+          next_price = case when v_take_next then null else next_price end
+      where id = v_payment.id
+      returning * into v_payment;
+  elsif v_renews and v_payment.is_active and not v_payment.auto_renew then
+    -- PayPal still bills it (a failed renewal it retries, a plan back after one): it renews
+    update public.payments set auto_renew = true where id = v_payment.id returning * into v_payment;
+  elsif v_status in ('CANCELLED', 'SUSPENDED', 'EXPIRED') and v_payment.auto_renew then
+    update public.payments set auto_renew = false where id = v_payment.id returning * into v_payment;
+  end if;
+  if v_paid is not null then
+    insert into private.paypal_payments (payment_id, paid_at) values (v_payment.id, v_paid)
+      on conflict (payment_id) do update set paid_at = greatest(private.paypal_payments.paid_at, excluded.paid_at);
+  end if;
+  if coalesce((p_state ->> 'payment_failed')::boolean, false) then
+    perform public.record_renewal_failed(v_payment.id, null, 'PayPal could not take the payment');
+  end if;
+  -- a failed renewal PayPal retries: when it tries next (p_state.retry_at, for the Plan page)
+  update public.payments
+    set renewal_retry_at = case when renewal_failed_at is not null and auto_renew then v_retry end
+    where id = v_payment.id
+      and renewal_retry_at is distinct from
+          (case when renewal_failed_at is not null and auto_renew then v_retry end);
+  select * into v_payment from public.payments where id = v_payment.id;
+  perform private.apply_plan_limits(v_payment.user_id);
+  return to_jsonb(v_payment);
+end;
+$$;
+revoke execute on function public.sync_paypal_plan(text, jsonb) from public, anon, authenticated;
+
+-- The plans of a PayPal subscription's revisions (a Change asks PayPal for quantity = price): PayPal
+-- bills the quantity the owner approved last, which may be an earlier Change than the row's
+-- next_content (approved, then changed again and not approved), so sync_paypal_plan finds the
+-- plan of what PayPal billed here. One row a price (the last Change at that price).
+create table private.paypal_revisions (
+  payment_id uuid not null references public.payments (id) on delete cascade,
+  price numeric(10, 2) not null check (price > 0),
+  content jsonb not null check (jsonb_typeof(content) = 'object'),
+  created_at timestamptz not null default now(),
+  primary key (payment_id, price)
+);
+comment on table private.paypal_revisions is
+  'The plan of each quantity (price) a PayPal plan was revised to, for the period PayPal bills it; no client access.';
+alter table private.paypal_revisions enable row level security;
+
+-- =============================================================================================
+-- schemas/account-stops.sql
+-- =============================================================================================
+
+-- What deleting an account stops at the payment providers (docs/plans.md, "Deleting an
+-- account"): the provider ids a deleted owner's billing keys and subscriptions leave behind, the
+-- trigger on profiles that keeps them, and what the `plan.account-stop` job and the webhooks call.
+-- The charges and plan rows it reads are plans.sql's; the job is in
+-- supabase/functions/_shared/plan-jobs.ts.
+
+-- What a deleted account still owes a stop at its providers (docs/plans.md, "Deleting an
+-- account"): its charges and plan rows go with the profile, so the provider ids the
+-- `plan.account-stop` job needs are kept here, one row a billing key or subscription. Card: the
+-- key's schedules revoked, every charge id it may have paid (a checkout in flight, a renewal not
+-- recorded) refunded if PortOne took it, the key deleted. PayPal: the subscription cancelled, and
+-- what PayPal took for it given back (everything for a checkout that never became a plan; for a
+-- plan, what it took after the deletion). No client access; no foreign key (the owner is gone).
+create table private.account_stops (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null,
+  method public.payment_method not null,
+  -- the PortOne billing key or the PayPal subscription id
+  provider_ref text not null check (char_length(provider_ref) between 1 and 200),
+  -- card: the payment ids PortOne may have charged for this account: our charge ids, and any
+  -- other payment PortOne reports made with the billing key after the deletion (account_stop_again)
+  charge_ids text[] not null default '{}',
+  -- the ref paid for a recorded plan (its payments before deleted_at were the owner's)
+  was_plan boolean not null default false,
+  deleted_at timestamptz not null default now(),
+  unique (method, provider_ref)
+);
+comment on table private.account_stops is
+  'Provider ids of deleted accounts owed a stop (schedules, billing keys, subscriptions) and refunds of what was taken after; no client access.';
+alter table private.account_stops enable row level security;
+create index account_stops_charge_ids_idx on private.account_stops using gin (charge_ids);
+
+-- Writes the stop of one billing key or subscription of a deleted account and queues its job (100
+-- attempts with the queue's backoff, capped at an hour: about 90 hours of provider outage).
+-- p_key names the job: a payment arriving later queues another run (account_stop_again).
+create function private.queue_account_stop(p_user_id uuid, p_method public.payment_method,
+  p_ref text, p_charge_ids text[], p_was_plan boolean, p_key text default 'deleted')
+returns uuid language plpgsql set search_path = '' as $$
+declare
+  v_id uuid;
+begin
+  insert into private.account_stops (user_id, method, provider_ref, charge_ids, was_plan)
+    values (p_user_id, p_method, p_ref, coalesce(p_charge_ids, '{}'), p_was_plan)
+    on conflict (method, provider_ref) do update
+      set charge_ids = coalesce((select array_agg(distinct c) from unnest(
+                                   private.account_stops.charge_ids || excluded.charge_ids) c), '{}'),
+          was_plan = private.account_stops.was_plan or excluded.was_plan
+    returning id into v_id;
+  perform public.enqueue_job('plan.account-stop', jsonb_build_object('stop_id', v_id),
+                             'plan.account-stop:' || v_id || ':' || left(p_key, 200), null, null, null, 100);
+  return v_id;
+end;
+$$;
+revoke execute on function private.queue_account_stop(uuid, public.payment_method, text, text[], boolean, text) from public;
+
+-- Deleting a profile (the account's deletion cascades here) writes the stops of every billing key
+-- and subscription that may still charge: a checkout in flight, a plan still running (a legacy
+-- PayPal one too, and a stopped one: its card key may be left after a late schedule, and a cancel or revoke of what
+-- is gone already is a no-op), and every PayPal plan, ended or not (rev-money3 D1). A card plan's charge ids: its renewals not charged yet, and those a
+-- Stop or Change revoked whose period has not ended (a schedule made late, or revoked by
+-- plan.revoke-schedule only after the deletion, may still run). Runs before the cascade takes the
+-- charges. PayPal refunds still owed stay (their owner set null), settled ones go.
+create function private.profiles_before_delete_stop_payments()
+returns trigger language plpgsql security definer set search_path = '' as $$
+declare
+  v_row record;
+begin
+  for v_row in
+    select method, provider_ref, was_plan, ids from (
+      select c.method, c.provider_ref, c.status = 'recorded' as was_plan, c.status, p.is_active,
+             array_remove(array[case when c.status = 'pending' then c.id end,
+                                 case when c.status = 'pending' then c.next_charge_id end]
+                          || coalesce((select array_agg(r.id) from private.payment_charges r
+                                       where r.payment_id = c.payment_id and r.kind = 'renewal'
+                                         and (r.status in ('unscheduled', 'scheduled')
+                                              or (r.status = 'revoked' and r.period_end >= current_date))),
+                                      '{}'), null) as ids
+      from private.payment_charges c
+      left join public.payments p on p.id = c.payment_id
+      where c.user_id = old.id and c.kind = 'first'
+    ) k
+    -- an ended plan too while a charge it revoked may still run
+    -- (a PayPal plan however it ended: PayPal bills its subscription until it is cancelled, and a
+    -- cancel of one cancelled already is a no-op)
+    where k.status = 'pending'
+       or (k.status = 'recorded' and (k.is_active or k.method = 'paypal' or cardinality(k.ids) > 0))
+    union all
+    -- a PayPal plan row without a checkout of ours (a legacy one) that PayPal may still bill,
+    -- active or ended
+    select p.method, p.provider_payment_id, true, '{}'::uuid[]
+    from public.payments p
+    where p.user_id = old.id and p.method = 'paypal' and p.provider_payment_id is not null
+  loop
+    perform private.queue_account_stop(old.id, v_row.method, v_row.provider_ref, v_row.ids::text[],
+                                       v_row.was_plan);
+  end loop;
+  -- PayPal refunds settled go with the account; those still owed (queued, failed) stay, with no
+  -- owner, for their job and the operator (public.paypal_refunds)
+  delete from public.paypal_refunds where user_id = old.id and status in ('refunded', 'none');
+  return old;
+end;
+$$;
+create trigger profiles_before_delete_stop_payments before delete on public.profiles
+  for each row execute function private.profiles_before_delete_stop_payments();
+
+-- A stop for a subscription approved while its account was deleted (check-paypal-payment found
+-- no profile): written only when the account is gone, so a live owner's subscription is never
+-- stopped through it. Answers whether it was written.
+create function public.stop_for_deleted_account(p_user_id uuid, p_method public.payment_method, p_ref text)
+returns boolean language plpgsql security definer set search_path = '' as $$
+begin
+  if exists (select 1 from public.profiles where id = p_user_id) then
+    return false;
+  end if;
+  perform private.queue_account_stop(p_user_id, p_method, p_ref, '{}', false, 'checkout');
+  return true;
+end;
+$$;
+revoke execute on function public.stop_for_deleted_account(uuid, public.payment_method, text) from public, anon, authenticated;
+
+-- A payment (a webhook, the reconcile job) for a charge id or a ref a deleted account owed a stop:
+-- its job runs again (p_key: once per payment), which refunds it. A card payment found by its
+-- billing key (PortOne's payment names it) whose id the stop does not hold yet (a schedule PortOne
+-- ran after the deletion under an id the deleting transaction did not know) joins the stop's
+-- payment ids, so the job refunds it too: never recorded, the account is gone. Answers the stop's
+-- id, or null when it is no deleted account's.
+create function public.account_stop_again(p_charge_id text, p_method public.payment_method,
+  p_ref text, p_key text)
+returns uuid language plpgsql security definer set search_path = '' as $$
+declare
+  v_id uuid;
+begin
+  select id into v_id from private.account_stops
+    where (p_charge_id is not null and charge_ids @> array[p_charge_id])
+       or (method = p_method and provider_ref = p_ref)
+    order by (p_charge_id is not null and charge_ids @> array[p_charge_id]) desc
+    limit 1;
+  if v_id is not null then
+    update private.account_stops set charge_ids = charge_ids || p_charge_id
+      where id = v_id and method = 'iamport' and p_charge_id is not null
+        and not charge_ids @> array[p_charge_id];
+    perform public.enqueue_job('plan.account-stop', jsonb_build_object('stop_id', v_id),
+                               'plan.account-stop:' || v_id || ':' || left(p_key, 200), null, null, null, 100);
+  end if;
+  return v_id;
+end;
+$$;
+revoke execute on function public.account_stop_again(text, public.payment_method, text, text) from public, anon, authenticated;
+
+-- A stop that gave up (its provider refused for good, or failed through the job's last attempt, or
+-- a payment stayed pending 14 days): the operator is mailed by `plan.refund-alert`, the one mail
+-- of a payment not given back. PayPal: the subscription's refund recorded `failed` with no owner
+-- (finish_paypal_refund, which queues the alert); card: the alert queued for the stop (p_key: once
+-- per failed job), with what PortOne answered.
+create function public.account_stop_failed(p_id uuid, p_error text, p_reason text, p_key text)
+returns void language plpgsql security definer set search_path = '' as $$
+declare
+  v_stop private.account_stops;
+begin
+  select * into v_stop from private.account_stops where id = p_id;
+  if not found then
+    return;
+  end if;
+  if v_stop.method = 'paypal' then
+    perform public.finish_paypal_refund(v_stop.provider_ref, 'failed', p_error, p_reason);
+  else
+    perform public.queue_refund_alert(jsonb_build_object('stop_id', p_id, 'error', left(p_error, 500)),
+                                      'stop:' || p_id || ':' || p_key);
+  end if;
+end;
+$$;
+revoke execute on function public.account_stop_failed(uuid, text, text, text) from public, anon, authenticated;
+
+-- What the plan.account-stop job reads.
+create function public.account_stop(p_id uuid)
+returns jsonb language sql stable security definer set search_path = '' as $$
+  select to_jsonb(s) from private.account_stops s where s.id = p_id;
+$$;
+revoke execute on function public.account_stop(uuid) from public, anon, authenticated;
 
 -- =============================================================================================
 -- schemas/notion.sql
