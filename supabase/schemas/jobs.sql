@@ -369,9 +369,11 @@ begin
   delete from private.job_groups where last_done_at < now() - interval '1 day';
   -- provider events of a mail never recorded (mail-log.sql, private.early_mail_events)
   delete from private.early_mail_events where received_at < now() - interval '1 day';
-  -- the ids of provider events already applied (SNS, PortOne and PayPal webhooks): a provider
-  -- re-sends an event for three days at the most (PayPal: 25 tries over 3 days; SNS and PortOne
-  -- far less), so after 30 days none can come again
+  -- the ids of provider events already applied (SNS, PortOne and PayPal webhooks): PayPal re-sends
+  -- for 3 days at the most (25 tries), SNS for an hour (AWS's hard limit on an HTTP/S policy),
+  -- PortOne up to 5 times a minute apart; an id older than 30 days can come again only from a
+  -- resend by hand (PortOne's resend API), which the payment read back from the provider keeps
+  -- single as every repeat is
   delete from private.provider_events where received_at < now() - interval '30 days';
   -- the webhook delivery log (webhooks.sql) keeps 30 days of what is settled
   delete from public.webhook_deliveries
