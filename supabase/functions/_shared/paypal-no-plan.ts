@@ -19,6 +19,7 @@ import { serviceClient } from './clients.ts';
 import { env } from './env.ts';
 import { rpc as rpcWith, type JobHandler, type Outcome } from './jobs.ts';
 import { mapLimit } from './map-limit.ts';
+import { HOUR_MS, lookAgain, PENDING_MS, UNLISTED_MS } from './payment-waits.ts';
 import { paypalClient } from './paypal-env.ts';
 import { PayPalError, type PayPalSubscription } from './paypal.ts';
 import {
@@ -38,9 +39,6 @@ export const ENDED_REASON = 'The plan had ended; this payment paid no period';
 export const ORPHAN_REASON =
   'The subscription was approved but the purchase was never completed; the payment is given back';
 
-const HOUR_MS = 3_600_000;
-/** How long a payment (or its refund) PayPal has not completed yet is looked at again. */
-const PENDING_MS = 14 * 24 * HOUR_MS;
 /** How long after its webhook a subscription with no checkout waits for check-paypal-payment. */
 export const ORPHAN_WAIT_MS = HOUR_MS;
 
@@ -102,7 +100,7 @@ export const paypalEnded: JobHandler = {
         }
         if (found.state === 'pending')
           return age < PENDING_MS
-            ? { status: 'defer', run_at: new Date(Date.now() + HOUR_MS).toISOString() }
+            ? lookAgain()
             : await notGivenBack('A payment or its refund still pending after 14 days');
         return { status: 'done', result: { cancelled: true, refunded: false } };
       } catch (err) {
@@ -152,8 +150,7 @@ export const paypalOrphan: JobHandler = {
         const can = await refundable(id);
         // the check ran meanwhile: a plan, or a checkout still being settled (then see)
         if (can === 'plan') return { status: 'done', result: { skipped: 'a plan' } };
-        if (can === 'settling')
-          return { status: 'defer', run_at: new Date(Date.now() + 10 * 60_000).toISOString() };
+        if (can === 'settling') return lookAgain(10 * 60_000);
         const s = await paypalClient().getSubscription(id);
         if (!mayBeOrphan(s)) return { status: 'done', result: { skipped: 'not billed' } };
         const owner = s.custom_id!;
@@ -178,8 +175,6 @@ export const paypalOrphan: JobHandler = {
 };
 
 export const PAYPAL_FIRST_PAYMENT_JOB = 'plan.paypal-first-payment';
-/** How long PayPal may take to list a first payment at all (it follows the activation). */
-const UNLISTED_MS = 24 * HOUR_MS;
 
 /**
  * Queues plan.paypal-first-payment for a PayPal checkout recorded before PayPal captured its first
@@ -203,10 +198,6 @@ export const paypalFirstPayment: JobHandler = {
     mapLimit(jobs, 4, async (job): Promise<Outcome> => {
       const id = String(job.payload.subscription_id);
       const age = Date.now() - Date.parse(job.created_at);
-      const later = (): Outcome => ({
-        status: 'defer',
-        run_at: new Date(Date.now() + HOUR_MS).toISOString(),
-      });
       try {
         const { data, error } = await serviceClient()
           .from('payments')
@@ -230,8 +221,8 @@ export const paypalFirstPayment: JobHandler = {
         );
         if (list.some((t) => t.status === 'COMPLETED'))
           return { status: 'done', result: { captured: true } };
-        if (list.some((t) => t.status === 'PENDING') && age < PENDING_MS) return later();
-        if (!list.length && age < UNLISTED_MS) return later();
+        if (list.some((t) => t.status === 'PENDING') && age < PENDING_MS) return lookAgain();
+        if (!list.length && age < UNLISTED_MS) return lookAgain();
         await rpc('end_plan', { p_payment_id: plan.id });
         return { status: 'done', result: { ended: plan.id } };
       } catch (err) {

@@ -12,6 +12,7 @@
 // (plan.refund-alert), as a PayPal refund that fails does.
 import type { JobHandler, Outcome } from './jobs.ts';
 import { mapLimit } from './map-limit.ts';
+import { DAY_MS, lookAgain, PENDING_MS, UNLISTED_MS } from './payment-waits.ts';
 import { rpc } from './plan-flows.ts';
 import { paypalClient } from './paypal-env.ts';
 import { PayPalError, type PayPalTransaction } from './paypal.ts';
@@ -19,12 +20,6 @@ import { PayPalError, type PayPalTransaction } from './paypal.ts';
 export const PAYPAL_OUTSTANDING_JOB = 'plan.paypal-outstanding';
 
 const REASON = 'A billing cycle that gave no plan period, collected with the next one';
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-/** How long a payment (or its refund) PayPal has not completed yet is looked at again. */
-const PENDING_MS = 14 * DAY_MS;
-/** How long PayPal may take to list the payment. */
-const UNLISTED_MS = DAY_MS;
 
 interface Payload {
   subscription_id: string;
@@ -99,10 +94,6 @@ export const paypalOutstanding: JobHandler = {
     mapLimit(jobs, 4, async (job): Promise<Outcome> => {
       const p = job.payload as unknown as Payload;
       const age = Date.now() - Date.parse(job.created_at);
-      const later = (): Outcome => ({
-        status: 'defer',
-        run_at: new Date(Date.now() + HOUR_MS).toISOString(),
-      });
       const failed = async (error: string, capture?: string): Promise<Outcome> => {
         await alert(p, job.id, error, capture);
         return { status: 'failed', error };
@@ -113,9 +104,9 @@ export const paypalOutstanding: JobHandler = {
         if (typeof found === 'object') return await failed(found.failed, found.capture);
         if (found === 'pending')
           return age < PENDING_MS
-            ? later()
+            ? lookAgain()
             : await failed('The payment or its refund still pending after 14 days');
-        return age < UNLISTED_MS ? later() : await failed('PayPal never listed the payment');
+        return age < UNLISTED_MS ? lookAgain() : await failed('PayPal never listed the payment');
       } catch (err) {
         const error = String((err as Error)?.message ?? err).slice(0, 500);
         if (job.attempts >= job.max_attempts) {

@@ -12,6 +12,7 @@
 // a stop of either provider gives up (account_stop_failed).
 import type { JobHandler, Outcome } from './jobs.ts';
 import { mapLimit } from './map-limit.ts';
+import { HOUR_MS, lookAgain, PENDING_MS } from './payment-waits.ts';
 import { portonePayment, refundCard, rpc } from './plan-flows.ts';
 import { portone, portoneErrorType } from './portone.ts';
 import { finishPaypalRefund, refundPaypalPayments } from './paypal-refund.ts';
@@ -30,11 +31,8 @@ interface AccountStop {
 }
 
 const REASON = 'The account was deleted';
-const HOUR_MS = 3_600_000;
 /** How long a checkout in flight at the deletion may still reach PortOne (as plan.reconcile waits). */
 const IN_FLIGHT_MS = 10 * 60_000;
-/** How long a payment (or its refund) PayPal has not completed yet is looked at again. */
-const PENDING_MS = 14 * 24 * HOUR_MS;
 
 const gone = (err: unknown, types: string[]) => types.includes(portoneErrorType(err) ?? '');
 
@@ -121,8 +119,7 @@ export const accountStop: JobHandler = {
           });
           return { status: 'failed', error };
         }
-        const wait = stop.method === 'iamport' ? 2 * 60_000 : HOUR_MS;
-        return { status: 'defer', run_at: new Date(Date.now() + wait).toISOString() };
+        return lookAgain(stop.method === 'iamport' ? 2 * 60_000 : HOUR_MS);
       } catch (err) {
         const error = String((err as Error)?.message ?? err).slice(0, 500);
         // the queue's last attempt: the provider (or the database) failed for about 90 hours, or

@@ -28,6 +28,7 @@ import { escapeHtml } from './notification-mail.ts';
 import { platformMailDelivery } from './mail-delivery.ts';
 import { type ClaimedJob, type Delivery, type JobHandler, type Outcome } from './jobs.ts';
 import { mapLimit } from './map-limit.ts';
+import { HOUR_MS, lookAgain, PENDING_DAYS, PENDING_MS, UNLISTED_MS } from './payment-waits.ts';
 import type { OutgoingMail } from './mail.ts';
 import {
   chargeById,
@@ -168,8 +169,7 @@ const scheduleRenewal: JobHandler = {
           // ends, so one that completes with its webhook lost is given back too
           const { state } = await settleCardRenewal(charge);
           if (state === 'pending') {
-            if (Date.now() - Date.parse(job.created_at) < PENDING_DAYS * 24 * HOUR_MS)
-              return { status: 'defer', run_at: new Date(Date.now() + HOUR_MS).toISOString() };
+            if (Date.now() - Date.parse(job.created_at) < PENDING_MS) return lookAgain();
             const error = 'The renewal payment still under way after 14 days';
             await rpc('queue_refund_alert', {
               p_payload: {
@@ -321,18 +321,12 @@ export function paypalBillsUntil(s: PayPalSubscription, now = Date.now()): strin
   return null;
 }
 
-const HOUR_MS = 3_600_000;
-/** How long a first payment PayPal has not captured yet (an e-check) is waited for. */
-const PENDING_DAYS = 14;
-/** How long PayPal may still take a first payment it listed nothing of when we cancelled. */
-const LATE_HOURS = 24;
-
 /**
  * plan.paypal-refund (paypal-refund.ts): refunds what PayPal took, once; a payment not captured
- * yet (or a refund PayPal answered PENDING) is looked at again every hour (PENDING_DAYS), and so
- * is a subscription with no payment listed (LATE_HOURS, then nothing was taken); PayPal failing
+ * yet (or a refund PayPal answered PENDING) is looked at again every hour (PENDING_MS), and so
+ * is a subscription with no payment listed (UNLISTED_MS, then nothing was taken); PayPal failing
  * is retried with the queue's backoff. A refund PayPal answers FAILED or CANCELLED, a payment
- * still pending after PENDING_DAYS and PayPal failing on the last attempt are not given back:
+ * still pending after PENDING_MS and PayPal failing on the last attempt are not given back:
  * recorded `failed` (the owner's Plan page says so, and plan.refund-alert tells the operator).
  */
 const paypalRefund: JobHandler = {
@@ -340,10 +334,6 @@ const paypalRefund: JobHandler = {
     mapLimit(jobs, 4, async (job): Promise<Outcome> => {
       const id = String(job.payload.subscription_id);
       const age = Date.now() - Date.parse(job.created_at);
-      const later = (ms: number): Outcome => ({
-        status: 'defer',
-        run_at: new Date(Date.now() + ms).toISOString(),
-      });
       const ended = async (status: 'refunded' | 'none', result: Record<string, unknown>) => {
         await finishPaypalRefund(id, status);
         return { status: 'done', result } satisfies Outcome;
@@ -356,18 +346,18 @@ const paypalRefund: JobHandler = {
         const can = await refundable(id);
         if (can === 'plan') return await ended('none', { skipped: 'a plan' });
         // its checkout is being settled (or closed by plan.reconcile within the hour): then see
-        if (can === 'settling') return later(5 * 60_000);
+        if (can === 'settling') return lookAgain(5 * 60_000);
         const found = await refundPaypalPayments(id, String(job.payload.reason ?? 'Not a plan'));
         if (found.state === 'failed') return await notGivenBack(found.error);
         if (found.state === 'refunded') return await ended('refunded', { refunded: true });
         if (found.state === 'pending')
-          return age < PENDING_DAYS * 24 * HOUR_MS
-            ? later(HOUR_MS)
+          return age < PENDING_MS
+            ? lookAgain()
             : await notGivenBack(
                 `A payment or its refund still pending after ${PENDING_DAYS} days`,
               );
-        return age < LATE_HOURS * HOUR_MS
-          ? later(HOUR_MS)
+        return age < UNLISTED_MS
+          ? lookAgain()
           : await ended('none', { refunded: false, taken: 'nothing' });
       } catch (err) {
         try {
