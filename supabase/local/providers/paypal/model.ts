@@ -369,7 +369,10 @@ export class PayPalModel {
       s.next_billing_time && s.cycles_completed > 1 ? s.next_billing_time : t,
     );
     s.update_time = t;
-    if (payment.status === 'COMPLETED') this.paid(s, payment);
+    // captured as it is billed: one time for the listed payment and the last payment (a second
+    // now() differed by a millisecond now and then, and the refund of a payment after a plan's
+    // end, which looks for it from its time on, missed it)
+    if (payment.status === 'COMPLETED') this.paid(s, payment, t);
   }
 
   /** A PENDING payment captured (control API): paid, with its webhook. */
@@ -382,8 +385,7 @@ export class PayPalModel {
   }
 
   /** A payment captured: the subscription's last payment, and PAYMENT.SALE.COMPLETED. */
-  private paid(s: Subscription, payment: Transaction): void {
-    const t = now();
+  private paid(s: Subscription, payment: Transaction, t = now()): void {
     const value = payment.value;
     s.last_payment = { amount: { currency_code: 'USD', value }, time: t };
     this.sendWebhook(
