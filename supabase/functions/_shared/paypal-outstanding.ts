@@ -15,7 +15,8 @@ import { mapLimit } from './map-limit.ts';
 import { DAY_MS, lookAgain, PENDING_MS, UNLISTED_MS } from './payment-waits.ts';
 import { rpc } from './plan-flows.ts';
 import { paypalClient } from './paypal-env.ts';
-import { PayPalError, type PayPalTransaction } from './paypal.ts';
+import { refundCapture } from './paypal-refund.ts';
+import type { PayPalTransaction } from './paypal.ts';
 
 export const PAYPAL_OUTSTANDING_JOB = 'plan.paypal-outstanding';
 
@@ -53,25 +54,17 @@ async function refundOutstanding(p: Payload): Promise<Found> {
   if (t.status === 'PENDING') return 'pending';
   // refunded in full meanwhile (by hand): nothing is left to give back
   if (t.status === 'REFUNDED') return 'refunded';
-  try {
-    const refund = await paypal.refundCapture(
-      t.id,
-      `outstanding-${t.id}`,
-      REASON,
-      Number(p.amount).toFixed(2),
-    );
-    if (refund.status === 'COMPLETED') return 'refunded';
-    if (refund.status === 'PENDING') return 'pending';
-    return {
-      failed: `PayPal answered the refund of ${p.amount} of payment ${t.id} ${refund.status}`,
-      capture: t.id,
-    };
-  } catch (err) {
-    if (!(err instanceof PayPalError)) throw err;
-    if (err.issue === 'PENDING_CAPTURE') return 'pending';
-    if (err.issue === 'CAPTURE_FULLY_REFUNDED') return 'refunded';
-    throw err;
-  }
+  const found = await refundCapture(
+    t.id,
+    `outstanding-${t.id}`,
+    REASON,
+    Number(p.amount).toFixed(2),
+  );
+  if (typeof found === 'string') return found;
+  return {
+    failed: `PayPal answered the refund of ${p.amount} of payment ${t.id} ${found.refused}`,
+    capture: t.id,
+  };
 }
 
 /** The operator's mail (plan.refund-alert) of an outstanding part not given back, once a job. */

@@ -83,6 +83,32 @@ export type RefundState =
   { state: 'refunded' | 'pending' | 'none' } | { state: 'failed'; error: string };
 
 /**
+ * What one capture's refund came to (the whole capture, or `amount` dollars of it): `refunded`
+ * (now, or before: CAPTURE_FULLY_REFUNDED), `pending` (the capture not complete yet:
+ * PENDING_CAPTURE, or the refund PENDING), or PayPal's final word on a refund it did not make
+ * (FAILED, CANCELLED). `requestId` is its PayPal-Request-Id: asked again, PayPal answers the same
+ * refund's latest status. Any other PayPal error is thrown (the job tries again).
+ */
+export async function refundCapture(
+  captureId: string,
+  requestId: string,
+  reason: string,
+  amount?: string,
+): Promise<'refunded' | 'pending' | { refused: string }> {
+  try {
+    const refund = await paypalClient().refundCapture(captureId, requestId, reason, amount);
+    if (refund.status === 'COMPLETED') return 'refunded';
+    if (refund.status === 'PENDING') return 'pending';
+    return { refused: refund.status };
+  } catch (err) {
+    if (!(err instanceof PayPalError)) throw err;
+    if (err.issue === 'PENDING_CAPTURE') return 'pending';
+    if (err.issue === 'CAPTURE_FULLY_REFUNDED') return 'refunded';
+    throw err;
+  }
+}
+
+/**
  * Cancels the subscription if PayPal still bills it, then refunds every payment PayPal captured
  * for it (in practice its first one), or those since `since` (a deleted account's plan: what was
  * taken after the deletion). PayPal refuses the refund of a payment not captured yet
@@ -116,17 +142,10 @@ export async function refundPaypalPayments(
     if (t.status === 'PENDING') pending = true;
     if (t.status === 'REFUNDED') refunded = true;
     if (t.status !== 'COMPLETED' && t.status !== 'PARTIALLY_REFUNDED') continue;
-    try {
-      const refund = await paypal.refundCapture(t.id, `refund-${t.id}`, reason);
-      if (refund.status === 'COMPLETED') refunded = true;
-      else if (refund.status === 'PENDING') pending = true;
-      else refused.push(`PayPal answered the refund of payment ${t.id} ${refund.status}`);
-    } catch (err) {
-      if (!(err instanceof PayPalError)) throw err;
-      if (err.issue === 'PENDING_CAPTURE') pending = true;
-      else if (err.issue === 'CAPTURE_FULLY_REFUNDED') refunded = true;
-      else throw err;
-    }
+    const found = await refundCapture(t.id, `refund-${t.id}`, reason);
+    if (found === 'refunded') refunded = true;
+    else if (found === 'pending') pending = true;
+    else refused.push(`PayPal answered the refund of payment ${t.id} ${found.refused}`);
   }
   if (refused.length) return { state: 'failed', error: refused.join('; ') };
   return { state: pending ? 'pending' : refunded ? 'refunded' : 'none' };
