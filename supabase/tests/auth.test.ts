@@ -491,7 +491,7 @@ describe('auth server through supabase-js', () => {
     ).toBeNull();
   });
 
-  it('signs in anonymously; an email added later holds only once its mailed link is opened', async () => {
+  it('signs in anonymously; an anonymous user cannot add an email (rev-mail3 D3)', async () => {
     const supabase = client();
     const { data, error } = await supabase.auth.signInAnonymously({
       options: { data: { theme: 'dark' } },
@@ -507,25 +507,16 @@ describe('auth server through supabase-js', () => {
     expect(claims).toMatchObject({ is_anonymous: true, role: 'authenticated', sub: data.user!.id });
     expect((claims.amr as { method: string }[])[0]?.method).toBe('anonymous');
 
-    // adding an email: still anonymous, no address, until the mailed link is opened
+    // adding an email is refused (GoTrue would mail a link to any address typed): still anonymous
     const email = uniqueEmail('converted');
-    const { data: pending, error: pendingError } = await supabase.auth.updateUser({ email });
-    expect(pendingError).toBeNull();
-    expect(pending.user).toMatchObject({ email: '', new_email: email, is_anonymous: true });
-    expect(
-      (await db.query('select 1 from public.profiles where id = $1', [data.user!.id])).rowCount,
-    ).toBe(0);
-    expect(mailsTo(email)).toHaveLength(1);
-    const { data: converted, error: convertError } = await client().auth.verifyOtp({
-      token_hash: linkTokenIn(email),
-      type: 'email_change',
+    const { error: refused } = await supabase.auth.updateUser({ email });
+    expect(refused?.status).toBe(403);
+    expect(refused?.code).toBe('email_change_not_allowed');
+    expect((await supabase.auth.getUser()).data.user).toMatchObject({
+      email: '',
+      is_anonymous: true,
     });
-    expect(convertError).toBeNull();
-    expect(converted.user).toMatchObject({ id: data.user!.id, email, is_anonymous: false });
-    // permanent, but no owner: owners sign in with Google or Apple (private.is_owner_account)
-    expect(
-      (await db.query('select 1 from public.profiles where id = $1', [data.user!.id])).rowCount,
-    ).toBe(0);
+    expect(mailsTo(email)).toHaveLength(0);
   });
 
   it('refuses malformed emails and bad pagination as GoTrue does', async () => {

@@ -34,8 +34,8 @@ export interface AuthOptions {
   emailEnabled?: boolean;
   /**
    * Whether addresses count as confirmed without a mail (GOTRUE_MAILER_AUTOCONFIRM), default
-   * off: a new email of a user (and the email an anonymous user adds) holds only once the
-   * link mailed to it is opened.
+   * off: a new email of a user holds only once the link mailed to it is opened. An anonymous
+   * user cannot add one either way (email-change.ts, anonymousEmailRefused).
    */
   mailerAutoconfirm?: boolean;
   /**

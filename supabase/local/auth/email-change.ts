@@ -2,7 +2,7 @@
 // link mailed to it is opened, and, for a user who has an address, once the link mailed to the
 // current address is opened too (either order). Until then `new_email` shows what is pending.
 import type { AuthDeps } from './context.ts';
-import { AuthError, tooManyRequests } from './errors.ts';
+import { AuthError, forbidden, tooManyRequests } from './errors.ts';
 import { actionLink, emailChangeMail, newOtp, tokenHash, type Mail } from './mailer.ts';
 import { assertEmailFree, setConfirmedEmail, type Queryable, type UserRow } from './users.ts';
 
@@ -39,8 +39,21 @@ export async function sendMails(deps: AuthDeps, mails: Mail[]): Promise<void> {
 }
 
 /**
- * PUT /user with a new email. An anonymous user's address is set at once only when the server
- * auto-confirms addresses (GOTRUE_MAILER_AUTOCONFIRM); everyone else gets mail.
+ * What an anonymous user's email change answers (rev-mail3 D3): nothing. Visitors stay anonymous
+ * (an owner signs in with Google or Apple, docs/security.md "Who is an owner"), and the mail this
+ * would send went to any address a visitor typed, a "Not me" mailbox included, outside every
+ * per-mailbox cap. Refused before the address is looked at, so it tells nothing of who exists.
+ * Hosted GoTrue has no such switch: docs/security.md says what does it there.
+ */
+export const anonymousEmailRefused = () =>
+  forbidden(
+    'email_change_not_allowed',
+    'An anonymous user cannot add an email address: owners sign in with Google or Apple',
+  );
+
+/**
+ * PUT /user with a new email: refused for an anonymous user (anonymousEmailRefused); everyone
+ * else gets mail.
  */
 export async function requestEmailChange(
   deps: AuthDeps,
@@ -49,11 +62,8 @@ export async function requestEmailChange(
   email: string,
   redirectTo: string,
 ): Promise<void> {
+  if (user.is_anonymous) throw anonymousEmailRefused();
   await assertEmailFree(db, email, user.id);
-  if (deps.settings.mailerAutoconfirm && user.is_anonymous) {
-    await setConfirmedEmail(db, user, email);
-    return;
-  }
   checkMailFrequency(deps, user.email_change_sent_at);
   const { externalUrl, secureEmailChange } = deps.settings;
   const otpNew = newOtp();
