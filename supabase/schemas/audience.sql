@@ -127,10 +127,26 @@ begin
 end;
 $$;
 
+-- last_updated is when the member itself changed (the owner's edit, a visitor's event), not when
+-- a mail to it was counted: an update that changes only the *_count columns leaves it as it was.
+-- Stamped on every update, it told a suppressed address from a real bounce (rev-mail3 D1): the
+-- suppressed member's equalled the send's preparation time (prepare_letter_jobs counts its
+-- bounce in that transaction), a real bounce's came later with the SES event, and the owner
+-- reads the column at any time afterwards (docs/security.md, "What an owner learns of a
+-- suppressed address").
 create function private.audience_members_touch()
 returns trigger language plpgsql set search_path = '' as $$
+declare
+  -- has_email too: a generated column is null in a before trigger's new row
+  v_counts constant text[] := array['sent_count', 'delivered_count', 'opened_count', 'bounced_count',
+                                    'rejected_count', 'complaint_count', 'last_updated', 'has_email'];
 begin
-  new.last_updated := now();
+  if (to_jsonb(new) - v_counts) = (to_jsonb(old) - v_counts)
+     and (to_jsonb(new) - v_counts[7:8]) <> (to_jsonb(old) - v_counts[7:8]) then
+    new.last_updated := old.last_updated;
+  else
+    new.last_updated := now();
+  end if;
   return new;
 end;
 $$;

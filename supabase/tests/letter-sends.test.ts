@@ -335,6 +335,52 @@ describe('sending', () => {
     ]);
   });
 
+  it("a member's last_updated tells a suppressed address's bounce from a real one by nothing: counts leave it alone", async () => {
+    // before (rev-mail3 D1): audience_members_touch stamped last_updated on every update, so the
+    // suppressed member's equalled the send's preparation time to the microsecond, and a real
+    // bounce's (and a delivery's) came later, readable by the owner at any time afterwards
+    const o = await savedLetterOwner();
+    const said = inbox('said-no');
+    const fresh = inbox('fresh');
+    const bouncer = 'bounce@simulator.amazonses.com';
+    await sql(`insert into private.mail_suppressions (email, reason) values ($1, 'not_me')`, [
+      said,
+    ]);
+    const add = await o.owner.client
+      .from('audience_members')
+      .insert([said, fresh, bouncer].map((email) => ({ email })));
+    expect(add.error).toBeNull();
+    const read = async () => {
+      const { data, error } = await o.owner.client
+        .from('audience_members')
+        .select('email, last_updated, sent_count, delivered_count, bounced_count')
+        .order('email');
+      expect(error).toBeNull();
+      return data!;
+    };
+    const before = new Map((await read()).map((m) => [m.email, m.last_updated]));
+    await letters.sendAndDeliver(o, [said, fresh, bouncer]);
+    const counted = await eventually(async () => {
+      await letters.runWorker();
+      const rows = await read();
+      const counts = Object.fromEntries(
+        rows.map((m) => [m.email, [m.sent_count, m.delivered_count, m.bounced_count]]),
+      );
+      return counts[said]?.[2] === 1 && counts[bouncer]?.[2] === 1 && counts[fresh]?.[1] === 1
+        ? rows
+        : undefined;
+    });
+    for (const m of counted) expect(m.last_updated, m.email!).toBe(before.get(m.email));
+    // an owner's own edit still moves it
+    const edit = await o.owner.client
+      .from('audience_members')
+      .update({ creator_name: 'Renamed' })
+      .eq('email', fresh);
+    expect(edit.error).toBeNull();
+    const after = (await read()).find((m) => m.email === fresh)!;
+    expect(after.last_updated).not.toBe(before.get(fresh));
+  });
+
   it('to a group: members with an email, active, once each; a suppressed address bounces unmailed; member counts', async () => {
     const o = await savedLetterOwner();
     const { error: groupError } = await o.owner.client
