@@ -255,6 +255,11 @@ revoke execute on function private.apply_mail_event(text, jsonb) from public;
 -- applied when the mail is recorded, and a permanent bounce's or a complaint's recipients are
 -- suppressed at once: nothing is lost whichever comes first, and SNS's retry of it is a duplicate
 -- (a Send, which would change nothing, is not kept: 'unknown message').
+-- It waits for a lock (its mail's record under way in finish_jobs, the letter's send rows) at most
+-- lock_timeout, then fails whole with 55P03 and ses-events answers 503, so SNS posts it again
+-- (the same event id: nothing of this try was kept). Waiting as long as the record took held a
+-- PostgREST connection each: 30 events of one batch's mails took the whole pool (20) and an
+-- unrelated read waited 8 s for it (rev-mail3 D2).
 -- p_event: {event_id, type, message_id, bounce_type?, recipients?, tags? ({name: value})}.
 create or replace function public.record_mail_event(p_event jsonb)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -267,6 +272,8 @@ begin
   if coalesce(p_event ->> 'event_id', '') = '' or coalesce(p_event ->> 'message_id', '') = '' then
     raise exception 'event_id and message_id are required' using errcode = 'P0001';
   end if;
+  -- for the rest of this call's transaction (PostgREST's, one per call): see above
+  perform set_config('lock_timeout', '250ms', true);
   -- first: a record of this mail that has begun ends before this looks for it
   perform private.lock_mail_messages(array[p_event ->> 'message_id']);
   insert into private.provider_events (id) values (p_event ->> 'event_id') on conflict do nothing;

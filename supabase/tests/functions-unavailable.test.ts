@@ -480,6 +480,19 @@ describe('a function whose database is out of reach', () => {
     );
   });
 
+  it("ses-events answers 503 'busy' when record_mail_event met its mail's record under way (55P03), so SNS posts it again", async () => {
+    // rev-mail3 D2: record_mail_event waits for a lock at most its lock_timeout
+    const busy = { code: '55P03', message: 'canceling statement due to lock timeout' };
+    await whileFailing(
+      failingOn('/rest/v1/rpc/record_mail_event', { status: 500, body: busy }),
+      async () => {
+        const res = await postSesEvent();
+        expect(res.status).toBe(503);
+        expect(((await res.json()) as { error: { code: string } }).error.code).toBe('busy');
+      },
+    );
+  });
+
   it("answers 503, not 500, when the owner check's profile read does not arrive", async () => {
     await whileFailing(
       failingOn('/rest/v1/profiles', 'reset', (req) => !req.service),

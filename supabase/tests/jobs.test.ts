@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   anonClient,
-  callWaitsOnLock,
   newGuest,
   newUser,
   serviceClient,
@@ -591,26 +590,59 @@ describe('mail events', () => {
     expect(await state(messageId)).toEqual({ status: 'bounced', opened: true });
   });
 
-  it('an event that comes while its mail is being recorded waits for the record and applies to it', async () => {
+  it('an event that comes while its mail is being recorded is refused whole (55P03) and applies when SNS sends it again', async () => {
     const to = `${randomUUID().slice(0, 8)}@example.com`;
     const messageId = `msg-${randomUUID()}`;
     const kind = kindOf();
     const id = (await enqueue(kind))!;
     await claim(kind);
     const mail = { to, from: 'notify@example.com', subject: 'Hi', kind: 'test' };
-    let answer: PromiseLike<unknown> | undefined;
+    const bounce = {
+      event_id: randomUUID(),
+      type: 'bounce',
+      message_id: messageId,
+      bounce_type: 'Permanent',
+    };
     await transaction(async (client) => {
       await client.query('select public.finish_jobs($1::jsonb)', [
         JSON.stringify([{ id, status: 'done', mail: { ...mail, provider_message_id: messageId } }]),
       ]);
-      answer = event({ type: 'bounce', message_id: messageId, bounce_type: 'Permanent' });
-      // neither finds the other's uncommitted row: without the lock the event would be kept
-      // after the record looked for it, and never applied
-      await callWaitsOnLock('record_mail_event', 60_000);
+      // the record is open: the event waits for its mail's lock only up to its lock_timeout,
+      // then gives its connection back (rev-mail3 D2). It answers while the record is still
+      // open, so it neither applied to a mail it cannot see nor was kept after the record looked
+      const busy = await serviceClient().rpc('record_mail_event', { p_event: bounce });
+      expect(busy.error?.code).toBe('55P03');
     });
-    expect(await answer).toEqual({ applied: true });
+    expect(await kept(messageId)).toEqual([]);
+    expect(await state(messageId)).toEqual({ status: 'sent', opened: false });
+    // SNS's retry (the same event id: nothing of the refused try was kept) applies it
+    const retried = await serviceClient().rpc('record_mail_event', { p_event: bounce });
+    expect(retried.data).toEqual({ applied: true });
     expect(await state(messageId)).toEqual({ status: 'bounced', opened: false });
     expect(await suppression(to)).toEqual([{ reason: 'bounce' }]);
+  });
+
+  it('30 events waiting for one record do not take the API: each answers while it is open, and a read passes', async () => {
+    // before (rev-mail3 D2): each waited for the record holding a PostgREST connection (the
+    // pool is 20), and an unrelated read waited with them until the record ended
+    const messageId = `msg-${randomUUID()}`;
+    await transaction(async (client) => {
+      await client.query('select private.lock_mail_messages(array[$1])', [messageId]);
+      const events = Array.from({ length: 30 }, (_, i) =>
+        serviceClient().rpc('record_mail_event', {
+          p_event: { event_id: `${messageId}-${i}`, type: 'delivery', message_id: messageId },
+        }),
+      );
+      const answers = Promise.all(events);
+      const read = serviceClient()
+        .from('blocks')
+        .select('id')
+        .limit(1)
+        .then((r) => r);
+      // all of it answers while the lock is still held
+      expect((await read).error).toBeNull();
+      expect((await answers).map((a) => a.error?.code)).toEqual(Array(30).fill('55P03'));
+    });
     expect(await kept(messageId)).toEqual([]);
   });
 

@@ -23,6 +23,9 @@ function policy(): SnsPolicy {
   };
 }
 
+/** Postgres's lock_not_available: record_mail_event's lock_timeout passed. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
 const fail = (status: number, code: string, message: string) =>
   json(status, { error: { code, message } });
 
@@ -60,6 +63,14 @@ Deno.serve(async (req) => {
         tags: event.tags,
       },
     });
+    // its mail's record under way past record_mail_event's lock_timeout (55P03): nothing was
+    // kept, and SNS posts it again (the record is done by then); not an error worth a log
+    if (error?.code === LOCK_NOT_AVAILABLE)
+      return json(
+        503,
+        { error: { code: 'busy', message: 'The mail is being recorded: send the event again' } },
+        { 'retry-after': '1' },
+      );
     // SNS retries a failed post: a database error is worth a 500 (logged whole: its code,
     // details and hint), one in transit a 503
     if (error)
