@@ -85,6 +85,29 @@ revoke all on private.confirmation_mails from public, anon, authenticated;
 create index confirmation_mails_mailbox_idx on private.confirmation_mails (mailbox, mailed_at);
 create index confirmation_mails_owner_idx on private.confirmation_mails (owner_id, mailed_at);
 
+-- One ask a day per mailbox, whatever asks: a sender confirmation (request-mail-verify,
+-- private.sender_confirmation_mails) and a consent ask (start_mail_consent,
+-- private.confirmation_mails) each count the other's mail. Each counted only its own, so one
+-- mailbox got both the same day (rev-mail3 D4). Both take this lock first, one mailbox at a time.
+create function private.lock_mailbox_asks(p_mailbox text)
+returns void language sql set search_path = '' as $$
+  select pg_advisory_xact_lock(hashtextextended('mailbox_ask:' || p_mailbox, 0));
+$$;
+revoke execute on function private.lock_mailbox_asks(text) from public;
+
+-- When the mailbox (private.mailbox_key) was last asked in the last 24 hours, by either kind of
+-- confirmation mail; null when it was not. p_job_id: a consent job's own earlier try, not counted.
+create function private.mailbox_last_ask(p_mailbox text, p_job_id bigint)
+returns timestamptz language sql stable set search_path = '' as $$
+  select greatest(
+    (select max(mailed_at) from private.sender_confirmation_mails
+      where mailbox = p_mailbox and mailed_at > now() - interval '24 hours'),
+    (select max(mailed_at) from private.confirmation_mails
+      where mailbox = p_mailbox and job_id is distinct from p_job_id
+        and mailed_at > now() - interval '24 hours'));
+$$;
+revoke execute on function private.mailbox_last_ask(text, bigint) from public;
+
 -- Whether an address confirmed reply notifications for a commenter on an owner's blocks, or (p_commenter_id
 -- null) the owner's letters, or (p_notifications) the owner's notification mails.
 create function private.mail_confirmed(p_email text, p_owner_id uuid, p_commenter_id uuid,
@@ -304,7 +327,7 @@ begin
     return jsonb_build_object('skip', 'a request of the old form');
   end if;
   -- one address at a time: the daily cap is read and written under this lock
-  perform pg_advisory_xact_lock(hashtextextended('mail_consent:' || private.mailbox_key(v_email), 0));
+  perform private.lock_mailbox_asks(private.mailbox_key(v_email));
   if private.mailbox_suppressed(v_email) then
     return jsonb_build_object('skip', 'the address is suppressed');
   end if;
@@ -336,9 +359,8 @@ begin
                and private.mailbox_key(c.email) = private.mailbox_key(v_email)) then
     return jsonb_build_object('skip', 'this confirmation went to the address less than a day ago');
   end if;
-  select max(mailed_at) into v_last from private.confirmation_mails
-    where mailbox = private.mailbox_key(v_email) and job_id <> p_job_id
-      and mailed_at > now() - interval '24 hours';
+  -- the mailbox's day, a sender confirmation included (private.mailbox_last_ask)
+  v_last := private.mailbox_last_ask(private.mailbox_key(v_email), p_job_id);
   if v_last is not null then
     if v_commenter is not null then
       return jsonb_build_object('skip', 'a confirmation went to the address less than a day ago');

@@ -143,9 +143,10 @@ create index sender_confirmation_mails_mailbox_idx
   on private.sender_confirmation_mails (mailbox, mailed_at);
 
 -- Before request-mail-verify mails an address: refuses a suppressed mailbox ({outcome:
--- suppressed}) and a mailbox a sender confirmation went to in the last 24 hours, for any owner
--- ({outcome: sent_today, retry_at}); else notes the mail ({outcome: reserved, id}). One mailbox at
--- a time (an advisory lock): twenty accounts asking at once make one mail.
+-- suppressed}) and a mailbox asked in the last 24 hours, a sender confirmation for any owner or a
+-- consent ask (private.mailbox_last_ask) ({outcome: sent_today, retry_at}); else notes the mail
+-- ({outcome: reserved, id}). One mailbox at a time (private.lock_mailbox_asks): twenty accounts
+-- asking at once make one mail.
 create function public.reserve_sender_confirmation(p_user_id uuid, p_email text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
@@ -153,12 +154,12 @@ declare
   v_last timestamptz;
   v_id bigint;
 begin
-  perform pg_advisory_xact_lock(hashtextextended('sender_confirmation:' || v_key, 0));
+  perform private.lock_mailbox_asks(v_key);
   if private.mailbox_suppressed(p_email) then
     return jsonb_build_object('outcome', 'suppressed');
   end if;
-  select max(mailed_at) into v_last from private.sender_confirmation_mails
-    where mailbox = v_key and mailed_at > now() - interval '24 hours';
+  -- a consent ask counts too: one ask a day per mailbox, whatever asked (private.mailbox_last_ask)
+  v_last := private.mailbox_last_ask(v_key, null);
   if v_last is not null then
     return jsonb_build_object('outcome', 'sent_today', 'retry_at', v_last + interval '24 hours');
   end if;

@@ -13,7 +13,13 @@ import { createBlock, save } from './support/drafts.ts';
 import { postMessage } from './support/hostile.ts';
 import { eventually, inbox, mailbox, sesControl, type Mail } from './support/providers.ts';
 import { callWorker } from './support/worker.ts';
-import { answerLink, commentBlock, confirmationMail, tokenOf } from './support/consent.ts';
+import {
+  answerLink,
+  commentBlock,
+  confirmationMail,
+  emailForm,
+  tokenOf,
+} from './support/consent.ts';
 
 /** `victim-1234@example.com` spelt `victim-1234+tag@example.com`. */
 const plus = (email: string, tag: string) => email.replace('@', `+${tag}@`);
@@ -142,6 +148,46 @@ describe('the sender confirmation mail', () => {
     );
     expect((await request(owner, email)).status).toBe(200);
     await eventually(async () => (await senderMails([email])).length === 2);
+  });
+});
+
+describe('one ask a day per mailbox, a sender confirmation and a consent ask alike', () => {
+  // rev-mail3 D4: each counted only its own log, so one mailbox got "Confirm your sender
+  // address" and "Confirm that you want to receive letters" the same day
+  const consentJob = (email: string) =>
+    eventually(async () => {
+      await callWorker();
+      const [job] = await sql<{ status: string; deferred: boolean }>(
+        `select status, run_at > now() + interval '23 hours' as deferred from private.jobs
+         where kind = 'confirm.mail' and payload ->> 'email' = $1`,
+        [email],
+      );
+      return job && job.status !== 'running' && (job.status !== 'queued' || job.deferred) && job;
+    });
+
+  it("a consent ask after a sender confirmation waits for the mailbox's next day", async () => {
+    const owner = await newUser('sender-then-consent');
+    const victim = inbox('sender-first');
+    expect((await request(owner, victim)).status).toBe(200);
+    await eventually(async () => (await senderMails([victim])).length === 1);
+    const form = await emailForm();
+    await form.submit(plus(victim, 'news'));
+    expect(await consentJob(plus(victim, 'news'))).toEqual({ status: 'queued', deferred: true });
+    const mails = [...(await mailbox(victim)), ...(await mailbox(plus(victim, 'news')))];
+    expect(mails.map((m) => m.subject)).toHaveLength(1);
+    expect(mails.filter(isSenderMail)).toHaveLength(1);
+  });
+
+  it('a sender confirmation after a consent ask is refused with the wait', async () => {
+    const victim = inbox('consent-first');
+    const form = await emailForm();
+    await form.submit(victim);
+    await confirmationMail(victim);
+    const owner = await newUser('consent-then-sender');
+    const refused = await request(owner, plus(victim, 'shop'));
+    expect(refused).toMatchObject({ status: 429, json: { error: { code: 'sent_today' } } });
+    expect(Number(refused.retryAfter)).toBeGreaterThan(23 * 3600);
+    expect(await senderMails([victim, plus(victim, 'shop')])).toHaveLength(0);
   });
 });
 
