@@ -304,6 +304,14 @@ begin
 
   perform public.enqueue_job('plan.reconcile', jsonb_build_object('charge_id', v_charge.id),
                              'plan.reconcile:' || v_charge.id, now() + interval '2 minutes');
+  -- the subscription's webhook came first (it usually does) and queued plan.paypal-orphan for a
+  -- subscription with no checkout: it has one now, settled by its own check or plan.reconcile, so
+  -- the job could only find it and stop; taken out while still waiting (one running, a check
+  -- after its hour, goes on)
+  if p_method = 'paypal' then
+    delete from private.jobs
+      where dedupe_key = 'plan.paypal-orphan:' || p_provider_ref and status = 'queued';
+  end if;
   return to_jsonb(v_charge) || jsonb_build_object('existing', false);
 end;
 $$;

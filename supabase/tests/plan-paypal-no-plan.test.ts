@@ -150,21 +150,36 @@ describe('a PayPal subscription approved and billed whose check never ran', () =
     expect(await plans.paymentsOf(owner.id)).toEqual([]);
   });
 
-  it('a check that came within the hour keeps its plan: the job leaves it alone', async () => {
+  it('a check that came within the hour keeps its plan: its orphan job is taken out, nothing run', async () => {
+    // before: every PayPal purchase left a plan.paypal-orphan job (its webhook comes before the
+    // check) that ran an hour later only to find the plan ('skipped: a plan')
     const owner = await newUser('pporphan-checked');
     const sub = await plans.paypalSubscription(owner, 3);
     await webhooksAnswered(sub);
     expect((await orphanJob(sub))?.status).toBe('queued');
     const bought = await plans.buyByPaypal(owner, sub);
     expect(bought.status, JSON.stringify(bought.json)).toBe(200);
-    await sql('update private.jobs set run_at = now() where dedupe_key = $1', [
-      `plan.paypal-orphan:${sub}`,
-    ]);
-    await workedUntil(async () => (await orphanJob(sub))?.status === 'done');
-    expect((await orphanJob(sub))?.result).toEqual({ skipped: 'a plan' });
+    expect(await orphanJob(sub)).toBeUndefined();
+    // PayPal's next webhooks find the plan: nothing queued again
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    await webhooksAnswered(sub);
+    expect(await orphanJob(sub)).toBeUndefined();
     expect(await plans.subscriptionStatus(sub)).toBe('ACTIVE');
     expect(await row(owner.id)).toMatchObject({ is_active: true, method: 'paypal' });
     expect(await refundRow(sub)).toBeUndefined();
+  });
+
+  it('an orphan job already running when a late check starts is left to run', async () => {
+    const owner = await newUser('pporphan-settling');
+    const sub = await plans.paypalSubscription(owner, 3);
+    await webhooksAnswered(sub);
+    // the job already claimed (running) when the check starts: it is not taken out
+    await sql(`update private.jobs set status = 'running' where dedupe_key = $1`, [
+      `plan.paypal-orphan:${sub}`,
+    ]);
+    const bought = await plans.buyByPaypal(owner, sub);
+    expect(bought.status, JSON.stringify(bought.json)).toBe(200);
+    expect((await orphanJob(sub))?.status).toBe('running');
   });
 });
 
