@@ -127,17 +127,25 @@ create function public.claim_jobs(p_limit integer default 50, p_lock_seconds int
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_limit integer := greatest(1, least(coalesce(p_limit, 50), 500));
+  v_reaped bigint[];
   v_ids bigint[];
   v_buckets text[];
   v_grants jsonb := '{}'::jsonb;
   v_bucket record;
   v_claimed jsonb;
 begin
-  update private.jobs
-    set status = 'unknown', finished_at = now(), updated_at = now(), locked_until = null,
-        last_error = left(coalesce(last_error || '; ', '') ||
-          'the worker stopped after calling the provider; not re-sent', 2000)
-    where status = 'sending' and locked_until < now();
+  with reaped as (
+    update private.jobs
+      set status = 'unknown', finished_at = now(), updated_at = now(), locked_until = null,
+          last_error = left(coalesce(last_error || '; ', '') ||
+            'the worker stopped after calling the provider; not re-sent', 2000)
+      where status = 'sending' and locked_until < now()
+      returning id)
+  select array_agg(id) into v_reaped from reaped;
+  -- a platform mail that went before its worker stopped: recorded from its kept events
+  if v_reaped is not null then
+    perform private.adopt_kept_job_mails(v_reaped);
+  end if;
   update private.jobs
     set status = case when attempts >= max_attempts then 'failed' else 'queued' end,
         finished_at = case when attempts >= max_attempts then now() end,

@@ -30,6 +30,10 @@ alter table private.outbound_mails enable row level security;
 create index outbound_mails_sender_created_idx on private.outbound_mails (sender_user_id, created_at desc)
   where sender_user_id is not null;
 create index outbound_mails_created_idx on private.outbound_mails (created_at);
+-- private.adopt_job_mail: a mail recorded without SES's message id (its answer was lost), found
+-- by its job when an event tagged with the job comes
+create index outbound_mails_unnamed_job_idx on private.outbound_mails (job_id)
+  where provider_message_id is null;
 -- private.optout_owner: an owner's notification mails to an address (the unsubscribe link of a
 -- deleted block's digest)
 create index outbound_mails_notification_idx on private.outbound_mails (user_id, lower(to_email))
@@ -130,6 +134,7 @@ create function private.record_outbound_mail(p_job_id bigint, p_mail jsonb, p_st
 returns void language plpgsql set search_path = '' as $$
 declare
   v_kept record;
+  v_message text;
 begin
   -- the send and the delivery before the mail, the order record_mail_event takes them in when a
   -- provider's event outruns this record (private.lock_sends; finish_jobs locked the batch's
@@ -152,6 +157,24 @@ begin
       set status = case when p_status = 'sent' then 'sent'::public.delivery_status else status end,
           provider_message_id = coalesce(p_mail ->> 'provider_message_id', provider_message_id)
       where id = (p_mail ->> 'delivery_id')::uuid and status = 'reserved';
+  end if;
+  -- a mail whose answer was lost (unknown, no message id): events SES published for it that
+  -- came first carry its job's tag; the first names the message (adopt_job_mail), the message's
+  -- lock first as record_mail_event takes it
+  if p_status = 'unknown' and p_mail ->> 'provider_message_id' is null and p_job_id is not null then
+    select k.message_id into v_message from private.early_mail_events k
+      where k.event -> 'tags' ->> 'job' = p_job_id::text
+      order by k.received_at, k.event_id limit 1;
+    if v_message is not null then
+      perform private.lock_mail_messages(array[v_message]);
+      perform private.adopt_job_mail(p_job_id, v_message,
+        (select k.event from private.early_mail_events k where k.message_id = v_message
+         order by k.received_at, k.event_id limit 1));
+    else
+      -- an event that comes later finds this row by the tag (adopt_job_mail, under this lock)
+      perform pg_advisory_xact_lock(hashtextextended('mail_job:' || p_job_id, 0));
+    end if;
+    return;
   end if;
   -- the provider's events that came first (record_mail_event kept them), in the order they came;
   -- finish_jobs holds the mail's lock (private.lock_mail_messages), so none is kept meanwhile
@@ -247,6 +270,79 @@ end;
 $$;
 revoke execute on function private.apply_mail_event(text, jsonb) from public;
 
+-- A platform mail (notifications, confirmations, plan and quota mails) whose SendEmail answer
+-- never reached the database, found by the `job` tag every platform mail carries
+-- (_shared/mail-delivery.ts) as a letter is by its `delivery` tag (rev-mail3 D5): its answer was
+-- lost (finish_jobs recorded it `unknown`, without SES's message id: the id is adopted and it is
+-- `sent`), or its worker stopped after the send (claim_jobs made the job `unknown` and nothing
+-- recorded the mail: it is recorded from the event, its address, From and subject as SES names
+-- them). The kept events of the message then apply, in the order they came. Without it such a
+-- mail stayed `unknown` for good and its events, a bounce included, were purged after a day.
+-- The caller holds the message's lock (private.lock_mail_messages); the job's lock is taken here,
+-- after it, as finish_jobs' record of an unknown mail takes them. Answers the mail, or null.
+create function private.adopt_job_mail(p_job_id bigint, p_message_id text, p_event jsonb)
+returns private.outbound_mails language plpgsql set search_path = '' as $$
+declare
+  v_mail private.outbound_mails;
+  v_job private.jobs;
+  v_kept record;
+begin
+  perform pg_advisory_xact_lock(hashtextextended('mail_job:' || p_job_id, 0));
+  update private.outbound_mails
+    set provider_message_id = p_message_id, status = 'sent', updated_at = now()
+    where job_id = p_job_id and provider_message_id is null and status = 'unknown' and delivery_id is null
+    returning * into v_mail;
+  if v_mail.id is null then
+    select * into v_job from private.jobs where id = p_job_id and status = 'unknown' and kind <> 'letter';
+    if v_job.id is null or exists (select 1 from private.outbound_mails where job_id = p_job_id) then
+      return null;
+    end if;
+    insert into private.outbound_mails (job_id, kind, to_email, from_email, subject, provider_message_id, status)
+      values (p_job_id, v_job.kind,
+              left(coalesce(p_event -> 'destination' ->> 0, p_event -> 'recipients' ->> 0, ''), 320),
+              left(coalesce(p_event ->> 'source', ''), 320), left(coalesce(p_event ->> 'subject', ''), 500),
+              p_message_id, 'sent')
+      on conflict (provider_message_id) do nothing
+      returning * into v_mail;
+    if v_mail.id is null then
+      return null;
+    end if;
+  end if;
+  for v_kept in
+    select k.event from private.early_mail_events k
+    where k.message_id = p_message_id order by k.received_at, k.event_id
+  loop
+    perform private.apply_mail_event(p_message_id, v_kept.event);
+  end loop;
+  delete from private.early_mail_events where message_id = p_message_id;
+  select * into v_mail from private.outbound_mails where id = v_mail.id;
+  return v_mail;
+end;
+$$;
+revoke execute on function private.adopt_job_mail(bigint, text, jsonb) from public;
+
+-- The jobs that became `unknown` (claim_jobs: their worker stopped after calling the provider)
+-- whose mail's events came and were kept: their mails are recorded from them (adopt_job_mail).
+create function private.adopt_kept_job_mails(p_job_ids bigint[])
+returns void language plpgsql set search_path = '' as $$
+declare
+  v_kept record;
+begin
+  for v_kept in
+    select distinct on (k.event -> 'tags' ->> 'job') k.message_id, k.event,
+           (k.event -> 'tags' ->> 'job')::bigint as job_id
+    from private.early_mail_events k
+    where k.event -> 'tags' ->> 'job' = any (select id::text from unnest(p_job_ids) id)
+    order by k.event -> 'tags' ->> 'job', k.received_at, k.event_id
+  loop
+    -- the message's lock first, then the job's: the order record_mail_event takes them in
+    perform private.lock_mail_messages(array[v_kept.message_id]);
+    perform private.adopt_job_mail(v_kept.job_id, v_kept.message_id, v_kept.event);
+  end loop;
+end;
+$$;
+revoke execute on function private.adopt_kept_job_mails(bigint[]) from public;
+
 -- Applies a provider event (SES through SNS) once per SNS MessageId to the mail it is about
 -- (private.apply_mail_event). An event for a message not recorded yet that carries the
 -- `delivery` tag of a letter is recorded from that delivery, so no count is lost and a lost
@@ -300,6 +396,10 @@ begin
         where id = v_delivery.id and status = 'reserved';
       select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
     end if;
+  end if;
+  -- a platform mail whose answer was lost or whose worker stopped: its `job` tag finds it
+  if v_mail.id is null and p_event -> 'tags' ->> 'job' ~ '^[0-9]{1,18}$' then
+    v_mail := private.adopt_job_mail((p_event -> 'tags' ->> 'job')::bigint, p_event ->> 'message_id', p_event);
   end if;
   if v_mail.id is null then
     -- a Send (or a type we ignore) would change nothing: not kept

@@ -8,7 +8,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { backgroundEnv } from '../local/stack.ts';
 import { newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
-import { createBlock, save } from './support/drafts.ts';
+import { createBlock, ownerWithBlock, save } from './support/drafts.ts';
 import { postMessage } from './support/hostile.ts';
 import {
   clickOneClick,
@@ -16,6 +16,7 @@ import {
   inbox,
   mailbox,
   oneClickLink,
+  sesControl,
   type Mail,
 } from './support/providers.ts';
 import { callWorker } from './support/worker.ts';
@@ -356,5 +357,44 @@ describe('the workspace calls', () => {
       email: owner.email,
       state: 'allowed',
     });
+  });
+});
+
+describe('a notification whose SendEmail answer is lost', () => {
+  // rev-mail3 D5: SES sent it and published Delivery, then a Permanent bounce; the job ended
+  // `unknown` ("socket hang up") and the mail log said `unknown` for good, both events kept until
+  // the purge. Its `job` tag now finds it, as a letter's `delivery` tag does.
+  it('gets its events by its job tag: the mail log says bounced, nothing kept', async () => {
+    const to = inbox('lost-answer');
+    const { blockId } = await ownerWithBlock('comment', { mailTo: to, settings: { name: 'p5' } });
+    await sesControl('', { outageOf: { [to]: 'lost' } });
+    try {
+      await postMessage(await newGuest(), blockId, 'answer lost');
+      const mail = await eventually(async () => {
+        await callWorker();
+        return (await mailbox(to))[0];
+      });
+      await sesControl('/bounce', { messageId: mail.id, type: 'Permanent' });
+      const row = await eventually(async () => {
+        await callWorker();
+        const [r] = await sql<{ status: string; provider_message_id: string | null }>(
+          `select status, provider_message_id from private.outbound_mails where block_id = $1`,
+          [blockId],
+        );
+        return r?.status === 'bounced' && r;
+      });
+      expect(row).toEqual({ status: 'bounced', provider_message_id: mail.id });
+      const [job] = await sql<{ status: string }>(
+        `select status from private.jobs where kind = 'notify.owner' and payload::text like $1`,
+        [`%${blockId}%`],
+      );
+      // the job stays unknown: the worker never learnt the answer (it is not sent again)
+      expect(job).toEqual({ status: 'unknown' });
+      expect(
+        await sql('select 1 from private.early_mail_events where message_id = $1', [mail.id]),
+      ).toEqual([]);
+    } finally {
+      await sesControl('', { outageOf: { [to]: false } });
+    }
   });
 });

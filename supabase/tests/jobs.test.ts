@@ -646,6 +646,94 @@ describe('mail events', () => {
     expect(await kept(messageId)).toEqual([]);
   });
 
+  // rev-mail3 D5: a platform mail carries its job's id as an SES tag (_shared/mail-delivery.ts);
+  // its events find it by that tag when the database never learnt SES's message id
+  const mailRow = (jobId: number) =>
+    sql<{ status: string; provider_message_id: string | null; to_email: string; subject: string }>(
+      'select status, provider_message_id, to_email, subject from private.outbound_mails where job_id = $1',
+      [jobId],
+    );
+
+  it("a platform mail whose SendEmail answer was lost gets its events by its job's tag, before or after its record", async () => {
+    for (const order of ['events first', 'record first'] as const) {
+      const kind = kindOf();
+      const id = (await enqueue(kind))!;
+      await claim(kind);
+      const to = `${randomUUID().slice(0, 8)}@example.com`;
+      const messageId = `msg-${randomUUID()}`;
+      const tags = { kind: kind.replace('.', '_'), job: String(id) };
+      const tagged = (type: string, extra: Record<string, unknown> = {}) =>
+        event({ type, message_id: messageId, tags, destination: [to], ...extra });
+      const lost = [
+        {
+          id,
+          status: 'unknown',
+          error: 'socket hang up',
+          mail: { to, from: 'notify@example.com', subject: 'Hi', kind },
+        },
+      ];
+      if (order === 'events first') {
+        // SES published Delivery before the worker recorded its lost answer: kept
+        expect(await tagged('delivery')).toEqual({
+          applied: false,
+          reason: 'kept until its mail is recorded',
+        });
+        await finish(lost);
+      } else {
+        await finish(lost);
+        expect(await tagged('delivery')).toEqual({ applied: true });
+      }
+      expect(await mailRow(id), order).toEqual([
+        { status: 'delivered', provider_message_id: messageId, to_email: to, subject: 'Hi' },
+      ]);
+      expect(await kept(messageId)).toEqual([]);
+      // a later bounce applies to it at once
+      expect(await tagged('bounce', { bounce_type: 'Permanent', recipients: [to] })).toEqual({
+        applied: true,
+      });
+      expect((await mailRow(id))[0]!.status).toBe('bounced');
+      expect(await suppression(to)).toEqual([{ reason: 'bounce' }]);
+    }
+  });
+
+  it('a platform mail whose worker stopped after the send is recorded from its events, not unknown for good', async () => {
+    const kind = kindOf();
+    const id = (await enqueue(kind))!;
+    await claim(kind, 1, 30);
+    expect((await serviceClient().rpc('mark_jobs_sending', { p_ids: [id] })).error).toBeNull();
+    const to = `${randomUUID().slice(0, 8)}@example.com`;
+    const messageId = `msg-${randomUUID()}`;
+    const tags = { kind: kind.replace('.', '_'), job: String(id) };
+    const about = { destination: [to], source: 'notify@example.com', subject: 'Your digest' };
+    // SES took it: its Delivery comes while the job is still `sending` (the worker may yet record it)
+    expect(await event({ type: 'delivery', message_id: messageId, tags, ...about })).toEqual({
+      applied: false,
+      reason: 'kept until its mail is recorded',
+    });
+    // the worker never comes back: its lease runs out and the next claim makes the job unknown
+    await sql(`update private.jobs set locked_until = now() - interval '1 second' where id = $1`, [
+      id,
+    ]);
+    expect(await claim(kind)).toEqual([]);
+    expect((await jobRow(id)).status).toBe('unknown');
+    expect(await mailRow(id)).toEqual([
+      { status: 'delivered', provider_message_id: messageId, to_email: to, subject: 'Your digest' },
+    ]);
+    expect(await kept(messageId)).toEqual([]);
+    // an event after that applies at once
+    expect(await event({ type: 'complaint', message_id: messageId, tags, ...about })).toEqual({
+      applied: true,
+    });
+    expect((await mailRow(id))[0]!.status).toBe('complaint');
+    // a tag naming a job that sent no such mail (still running, or a letter's) records nothing
+    const running = (await enqueue(kindOf()))!;
+    const stray = `msg-${randomUUID()}`;
+    expect(
+      await event({ type: 'delivery', message_id: stray, tags: { job: String(running) } }),
+    ).toEqual({ applied: false, reason: 'kept until its mail is recorded' });
+    expect(await mailRow(running)).toEqual([]);
+  });
+
   it("purges the kept events of a mail never recorded after a day (the jobs' daily purge)", async () => {
     const messageId = `msg-${randomUUID()}`;
     const fresh = `msg-${randomUUID()}`;

@@ -194,8 +194,15 @@ export interface MailEvent {
   messageId: string;
   bounceType?: string;
   recipients?: string[];
-  /** The send's email tags, one value each (letters carry `delivery`). */
+  /** The send's email tags, one value each (letters carry `delivery`, platform mails `job`). */
   tags?: Record<string, string>;
+  /**
+   * What SES says of the mail itself (every event type has it): its To addresses, its From and
+   * subject. The database records from them a platform mail whose worker never did (rev-mail3 D5).
+   */
+  destination?: string[];
+  source?: string;
+  subject?: string;
 }
 
 /**
@@ -215,6 +222,20 @@ export function parseSesEvent(message: string): MailEvent | null {
   const known = ['send', 'delivery', 'open', 'bounce', 'complaint', 'reject'] as const;
   const type = (known as readonly string[]).includes(kind) ? (kind as MailEvent['type']) : 'other';
   const event: MailEvent = { type, messageId: mail.messageId };
+  const about = mail as {
+    destination?: unknown;
+    source?: unknown;
+    commonHeaders?: { subject?: unknown };
+  };
+  if (Array.isArray(about.destination)) {
+    event.destination = about.destination
+      .filter((a): a is string => typeof a === 'string')
+      .slice(0, 50)
+      .map((a) => a.slice(0, 320));
+  }
+  if (typeof about.source === 'string') event.source = about.source.slice(0, 320);
+  if (typeof about.commonHeaders?.subject === 'string')
+    event.subject = about.commonHeaders.subject.slice(0, 500);
   const tags = (mail as { tags?: Record<string, unknown> }).tags;
   if (tags && typeof tags === 'object') {
     const picked: Record<string, string> = {};

@@ -61,6 +61,9 @@ Deno.serve(async (req) => {
         bounce_type: event.bounceType,
         recipients: event.recipients,
         tags: event.tags,
+        destination: event.destination,
+        source: event.source,
+        subject: event.subject,
       },
     });
     // its mail's record under way past record_mail_event's lock_timeout (55P03): nothing was
