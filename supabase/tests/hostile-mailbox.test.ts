@@ -16,6 +16,7 @@ import {
   commentBlock,
   confirmationMail,
   emailForm,
+  preconfirm,
   tokenOf,
 } from './support/consent.ts';
 import { callWorker } from './support/worker.ts';
@@ -300,5 +301,28 @@ describe('a consent ask is the mailbox’s (rev-mail2)', () => {
       skipped: 'this confirmation went to the address less than a day ago',
     });
     expect(await mailbox(next)).toEqual([]);
+  });
+});
+
+describe('a yes covers the address that said it, in any letter case, and no other spelling', () => {
+  // docs/security.md "One mailbox, many spellings": a no reaches every spelling of the mailbox,
+  // a yes only its own address (folded to lower case, local part included)
+  const ask = async (email: string, ownerId: string) =>
+    (
+      await sql<{ answer: string }>(
+        `select private.ask_mail_consent($1, $2, null, null, 'en') as answer`,
+        [email, ownerId],
+      )
+    )[0]!.answer;
+
+  it('Foo@x.com is foo@x.com; foo+news@x.com and a Gmail dot are asked again', async () => {
+    const owner = await newUser('yes-spelling');
+    const local = `yes-${id8()}`;
+    await preconfirm(`${local}@example.com`, owner.id);
+    expect(await ask(`${local.toUpperCase()}@EXAMPLE.COM`, owner.id)).toBe('confirmed');
+    expect(await ask(` ${local}@Example.com `, owner.id)).toBe('confirmed');
+    expect(await ask(`${local}+news@example.com`, owner.id)).toBe('pending');
+    await preconfirm(`${local}@gmail.com`, owner.id);
+    expect(await ask(`${local.slice(0, 2)}.${local.slice(2)}@gmail.com`, owner.id)).toBe('pending');
   });
 });
