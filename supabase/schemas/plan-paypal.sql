@@ -7,19 +7,23 @@
 -- payment PayPal took for a plan already ended (sync_paypal_plan): the subscription is cancelled at
 -- PayPal if it still bills, and what PayPal took from p_since on is given back (it paid no period:
 -- an ended row never comes back). One job per p_key (the end, or the payment's time), 100 attempts
--- with the queue's backoff; nothing for a card plan (delete_billing_key_later stops it).
-create function private.stop_paypal_later(p_payment_id uuid, p_since timestamptz, p_key text)
+-- with the queue's backoff; nothing for a card plan (delete_billing_key_later stops it). A payment's
+-- job (p_billed: its amount) gives back that payment, found by amount and nearest time, as PayPal
+-- may list it earlier than its last_payment.time (an e-check: when made, not when cleared).
+create function private.stop_paypal_later(p_payment_id uuid, p_since timestamptz, p_key text,
+                                          p_billed numeric default null)
 returns void language plpgsql set search_path = '' as $$
 begin
   perform public.enqueue_job('plan.paypal-ended',
     jsonb_build_object('subscription_id', provider_payment_id, 'payment_id', id, 'user_id', user_id,
-                       'since', p_since),
+                       'since', p_since)
+      || case when p_billed is null then '{}'::jsonb else jsonb_build_object('billed', p_billed) end,
     'plan.paypal-ended:' || provider_payment_id || ':' || left(p_key, 100), null, null, null, 100)
     from public.payments
     where id = p_payment_id and method = 'paypal' and provider_payment_id is not null;
 end;
 $$;
-revoke execute on function private.stop_paypal_later(uuid, timestamptz, text) from public;
+revoke execute on function private.stop_paypal_later(uuid, timestamptz, text, numeric) from public;
 
 -- The last PayPal payment applied to each PayPal plan (its time, as PayPal lists it): a payment
 -- later than it is a new period's, one that is not (the cycle moved on unpaid: PayPal carries a
@@ -92,7 +96,7 @@ begin
     -- a payment for a plan that ended on our side (its cancel reached PayPal after PayPal billed,
     -- or an e-check cleared after the end): no period, the row stays ended (beside a newer plan it
     -- could not be active anyway), and the payment goes back (private.stop_paypal_later)
-    perform private.stop_paypal_later(v_payment.id, v_paid, v_paid::text);
+    perform private.stop_paypal_later(v_payment.id, v_paid, v_paid::text, v_billed + v_outstanding);
   elsif v_new and v_end > v_payment.end_date then
     -- a new period, of the plan PayPal billed (the row is locked above, so v_payment holds what
     -- the update sees)

@@ -106,6 +106,39 @@ describe('a PayPal plan our side ends', () => {
     expect(await plans.takenFor(sub)).toEqual(['COMPLETED:3.00', 'REFUNDED:3.00']);
   });
 
+  it('a payment after the end that PayPal lists days before its last_payment.time (an e-check cleared later): given back', async () => {
+    // before: the job looked for it from last_payment.time on, missed it and gave nothing back
+    const owner = await newUser('ppend-echeck');
+    const { sub, paymentId } = await unpaidForAWeek(owner);
+    const day = 86_400_000;
+    // the period paid before the end was paid 39 days ago, as the row says
+    const [first] = (await plans.paypalState()).transactions.filter(
+      (t) => t.subscription_id === sub,
+    );
+    await plans.control('paypal', `/transactions/${first!.id}`, {
+      time: new Date(Date.now() - 39 * day).toISOString(),
+    });
+    await sql('update public.payments set is_active = false, auto_renew = false where id = $1', [
+      paymentId,
+    ]);
+    // an e-check made three days ago, listed then, cleared (the last payment) now
+    await plans.control('paypal', `/subscriptions/${sub}`, { pending_payments: true });
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    const echeck = (await plans.paypalState()).transactions.find(
+      (t) => t.subscription_id === sub && t.status === 'PENDING',
+    )!;
+    await plans.control('paypal', `/transactions/${echeck.id}`, {
+      time: new Date(Date.now() - 3 * day).toISOString(),
+    });
+    await plans.control('paypal', `/transactions/${echeck.id}/complete`);
+    await webhooksAnswered(sub);
+    await workedUntil(async () => (await refundRow(sub))?.status === 'refunded');
+    expect(await plans.subscriptionStatus(sub)).toBe('CANCELLED');
+    // that payment goes back, the one before the end stays the owner's
+    expect(await plans.takenFor(sub)).toEqual(['COMPLETED:3.00', 'REFUNDED:3.00']);
+    expect((await plans.paypalState()).refunds.map((r) => r.capture_id)).toContain(echeck.id);
+  });
+
   it('an ended plan’s account deleted: its subscription is stopped too', async () => {
     const owner = await newUser('ppend-deleted');
     const { sub, paymentId } = await unpaidForAWeek(owner);

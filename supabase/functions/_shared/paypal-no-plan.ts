@@ -3,7 +3,8 @@
 //   plan.paypal-ended   a PayPal plan our side ended (end_plan from plan.renewal-check, the daily
 //                       expiry), or a payment PayPal took for a plan already ended: the subscription
 //                       is cancelled if PayPal still bills it, and what PayPal took from `since` on
-//                       is given back (queued by private.stop_paypal_later).
+//                       is given back (queued by private.stop_paypal_later); a payment's job
+//                       finds that payment by amount and nearest time (paymentOf).
 //   plan.paypal-orphan  a subscription on our plan that PayPal activated or billed with neither a
 //                       checkout nor a plan of ours (the buyer approved, then check-paypal-payment
 //                       never ran: the tab closed, the network cut): an hour after its webhook
@@ -56,6 +57,11 @@ interface EndedPayload {
   user_id: string;
   /** Payments PayPal took from then on paid no period. */
   since: string;
+  /**
+   * A payment for a plan already ended: its amount (dollars); `since` is then its time
+   * (last_payment.time), and that one payment goes back (paymentOf: PayPal may list it earlier).
+   */
+  billed?: number;
 }
 
 /**
@@ -91,8 +97,20 @@ export const paypalEnded: JobHandler = {
         return { status: 'failed', error };
       };
       try {
-        const found = await refundPaypalPayments(p.subscription_id, ENDED_REASON, p.since);
+        const found = await refundPaypalPayments(
+          p.subscription_id,
+          ENDED_REASON,
+          p.since,
+          p.billed === undefined || p.billed === null
+            ? undefined
+            : { paidAt: p.since, billed: Number(p.billed) },
+        );
         if (found.state === 'failed') return await notGivenBack(found.error);
+        // the payment reported but not listed yet: looked for again for a day
+        if (found.state === 'unlisted')
+          return age < UNLISTED_MS
+            ? lookAgain()
+            : await notGivenBack('PayPal never listed the payment');
         if (found.state === 'refunded') {
           await refundRow(p);
           await finishPaypalRefund(p.subscription_id, 'refunded');

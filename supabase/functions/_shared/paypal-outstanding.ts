@@ -12,11 +12,9 @@
 // (plan.refund-alert), as a PayPal refund that fails does.
 import type { JobHandler, Outcome } from './jobs.ts';
 import { mapLimit } from './map-limit.ts';
-import { DAY_MS, lookAgain, PENDING_MS, UNLISTED_MS } from './payment-waits.ts';
+import { lookAgain, PENDING_MS, UNLISTED_MS } from './payment-waits.ts';
 import { rpc } from './plan-flows.ts';
-import { paypalClient } from './paypal-env.ts';
-import { refundCapture } from './paypal-refund.ts';
-import type { PayPalTransaction } from './paypal.ts';
+import { findPayment, refundCapture } from './paypal-refund.ts';
 
 export const PAYPAL_OUTSTANDING_JOB = 'plan.paypal-outstanding';
 
@@ -31,25 +29,11 @@ interface Payload {
   amount: number;
 }
 
-/** The subscription's payment of `billed` dollars nearest to `paidAt` (PayPal lists it by time). */
-function paymentOf(list: PayPalTransaction[], paidAt: string, billed: number) {
-  const at = Date.parse(paidAt);
-  return list
-    .filter((t) => Number(t.amount_with_breakdown.gross_amount.value) === Number(billed))
-    .sort((a, b) => Math.abs(Date.parse(a.time) - at) - Math.abs(Date.parse(b.time) - at))[0];
-}
-
 type Found = 'refunded' | 'pending' | 'unlisted' | { failed: string; capture?: string };
 
 async function refundOutstanding(p: Payload): Promise<Found> {
-  const paypal = paypalClient();
-  const at = Date.parse(p.paid_at);
-  const list = await paypal.listTransactions(
-    p.subscription_id,
-    new Date(at - DAY_MS).toISOString(),
-    new Date(Math.min(at + DAY_MS, Date.now())).toISOString(),
-  );
-  const t = paymentOf(list, p.paid_at, p.billed);
+  // the payment is found as refundPaypalPayments finds one (paymentOf): by amount and nearest time
+  const t = await findPayment(p.subscription_id, { paidAt: p.paid_at, billed: p.billed });
   if (!t) return 'unlisted';
   if (t.status === 'PENDING') return 'pending';
   // refunded in full meanwhile (by hand): nothing is left to give back

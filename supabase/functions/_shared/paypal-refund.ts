@@ -14,8 +14,9 @@
 // operator (plan.refund-alert).
 import { serviceClient } from './clients.ts';
 import { rpc } from './jobs.ts';
+import { DAY_MS, PENDING_MS } from './payment-waits.ts';
 import { paypalClient } from './paypal-env.ts';
-import { PayPalError } from './paypal.ts';
+import { PayPalError, type PayPalTransaction } from './paypal.ts';
 
 export const PAYPAL_REFUND_JOB = 'plan.paypal-refund';
 
@@ -72,15 +73,64 @@ export async function refundable(subscriptionId: string): Promise<'yes' | 'plan'
   return data.length ? 'plan' : 'yes';
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * What refundPaypalPayments found: every payment PayPal took refunded now or already (`refunded`),
- * one not captured yet or its refund still PENDING (`pending`), none listed (`none`), or a refund
- * PayPal answered FAILED or CANCELLED (`failed`: the money did not go back).
+ * one not captured yet or its refund still PENDING (`pending`), none listed (`none`), the one
+ * payment asked for not listed (yet: `unlisted`), or a refund PayPal answered FAILED or CANCELLED
+ * (`failed`: the money did not go back).
  */
 export type RefundState =
-  { state: 'refunded' | 'pending' | 'none' } | { state: 'failed'; error: string };
+  { state: 'refunded' | 'pending' | 'none' | 'unlisted' } | { state: 'failed'; error: string };
+
+/**
+ * One payment as the subscription reported it (billing_info.last_payment): its time and amount
+ * (dollars). PayPal's transaction list gives no link to it, and lists the payment at a time of its
+ * own: seconds apart from last_payment.time, or days before it for an e-check (listed when made,
+ * the last payment when cleared).
+ */
+export interface ReportedPayment {
+  paidAt: string;
+  billed: number;
+}
+
+/**
+ * How far before and after its last_payment.time a payment may be listed: back as long as a
+ * payment is waited for while pending (14 days: PENDING_MS), on for a day. A subscription's
+ * payments are a billing cycle apart, so the nearest of the amount within it is the one.
+ */
+const LISTED_BEFORE_MS = PENDING_MS;
+const LISTED_AFTER_MS = DAY_MS;
+
+/**
+ * The listed payment that is `p`: of its amount, listed within LISTED_BEFORE_MS before and
+ * LISTED_AFTER_MS after its time, the nearest to it; undefined when PayPal lists none.
+ */
+export function paymentOf(list: PayPalTransaction[], p: ReportedPayment) {
+  const at = Date.parse(p.paidAt);
+  const gap = (t: PayPalTransaction) => Math.abs(Date.parse(t.time) - at);
+  return list
+    .filter(
+      (t) =>
+        Number(t.amount_with_breakdown.gross_amount.value) === Number(p.billed) &&
+        Date.parse(t.time) >= at - LISTED_BEFORE_MS &&
+        Date.parse(t.time) <= at + LISTED_AFTER_MS,
+    )
+    .sort((a, b) => gap(a) - gap(b))[0];
+}
+
+/** The subscription's listed payment that is `p` (paymentOf), read from PayPal. */
+export async function findPayment(
+  subscriptionId: string,
+  p: ReportedPayment,
+): Promise<PayPalTransaction | undefined> {
+  const at = Date.parse(p.paidAt);
+  const list = await paypalClient().listTransactions(
+    subscriptionId,
+    new Date(at - LISTED_BEFORE_MS).toISOString(),
+    new Date(Math.max(Math.min(at + LISTED_AFTER_MS, Date.now()), at)).toISOString(),
+  );
+  return paymentOf(list, p);
+}
 
 /**
  * What one capture's refund came to (the whole capture, or `amount` dollars of it): `refunded`
@@ -111,30 +161,40 @@ export async function refundCapture(
 /**
  * Cancels the subscription if PayPal still bills it, then refunds every payment PayPal captured
  * for it (in practice its first one), or those since `since` (a deleted account's plan: what was
- * taken after the deletion). PayPal refuses the refund of a payment not captured yet
- * (PENDING_CAPTURE); a refund it answers PENDING completes later, and asking again with its
- * PayPal-Request-Id answers its latest status.
+ * taken after the deletion; a plan our side ended: after the end), or the one `payment` (a
+ * payment for a plan already ended: found as paymentOf finds it, never by its time alone, which
+ * PayPal may list earlier; `unlisted` while PayPal lists none). PayPal refuses the refund of a
+ * payment not captured yet (PENDING_CAPTURE); a refund it answers PENDING completes later, and
+ * asking again with its PayPal-Request-Id answers its latest status.
  */
 export async function refundPaypalPayments(
   subscriptionId: string,
   reason: string,
   since?: string,
+  payment?: ReportedPayment,
 ): Promise<RefundState> {
   const paypal = paypalClient();
   const s = await paypal.getSubscription(subscriptionId);
   if (s.status === 'ACTIVE' || s.status === 'SUSPENDED')
     await paypal.cancelSubscription(subscriptionId, reason);
-  const created = Date.parse(s.create_time ?? s.start_time ?? '');
-  const from = since
-    ? Date.parse(since)
-    : (Number.isNaN(created) ? Date.now() - 31 * DAY_MS : created) - DAY_MS;
-  const transactions = (
-    await paypal.listTransactions(
-      subscriptionId,
-      new Date(from).toISOString(),
-      new Date().toISOString(),
-    )
-  ).filter((t) => !since || Date.parse(t.time) >= from);
+  let transactions: PayPalTransaction[];
+  if (payment) {
+    const found = await findPayment(subscriptionId, payment);
+    if (!found) return { state: 'unlisted' };
+    transactions = [found];
+  } else {
+    const created = Date.parse(s.create_time ?? s.start_time ?? '');
+    const from = since
+      ? Date.parse(since)
+      : (Number.isNaN(created) ? Date.now() - 31 * DAY_MS : created) - DAY_MS;
+    transactions = (
+      await paypal.listTransactions(
+        subscriptionId,
+        new Date(from).toISOString(),
+        new Date().toISOString(),
+      )
+    ).filter((t) => !since || Date.parse(t.time) >= from);
+  }
   let refunded = false;
   let pending = false;
   const refused: string[] = [];

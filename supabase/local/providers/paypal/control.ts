@@ -1,7 +1,7 @@
 // The PayPal fake's control API under /paypal/_control, for tests and developers (README.md):
 // the state, a subscription as if the buyer had approved it, failing renewals, payments captured
-// later, a billing cycle, PayPal down for refunds or transaction lists, and refunds PayPal answers
-// PENDING, FAILED or CANCELLED.
+// later, a billing cycle, the time a payment is listed at, PayPal down for refunds or transaction
+// lists, and refunds PayPal answers PENDING, FAILED or CANCELLED.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, readJson, sendJson } from '../http.ts';
 import type { PayPalModel, RefundStatus } from './model.ts';
@@ -91,6 +91,16 @@ export async function control(
     if (![...subscriptions.values()].some((s) => s.transactions?.some((p) => p.id === id)))
       throw new HttpError(404, 'No such payment');
     return sendJson(res, 200, model.completePayment(id));
+  }
+  if ((m = /^\/transactions\/([^/]+)$/.exec(path)) && method === 'POST') {
+    // the time PayPal lists a payment at, which is its own: seconds from the subscription's
+    // last_payment.time, or days before it for an e-check (listed when made, last when cleared)
+    const body = await readJson(req);
+    if (typeof body.time !== 'string' || Number.isNaN(Date.parse(body.time)))
+      throw new HttpError(400, 'time must be a date and time');
+    const { payment } = model.payment(decodeURIComponent(m[1]!));
+    payment.time = new Date(body.time).toISOString();
+    return sendJson(res, 200, payment);
   }
   if (path === '/outage' && method === 'POST') {
     // PayPal down: the next n calls of each kind answer 503, for one subscription or for any
