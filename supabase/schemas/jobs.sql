@@ -118,7 +118,8 @@ revoke execute on function private.job_backoff(integer) from public;
 -- Claims up to p_limit due jobs for p_lock_seconds. Leases that ran out are settled first:
 -- `running` goes back to the queue (or fails after its last attempt), `sending` becomes
 -- `unknown`. At most one job per group is claimed, and none of a group already running, so a
--- digest handler sees its siblings still queued. Jobs of a rate bucket beyond the tokens
+-- digest handler sees its siblings still queued; two claims at once agree on that through the
+-- group's advisory lock (below). Jobs of a rate bucket beyond the tokens
 -- available go back to the queue untouched (their attempt is not counted). p_kinds limits the
 -- claim to the kinds a worker knows (null: any). Answers the claimed jobs as a JSON array,
 -- oldest first.
@@ -130,6 +131,7 @@ declare
   v_reaped bigint[];
   v_ids bigint[];
   v_buckets text[];
+  v_groups text[];
   v_grants jsonb := '{}'::jsonb;
   v_bucket record;
   v_claimed jsonb;
@@ -169,8 +171,28 @@ begin
   ), picked as (
     select * from one_per_group where n = 1 order by run_at, id limit v_limit
   )
-  select array_agg(id order by run_at, id), array_agg(rate_bucket order by run_at, id)
-    into v_ids, v_buckets from picked;
+  select array_agg(id order by run_at, id), array_agg(rate_bucket order by run_at, id),
+         array_agg(group_key order by run_at, id)
+    into v_ids, v_buckets, v_groups from picked;
+  if v_ids is null then
+    return '[]'::jsonb;
+  end if;
+
+  -- a group's job only under the group's lock, and only if none of the group runs as read after
+  -- taking it. A claim at the same moment skips the rows we locked and read the queue before we
+  -- committed our `running`: its candidates can hold another job of our group (one outside our
+  -- limit * 2 candidates, or one we locked and released by committing), which it would run beside
+  -- ours. With the lock it skips the group while we hold it, or reads our `running` once we
+  -- committed (the check is a statement of its own: its snapshot comes after the lock).
+  select array_agg(id order by ord), array_agg(bucket order by ord), array_agg(grp order by ord)
+    into v_ids, v_buckets, v_groups
+    from unnest(v_ids, v_buckets, v_groups) with ordinality as t(id, bucket, grp, ord)
+    where grp is null or pg_try_advisory_xact_lock(hashtextextended('private.jobs group:' || grp, 0));
+  select array_agg(id order by ord), array_agg(bucket order by ord)
+    into v_ids, v_buckets
+    from unnest(v_ids, v_buckets, v_groups) with ordinality as t(id, bucket, grp, ord)
+    where grp is null or not exists (
+      select 1 from private.jobs r where r.group_key = t.grp and r.status in ('running', 'sending'));
   if v_ids is null then
     return '[]'::jsonb;
   end if;

@@ -211,6 +211,41 @@ describe('jobs queue', () => {
     expect(row.last_error).toMatch(/not re-sent/);
   });
 
+  it('two claims at once never run two jobs of a group, whatever either claim locked', async () => {
+    // claim A holds the group's first job (and the filler its limit * 2 candidates took) in an open
+    // transaction; claim B, at the same moment, skips A's locked rows and does not see A's
+    // `running` yet: the group's second job, outside A's candidates, was B's to take
+    const kind = kindOf();
+    const group = `group:${randomUUID()}`;
+    const first = await enqueue(kind, { p_payload: { n: 0 }, p_group_key: group });
+    const fillers: number[] = [];
+    for (let n = 1; n <= 4; n++) fillers.push((await enqueue(kind, { p_payload: { n } }))!);
+    const second = await enqueue(kind, { p_payload: { n: 5 }, p_group_key: group });
+    // leases run out settled now, so B's settling waits for no row A's settling holds
+    await claim(kindOf());
+    let duringA: ClaimedJob[] = [];
+    const a = await transaction(async (client) => {
+      const { rows } = await client.query<{ jobs: ClaimedJob[] }>(
+        'select public.claim_jobs(1, 60, $1) as jobs',
+        [[kind]],
+      );
+      duringA = await claim(kind);
+      return rows[0]!.jobs;
+    });
+    expect(a.map((j) => j.id)).toEqual([first]);
+    // B took the fillers A did not lock, and nothing of the group
+    expect(duringA.map((j) => j.id)).toEqual(fillers.slice(1));
+    // and after A committed, the group still waits for its running job
+    expect((await claim(kind)).map((j) => j.id)).toEqual([fillers[0]]);
+    const running = await sql<{ id: string }>(
+      `select id from private.jobs where group_key = $1 and status = 'running'`,
+      [group],
+    );
+    expect(running.map((r) => Number(r.id))).toEqual([first]);
+    await finish([{ id: first, status: 'done' }]);
+    expect((await claim(kind)).map((j) => j.id)).toEqual([second]);
+  });
+
   it('runs one job of a group at a time and merges the queued ones into it', async () => {
     const kind = kindOf();
     const group = `group:${randomUUID()}`;
