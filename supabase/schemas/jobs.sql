@@ -405,6 +405,18 @@ begin
   -- resend by hand (PortOne's resend API), which the payment read back from the provider keeps
   -- single as every repeat is
   delete from private.provider_events where received_at < now() - interval '30 days';
+  -- the mail log (mail-log.sql) keeps 30 days (setting mail.keep_log_days): the sender's
+  -- reputation reads 14 (mail_sender_status), and an event for a mail purged still suppresses
+  -- its bounced or complaining recipients (record_mail_event). What outlives that: an owner's
+  -- newest digest (notify.owner) to each address, for as long as the owner's account, because an
+  -- owner-scope unsubscribe link never expires and, once its block is deleted, that row is all
+  -- that proves the link's owner mailed the address (private.optout_owner)
+  delete from private.outbound_mails o
+    where o.created_at < now() - make_interval(days => (private.setting('mail.keep_log_days', '30'::jsonb))::text::integer)
+      and (o.kind <> 'notify.owner' or o.user_id is null or exists (
+        select 1 from private.outbound_mails n
+        where n.kind = 'notify.owner' and n.user_id = o.user_id and lower(n.to_email) = lower(o.to_email)
+          and (n.created_at, n.id) > (o.created_at, o.id)));
   -- the webhook delivery log (webhooks.sql) keeps 30 days of what is settled
   delete from public.webhook_deliveries
     where status <> 'pending' and created_at < now() - interval '30 days';

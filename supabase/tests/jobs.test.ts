@@ -783,6 +783,49 @@ describe('mail events', () => {
     expect(await kept(fresh)).toEqual([{ type: 'delivery' }]);
   });
 
+  it("purges the mail log after 30 days but an owner's last digest to each address (its unsubscribe link's proof)", async () => {
+    const owner = await newUser('mail-log');
+    const to = `digest-${randomUUID().slice(0, 8)}@test.local`;
+    const mail = async (kind: string, days: number, email = to, userId: string | null = owner.id) =>
+      (
+        await sql<{ id: string }>(
+          `insert into private.outbound_mails (kind, user_id, to_email, from_email, created_at)
+           values ($1, $2, $3, 'noreply@test.local', now() - make_interval(days => $4)) returning id`,
+          [kind, userId, email, days],
+        )
+      )[0]!.id;
+    const oldDigest = await mail('notify.owner', 60);
+    const lastOldDigest = await mail('notify.owner', 40, to.toUpperCase());
+    const oldReply = await mail('notify.reply', 31);
+    const oldLetter = await mail('letter', 45);
+    const orphanDigest = await mail('notify.owner', 40, `gone-${to}`, null);
+    const recentReply = await mail('notify.reply', 29);
+    const recentDigest = await mail('notify.owner', 1, `other-${to}`);
+    const ids = [
+      oldDigest,
+      lastOldDigest,
+      oldReply,
+      oldLetter,
+      orphanDigest,
+      recentReply,
+      recentDigest,
+    ];
+    await sql('select private.purge_jobs()');
+    const left = await sql<{ id: string }>(
+      'select id from private.outbound_mails where id = any($1::uuid[])',
+      [ids],
+    );
+    expect(new Set(left.map((r) => r.id))).toEqual(
+      new Set([lastOldDigest, recentReply, recentDigest]),
+    );
+    // the owner-scope link of a deleted block's digest still finds its owner
+    const [proof] = await sql<{ owner: string | null }>(
+      `select private.optout_owner($1, 'owner', $2, $3) as owner`,
+      [to, randomUUID(), owner.id],
+    );
+    expect(proof!.owner).toBe(owner.id);
+  });
+
   it('purges the ids of applied provider events after 30 days, so the table does not grow forever', async () => {
     const [old, recent] = [`sns-${randomUUID()}`, `sns-${randomUUID()}`];
     await sql(
