@@ -70,14 +70,6 @@ export class ReactionElement extends ReactiveElement {
 }
 
 /**
- * The dashboard's workspace pages (`/work/{blockId}`) run every element in dummy mode: nothing is
- * written. Only a first path segment of exactly `work` counts; the old rule (any path containing
- * "work") silently stopped writes on host pages such as `/network/` or `/homework/`.
- */
-export const isWorkPath = (): boolean =>
-  typeof location !== 'undefined' && location.pathname.split('/')[1] === 'work';
-
-/**
  * Which blocks the visitor wrote to, and asking for their own part of one (core/marks.ts): a
  * chunk loaded only with a session.
  */
@@ -144,9 +136,8 @@ export class BlockElement extends ReactionElement {
   declare lang: string;
   /**
    * Dummy mode: nothing is written, and the page's session is not the element's (it shows what a
-   * visitor without one sees; no one is signed in or out). Also on when the page's first path segment is exactly `work`
-   * (the dashboard's /work/{blockId} pages); a deliberate fix of the old rule, any path containing
-   * "work", which also caught host pages such as /network/ or /homework/.
+   * visitor without one sees; no one is signed in or out). Only this property turns it on (the
+   * dashboard's preview sets it): no page path does, a host page at /work/... writes as any other.
    */
   declare dummy: boolean;
   /**
@@ -177,7 +168,7 @@ export class BlockElement extends ReactionElement {
   }
 
   protected get isDummy(): boolean {
-    return this.dummy || isWorkPath();
+    return this.dummy;
   }
 
   protected get language(): string {

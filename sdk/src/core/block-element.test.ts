@@ -1,11 +1,10 @@
 // What every block element inherits from BlockElement: which block it shows when its ids change,
-// and when the page path puts it in dummy mode. Exercised through <reaction-like>, the smallest.
+// and that only the `dummy` property (the dashboard's preview), never the page path, puts it in dummy mode. Exercised through <reaction-like>, the smallest.
 import { expect, fixture, html } from '@open-wc/testing';
 import '../components/like/like.js';
 import '../components/ab/ab.js';
 import '../components/button/button.js';
 import type ReactionLike from '../components/like/like.component.js';
-import { isWorkPath } from './base.js';
 import { isLoaded } from './i18n.js';
 import type { BlockView } from './types.js';
 import {
@@ -140,7 +139,7 @@ describe('block elements: loading', () => {
   });
 });
 
-describe('block elements: dummy mode from the page path', () => {
+describe('block elements: dummy mode only when the dashboard preview asks (never from the path)', () => {
   let api: ReturnType<typeof mockApi> | undefined;
   const before = location.href;
   beforeEach(reset);
@@ -149,29 +148,15 @@ describe('block elements: dummy mode from the page path', () => {
     api?.restore();
   });
 
-  const at = (path: string) => {
-    history.replaceState(null, '', path);
-    return isWorkPath();
-  };
-
-  it('is on only when the first path segment is exactly "work"', () => {
-    expect(at('/work/b1')).to.equal(true);
-    expect(at('/work')).to.equal(true);
-    expect(at('/work/')).to.equal(true);
-    expect(at('/network/')).to.equal(false);
-    expect(at('/homework')).to.equal(false);
-    expect(at('/workshop/x')).to.equal(false);
-    expect(at('/blog/work/x')).to.equal(false);
-    expect(at('/')).to.equal(false);
-  });
-
-  async function clickLike(path: string) {
+  async function clickLike(path: string, dummy = false) {
     history.replaceState(null, '', path);
     api = mockApi({
       get_block_view: () => viewOf('b1'),
       toggle_block_like: () => ({ liked: true, like_count: 1 }),
     });
     const el = await mountReady<ReactionLike>('reaction-like');
+    el.dummy = dummy;
+    await el.updateComplete;
     const liked = new Promise((r) => el.addEventListener('reaction-like', r, { once: true }));
     el.shadowRoot!.querySelector('button')!.click();
     await liked;
@@ -181,15 +166,20 @@ describe('block elements: dummy mode from the page path', () => {
     return { el, writes };
   }
 
-  it('writes on host pages whose path merely contains "work"', async () => {
-    for (const path of ['/network/', '/homework'])
-      expect((await clickLike(path)).writes, path).to.equal(1);
+  it('writes on every host page, /work/... included (a portfolio section is not the dashboard)', async () => {
+    for (const path of ['/work/our-projects', '/work/x', '/work', '/network/', '/homework']) {
+      const { el, writes } = await clickLike(path);
+      expect(el['isDummy'], path).to.equal(false);
+      expect(writes, path).to.equal(1);
+    }
   });
 
-  it('writes nothing on the dashboard path /work/{id}', async () => {
-    const { el, writes } = await clickLike('/work/x');
-    expect(el['isDummy']).to.equal(true);
-    expect(writes).to.equal(0);
+  it("writes nothing in the dashboard's preview (dummy set), whatever the path", async () => {
+    for (const path of ['/work/x', '/blog/post-1']) {
+      const { el, writes } = await clickLike(path, true);
+      expect(el['isDummy'], path).to.equal(true);
+      expect(writes, path).to.equal(0);
+    }
   });
 });
 
