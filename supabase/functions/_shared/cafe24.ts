@@ -6,7 +6,7 @@
 // refresh spends the old refresh token). Admin API: the app's script tags. See docs/cafe24.md.
 import { CAFE24_MALL_ID, CAFE24_SCOPES } from '@reaction-blocks/contracts/cafe24';
 import { env, optionalEnv } from './env.ts';
-import { providerFetch } from './provider-fetch.ts';
+import { providerFetch, unanswered } from './provider-fetch.ts';
 
 /** The Admin API version we speak (X-Cafe24-Api-Version). */
 const API_VERSION = () => optionalEnv('CAFE24_API_VERSION', '2025-12-01');
@@ -54,9 +54,9 @@ export type Cafe24FailureKind =
   | 'forbidden'
   | 'not_found'
   | 'rate_limited'
-  /** Cafe24 is down or unreachable: the request certainly did nothing. */
+  /** Cafe24 answered 5xx, or could not be reached (provider-fetch.ts unanswered): it did nothing. */
   | 'unavailable'
-  /** No answer after the request was sent: Cafe24 may have done it. */
+  /** A write with no answer (a lost answer, a timeout): Cafe24 may have done it. */
   | 'uncertain'
   | 'invalid';
 
@@ -99,12 +99,13 @@ async function send(url: string, init: RequestInit, idempotent: boolean): Promis
       redirect: 'error',
     });
   } catch (err) {
-    const timedOut = (err as Error)?.name === 'TimeoutError';
-    // a timeout after the request went out may have done a write; a read or a refused
-    // connection did nothing
+    // a write that got no answer may have been done (a lost answer, a timeout): only a
+    // connection that never opened did nothing; a read or an idempotent write is safe to repeat
+    const kind = idempotent ? 'unavailable' : unanswered(err);
+    const cause = (err as { cause?: { message?: string } })?.cause?.message;
     throw new Cafe24Error(
-      timedOut && !idempotent ? 'uncertain' : 'unavailable',
-      `Cafe24 did not answer: ${(err as Error)?.message ?? err}`,
+      kind,
+      `Cafe24 did not answer${kind === 'uncertain' ? ' (the call may have been carried out)' : ''}: ${(err as Error)?.message ?? err}${cause ? ` (${cause})` : ''}`,
     );
   }
 }

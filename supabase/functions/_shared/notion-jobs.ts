@@ -10,8 +10,9 @@
 //   with a note; nothing more is written for it;
 // - 429: the owner's queue waits as long as Retry-After says (the attempt is not counted);
 // - 5xx, connection refused: retried with the queue's backoff (40 attempts ride out a day);
-// - a timeout after the request was sent: retried, and the retry first looks for the page it
-//   may have written (by its Response ID) so it is not written twice where it can tell;
+// - no answer after the request was sent (a lost answer, a timeout: `uncertain`): retried, and
+//   the retry first looks for the page it may have written (by its Response ID) so it is not
+//   written twice where it can tell;
 // - 400 naming a column: the page is written without that column and a note says which.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { rpc, type ClaimedJob, type Delivery, type JobHandler, type Outcome } from './jobs.ts';

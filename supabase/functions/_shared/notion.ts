@@ -5,7 +5,7 @@
 // the code is _shared/oauth-state.ts's allowedRedirect.
 import { APIResponseError, Client, isNotionClientError, LogLevel } from '@notionhq/client';
 import { env, optionalEnv } from './env.ts';
-import { providerFetch } from './provider-fetch.ts';
+import { providerFetch, unanswered } from './provider-fetch.ts';
 
 /** Notion's API origin (no /v1): NOTION_API_URL, https://api.notion.com by default. */
 export function notionApiUrl(): string {
@@ -46,9 +46,9 @@ export type NotionFailure =
   | { kind: 'not_found'; message: string }
   | { kind: 'rate_limited'; message: string; retryAfter: number }
   | { kind: 'invalid'; message: string }
-  /** Notion is down or unreachable: the request certainly did nothing. */
+  /** Notion answered 5xx, or could not be reached (provider-fetch.ts unanswered): it did nothing. */
   | { kind: 'unavailable'; message: string }
-  /** A timeout after the request was sent: Notion may have done it. */
+  /** No answer (a lost answer, a timeout): Notion may have done it. */
   | { kind: 'uncertain'; message: string };
 
 function header(headers: unknown, name: string): string | null {
@@ -107,8 +107,12 @@ export function classifyNotionError(err: unknown): NotionFailure {
     if (status >= 500 || status === 0) return { kind: 'unavailable', message };
     return { kind: 'invalid', message };
   }
-  // fetch failed before any answer (connection refused, DNS): nothing reached Notion
-  if (err instanceof TypeError) return { kind: 'unavailable', message };
+  // fetch failed with no answer: nothing reached Notion only if the connection never opened;
+  // a connection closed after the request (a lost answer) may have written the page
+  if (err instanceof TypeError) {
+    const cause = (err as { cause?: { message?: string } }).cause?.message;
+    return { kind: unanswered(err), message: cause ? `${message} (${cause})` : message };
+  }
   return { kind: 'uncertain', message };
 }
 

@@ -50,3 +50,24 @@ export function providerFetch(
   headers.set('connection', 'close');
   return fetch(input, { ...init, headers, ...(write && client ? { client } : {}) });
 }
+
+/**
+ * What a provider call that failed with no answer may have done (one definition for every
+ * provider client). `unavailable`: the request never left, so nothing reached the provider: the
+ * connection or its name lookup failed (Deno: "client error (Connect)", measured with Deno 2.9.6
+ * for a refused port and an unknown host; Node: ECONNREFUSED, ENOTFOUND), or the runtime refused
+ * the port. `uncertain` for anything else: a connection closed or reset before the answer
+ * ("client error (SendRequest): connection closed before message completed", the fakes' `lost`
+ * outage), a timeout. The request may have been carried out and its answer lost, so a write's
+ * caller must treat it as maybe done: look before writing again, or never repeat it. A read may
+ * treat either as `unavailable`.
+ */
+export function unanswered(err: unknown): 'unavailable' | 'uncertain' {
+  const cause = (err as { cause?: { message?: unknown; code?: unknown } } | null)?.cause;
+  const text = `${(err as Error)?.message ?? err} ${cause?.message ?? ''}`;
+  if (/client error \(Connect\)|dns error|Requests to port \d+ are blocked/i.test(text))
+    return 'unavailable';
+  if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(String(cause?.code ?? '')))
+    return 'unavailable';
+  return 'uncertain';
+}
