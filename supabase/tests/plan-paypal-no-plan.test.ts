@@ -183,6 +183,36 @@ describe('a PayPal subscription approved and billed whose check never ran', () =
     expect(await plans.paymentsOf(owner.id)).toEqual([]);
   });
 
+  it('a check that comes after the job gave it back is told so: given back, buy again', async () => {
+    const owner = await newUser('pporphan-late');
+    const sub = await plans.paypalSubscription(owner, 3);
+    await webhooksAnswered(sub);
+    await sql('update private.jobs set run_at = now() where dedupe_key = $1', [
+      `plan.paypal-orphan:${sub}`,
+    ]);
+    await workedUntil(async () => (await refundRow(sub))?.status === 'refunded');
+    // the buyer's tab comes back an hour late and checks the approved subscription
+    const late = await plans.buyByPaypal(owner, sub);
+    expect(late.status, JSON.stringify(late.json)).toBe(409);
+    expect(late.json.error).toMatchObject({ code: 'approval_expired_refunded' });
+    // no checkout left behind, nothing recorded, nothing given back twice
+    expect(await plans.chargesOf(owner.id)).toEqual([]);
+    expect(await plans.paymentsOf(owner.id)).toEqual([]);
+    expect(await plans.takenFor(sub)).toEqual(['REFUNDED:3.00']);
+    // the same while PayPal's refund is still on its way: it will be given back
+    const owner2 = await newUser('pporphan-late-pending');
+    const sub2 = await plans.paypalSubscription(owner2, 3);
+    await webhooksAnswered(sub2);
+    await plans.control('paypal', '/refund-answer', { subscription: sub2, status: 'PENDING' });
+    await sql('update private.jobs set run_at = now() where dedupe_key = $1', [
+      `plan.paypal-orphan:${sub2}`,
+    ]);
+    await workedUntil(async () => (await plans.subscriptionStatus(sub2)) === 'CANCELLED');
+    const late2 = await plans.buyByPaypal(owner2, sub2);
+    expect(late2.status, JSON.stringify(late2.json)).toBe(409);
+    expect(late2.json.error).toMatchObject({ code: 'approval_expired' });
+  });
+
   it('a check that came within the hour keeps its plan: its orphan job is taken out, nothing run', async () => {
     // before: every PayPal purchase left a plan.paypal-orphan job (its webhook comes before the
     // check) that ran an hour later only to find the plan ('skipped: a plan')

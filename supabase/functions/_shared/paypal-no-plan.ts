@@ -160,6 +160,25 @@ const queueSubscriptionJob = (kind: string, subscriptionId: string, ms: number) 
 export const queueOrphanCheck = (subscriptionId: string) =>
   queueSubscriptionJob(PAYPAL_ORPHAN_JOB, subscriptionId, ORPHAN_WAIT_MS);
 
+/**
+ * How plan.paypal-orphan's refund of a subscription stands (its public.paypal_refunds row, by its
+ * reason), or null when the job did not give it back: a check that comes after the job's hour
+ * (the buyer's tab came back late) answers this, not a checkout of its own.
+ */
+export async function orphanRefundOf(
+  subscriptionId: string,
+): Promise<'refunded' | 'queued' | 'failed' | 'none' | null> {
+  const { data, error } = await serviceClient()
+    .from('paypal_refunds')
+    .select('status')
+    .eq('subscription_id', subscriptionId)
+    .eq('reason', ORPHAN_REASON)
+    .maybeSingle();
+  if (error) throw new Error(`paypal_refunds: ${error.message}`);
+  return ((data as { status: 'refunded' | 'queued' | 'failed' | 'none' } | null)?.status ??
+    null) as 'refunded' | 'queued' | 'failed' | 'none' | null;
+}
+
 export const paypalOrphan: JobHandler = {
   prepare: (jobs) =>
     mapLimit(jobs, 4, async (job): Promise<Outcome> => {

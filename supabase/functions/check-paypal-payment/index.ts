@@ -21,6 +21,7 @@ import { paypalClient } from '../_shared/paypal-env.ts';
 import { kickWorker } from '../_shared/background.ts';
 import { PayPalError, type PayPalSubscription } from '../_shared/paypal.ts';
 import { queuePaypalRefund, refundable } from '../_shared/paypal-refund.ts';
+import { orphanRefundOf } from '../_shared/paypal-no-plan.ts';
 import {
   planPrice,
   PLAN_MESSAGES,
@@ -44,6 +45,9 @@ Deno.serve(
     }
     if (subscription.custom_id !== user.id)
       throw new HttpError(403, 'forbidden', 'This subscription belongs to another account');
+    // approved, but checked only after plan.paypal-orphan's hour (the tab came back late): the job
+    // cancelled it and gives its payment back; said so, nothing recorded (buy again)
+    if (subscription.status !== 'ACTIVE') await answerIfGivenBackLate(subscription.id);
     const mismatch = paypalMismatch(subscription, { user_id: user.id, price });
     if (mismatch && subscription.status === 'ACTIVE') {
       // the owner's own plan, or a checkout being completed, sent again as another plan: left
@@ -107,6 +111,32 @@ Deno.serve(
     return settledCheckoutAnswer('check-paypal-payment', () => settlePaypalCheckout(charge));
   }),
 );
+
+/**
+ * A subscription plan.paypal-orphan cancelled and gives back, its check come after the hour: how
+ * its refund stands, as the owner's answer (approval_expired_refunded, approval_expired, or
+ * refund_failed when PayPal refused it); nothing when the job did not give it back.
+ */
+async function answerIfGivenBackLate(subscriptionId: string): Promise<void> {
+  let refund: Awaited<ReturnType<typeof orphanRefundOf>>;
+  try {
+    refund = await orphanRefundOf(subscriptionId);
+  } catch (err) {
+    throw httpErrorOf(err, 'check-paypal-payment');
+  }
+  if (!refund) return;
+  const late =
+    'The purchase was not completed within an hour of the approval, so the subscription was cancelled';
+  if (refund === 'failed')
+    throw new HttpError(
+      409,
+      'refund_failed',
+      `${late}. PayPal refused to give the payment back; the Plan page says whom to write to.`,
+    );
+  if (refund === 'refunded')
+    throw new HttpError(409, 'approval_expired_refunded', `${late}. The payment was given back.`);
+  throw new HttpError(409, 'approval_expired', `${late}. Any payment taken will be given back.`);
+}
 
 /** Queues the refund of a subscription about to be cancelled; not queued, it is not cancelled. */
 async function giveBackLater(

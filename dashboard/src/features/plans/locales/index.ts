@@ -226,6 +226,11 @@ export const en = {
         'your plan could not be recorded, so the PayPal subscription was cancelled and its payment will be given back (PayPal may take a few days). No plan was added; start again.',
       refund_failed:
         'no plan was added and the PayPal subscription was cancelled, but PayPal refused to give its payment back, so it could not be given back automatically. We have been told; the Plan page says whom to write to.',
+      // check-paypal-payment after plan.paypal-orphan's hour: the buyer's tab came back late
+      approval_expired_refunded:
+        'the purchase was not completed within an hour of your approval (the page was closed or the connection was lost), so the PayPal subscription was cancelled and its payment was given back. No plan was added; buy again.',
+      approval_expired:
+        'the purchase was not completed within an hour of your approval (the page was closed or the connection was lost), so the PayPal subscription was cancelled and its payment will be given back (PayPal may take a few days). No plan was added; buy again.',
       provider_unavailable:
         'the payment service did not answer. Nothing changed on your plan; try again in a moment.',
       payment_pending:
@@ -504,6 +509,10 @@ export const ko: typeof en = {
         '플랜을 기록하지 못해 PayPal 구독을 취소했으며, 결제 금액은 환불될 예정입니다(PayPal 처리에 며칠 걸릴 수 있습니다). 플랜은 추가되지 않았으니 처음부터 다시 시도해 주세요.',
       refund_failed:
         '플랜은 추가되지 않았고 PayPal 구독은 취소했지만, PayPal이 환불을 거절해 결제 금액을 자동으로 돌려드리지 못했습니다. 담당자에게 알렸으며, 문의할 곳은 플랜 페이지에 안내되어 있습니다.',
+      approval_expired_refunded:
+        '승인 후 한 시간 안에 구매가 완료되지 않아(페이지가 닫혔거나 연결이 끊겼습니다) PayPal 구독을 취소하고 결제 금액을 환불했습니다. 플랜은 추가되지 않았으니 다시 구매해 주세요.',
+      approval_expired:
+        '승인 후 한 시간 안에 구매가 완료되지 않아(페이지가 닫혔거나 연결이 끊겼습니다) PayPal 구독을 취소했으며, 결제 금액은 환불될 예정입니다(PayPal 처리에 며칠 걸릴 수 있습니다). 플랜은 추가되지 않았으니 다시 구매해 주세요.',
       provider_unavailable:
         '결제 서비스가 응답하지 않았습니다. 플랜에는 바뀐 것이 없으니 잠시 후 다시 시도해 주세요.',
       payment_pending:

@@ -20,6 +20,8 @@ const PAYMENT_CODES = [
   'refunded',
   'refund_pending',
   'refund_failed',
+  'approval_expired_refunded',
+  'approval_expired',
   'provider_unavailable',
   'payment_pending',
   'plan_mismatch',
