@@ -262,8 +262,20 @@ export function signInWithPopup(
 ): Promise<Session | null> {
   const back = location.origin + location.pathname + location.search;
   const url = `${p.url}/auth/v1/authorize?provider=${provider}&redirect_to=${encodeURIComponent(back)}`;
-  const w = opened === undefined ? window.open(url, POPUP_NAME, 'width=480,height=640') : opened;
-  if (w && opened) w.location.href = url;
+  // this sign-in's state, kept here and in the popup's name (which the popup keeps through the
+  // provider's pages): only a return that carries it is taken (handleAuthReturn)
+  const state = crypto.getRandomValues(new Uint32Array(4)).join('.');
+  try {
+    localStorage.setItem(AUTH_STATE, state);
+  } catch {
+    /* storage blocked: the popup's session could not reach this page anyway */
+  }
+  const name = POPUP_NAME + ':' + state;
+  const w = opened === undefined ? window.open(url, name, 'width=480,height=640') : opened;
+  if (w && opened) {
+    w.name = name;
+    w.location.href = url;
+  }
   if (!w) {
     log('popup blocked');
     return Promise.resolve(null);
@@ -288,14 +300,35 @@ export function signInWithPopup(
   });
 }
 
-/** Runs in the popup when Auth has redirected back to the host page. */
+/** Where the state of the sign-in this origin started waits for its return (signInWithPopup). */
+const AUTH_STATE = 'reaction-blocks.auth-state';
+
+/**
+ * Runs in the popup when Auth has redirected back to the host page. Taken only if this origin
+ * started that sign-in: the window's name carries the state kept in storage when the popup opened,
+ * used once. Any page can open ours in a window named POPUP_NAME with tokens of its own in the
+ * fragment (or a same-site one in a named iframe, without a click): without the state those
+ * would replace the visitor's session (login CSRF), so they are dropped.
+ */
 export function handleAuthReturn(p: Project): boolean {
   if (!isAuthReturn()) return false;
   const q = new URLSearchParams(location.hash.slice(1));
-  const access = q.get('access_token');
+  let access = q.get('access_token');
   const refresh = q.get('refresh_token');
   if (!access && !q.get('error')) return false;
-  if (!access || !refresh) log('sign-in failed', q.get('error_description') || q.get('error'));
+  let ours = false;
+  try {
+    const state = localStorage.getItem(AUTH_STATE);
+    ours = !!state && window.name === POPUP_NAME + ':' + state;
+    if (ours) localStorage.removeItem(AUTH_STATE);
+  } catch {
+    /* storage blocked: nothing started here can be told apart */
+  }
+  if (!ours) {
+    if (access) log('sign-in return not started on this page: ignored');
+    access = null;
+  } else if (!access || !refresh)
+    log('sign-in failed', q.get('error_description') || q.get('error'));
   history.replaceState(null, '', location.pathname + location.search);
   // kept under the lock a refresh takes (one on its way for the session before saves nothing over
   // it), sealed into storage: the opener reads it once it is there

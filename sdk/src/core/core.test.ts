@@ -8,7 +8,7 @@ import { ReactionElement } from './base.js';
 import { translator, loadLang } from './i18n.js';
 import * as english from './locales/en.js';
 import { SERVER_SAID } from './locales/server-said.js';
-import { ensureSession, handleAuthReturn } from './auth.js';
+import { ensureSession, handleAuthReturn, signInWithPopup } from './auth.js';
 import { getSession, POPUP_NAME, sessionKey } from './session.js';
 import { flush } from './storage.js';
 import { fakeJwt, KEY, mockApi, PROJECT, reset, until } from '../test/mock-api.js';
@@ -162,32 +162,63 @@ describe('core', () => {
     api2.restore();
   });
 
-  it('stores the session from the popup redirect', async () => {
-    const name = window.name;
-    const hash = location.hash;
-    const close = window.close;
-    let closed = false;
-    window.close = () => (closed = true);
-    window.name = POPUP_NAME;
+  /** The host page come back in a window named `name` with the tokens of `user` in its fragment. */
+  function comeBack(name: string, user: string) {
+    window.name = name;
     history.replaceState(
       null,
       '',
       location.pathname +
         location.search +
         '#access_token=' +
-        fakeJwt('g-user', { user_metadata: { full_name: 'Gina' } }) +
-        '&refresh_token=rt&expires_in=3600',
+        fakeJwt(user, { user_metadata: { full_name: 'Gina' } }) +
+        '&refresh_token=rt-' +
+        user +
+        '&expires_in=3600',
     );
+    return handleAuthReturn({ url: PROJECT, key: KEY });
+  }
+
+  it('stores the session from the popup redirect this page started, once', async () => {
+    const name = window.name;
+    const hash = location.hash;
+    const close = window.close;
+    let closed = false;
+    window.close = () => (closed = true);
+    const p = { url: PROJECT, key: KEY };
+    // the popup opened in the visitor's click (about:blank, this origin), sent to the provider
+    const popup = { name: POPUP_NAME, closed: false, location: { href: '' } } as unknown as Window;
+    const signedIn = signInWithPopup(p, 'google', popup);
     try {
-      expect(handleAuthReturn({ url: PROJECT, key: KEY })).to.equal(true);
+      expect(popup.location.href).to.contain('/auth/v1/authorize?provider=google');
+      expect(popup.name).to.not.equal(POPUP_NAME);
+      expect(comeBack(popup.name, 'g-user')).to.equal(true);
       // kept under the lock a refresh takes (core/auth.ts)
-      await until(() => getSession({ url: PROJECT, key: KEY }));
-      const s = getSession({ url: PROJECT, key: KEY })!;
+      await until(() => getSession(p));
+      const s = getSession(p)!;
       expect(s.user.id).to.equal('g-user');
       expect(s.user.user_metadata!.full_name).to.equal('Gina');
       // closed once the session is sealed into storage, where the opener reads it
       await until(() => closed);
       expect(location.hash).to.equal('');
+      (popup as { closed: boolean }).closed = true;
+      expect((await signedIn)!.user.id).to.equal('g-user');
+
+      // the same return again (its state is used up), or one this page never started (another
+      // site's window.open(host#access_token=..., 'reaction-blocks-auth')): not taken, the tokens
+      // leave the address bar, the visitor's session stays
+      for (const [n, why] of [
+        [popup.name, 'used up'],
+        [POPUP_NAME, 'no state'],
+        [POPUP_NAME + ':guess', 'wrong state'],
+      ]) {
+        closed = false;
+        comeBack(n!, 'attacker');
+        await until(() => closed);
+        await flush(sessionKey(PROJECT));
+        expect(getSession(p)!.user.id, why).to.equal('g-user');
+        expect(location.hash, why).to.equal('');
+      }
     } finally {
       window.name = name;
       window.close = close;

@@ -69,6 +69,9 @@ export function getSession(p: Project): Session | null {
 export const loadSession = async (p: Project): Promise<Session | null> =>
   held(key(p)) ? valid((await (await open())?.load<Session>(key(p))) ?? null) : null;
 
-/** Whether this page is the sign-in popup come back from Auth (core/auth.ts handleAuthReturn). */
+/**
+ * Whether this page may be the sign-in popup come back from Auth: its name is POPUP_NAME and the
+ * sign-in's state (core/auth.ts handleAuthReturn checks the state before taking anything).
+ */
 export const isAuthReturn = (): boolean =>
-  typeof window !== 'undefined' && window.name === POPUP_NAME && !!location.hash;
+  typeof window !== 'undefined' && window.name.startsWith(POPUP_NAME) && !!location.hash;
