@@ -1,10 +1,9 @@
-// rev-visitor4 (outside tester), failing on purpose: a device whose clock is ahead of the auth
-// server's by more than the token's life minus a minute never has a "fresh" session, because
-// auth.ts keeps the server's `expires_at` (the server's clock) and compares it with Date.now().
-// Measured on the local stack through a proxy (device about an hour fast): the first like works,
-// every later write says "Couldn't reach the server", each try spends a refresh, and on reload
-// the visitor is shown signed out. Counting the life from `expires_in` on this device's clock
-// (as supabase-js's own expires_at is relied on only with its clock-skew check) passes this.
+// rev-visitor4 (outside tester): a device whose clock is ahead of the auth server's by more than
+// the token's life minus a minute never had a "fresh" session, because auth.ts kept the server's
+// `expires_at` (the server's clock) and compared it with Date.now(). Measured on the local stack
+// through a proxy (device about an hour fast): the first like worked, every later write said
+// "Couldn't reach the server", each try spent a refresh, and on reload the visitor was shown
+// signed out. The session's life is now counted from `expires_in` on this device's clock.
 import { expect } from '@open-wc/testing';
 import { ensureSession } from './auth.js';
 import { fakeJwt, KEY, PROJECT, reset } from '../test/mock-api.js';

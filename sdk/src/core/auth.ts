@@ -46,7 +46,8 @@ export function sessionFromTokens(access: string, refresh: string, expiresIn?: n
   return {
     access_token: access,
     refresh_token: refresh,
-    expires_at: c.exp ?? Math.floor(Date.now() / 1000) + (expiresIn ?? 3600),
+    // expires_in on this device's clock before the token's exp (the server's clock: see authCall)
+    expires_at: expiresIn || !c.exp ? Math.floor(Date.now() / 1000) + (expiresIn ?? 3600) : c.exp,
     user: {
       id: c.sub ?? '',
       email: c.email,
@@ -89,7 +90,10 @@ async function authCall(p: Project, path: string, body: object): Promise<Session
       res.status < 500 && res.status !== 429 ? 'refused' : '',
     );
   const s = json as Session;
-  if (!s.expires_at) s.expires_at = Math.floor(Date.now() / 1000) + (json.expires_in ?? 3600);
+  // the session's life counted on this device's clock: the server's expires_at is its own clock's,
+  // and a device an hour fast never had a fresh session (every write refreshed, then gave up)
+  if (json.expires_in || !s.expires_at)
+    s.expires_at = Math.floor(Date.now() / 1000) + (json.expires_in ?? 3600);
   return s;
 }
 
