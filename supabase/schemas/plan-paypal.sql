@@ -47,7 +47,8 @@ alter table private.paypal_payments enable row level security;
 -- decides the period's plan: the change asked (next_*) at that price, else the last change at it
 -- (private.paypal_revisions), else the row's. A payment above the quantity but for the row's price
 -- (auto_bill_outstanding: a cycle PayPal could not take billed with the next) pays the period at
--- the quantity; the rest paid no period and goes back (`plan.paypal-outstanding`). A payment for a
+-- the quantity; the rest paid no period and goes back (`plan.paypal-outstanding`), as does the
+-- whole of a payment that moves no period (an outstanding balance collected on its own). A payment for a
 -- row that ended (our side ended it: its subscription is being cancelled) revives nothing and goes
 -- back (`plan.paypal-ended`). Idempotent.
 create function public.sync_paypal_plan(p_subscription_id text, p_state jsonb)
@@ -67,6 +68,7 @@ declare
   v_content jsonb;
   v_price numeric;
   v_take_next boolean := false;
+  v_unpaid boolean;
 begin
   select * into v_payment from public.payments
     where method = 'paypal' and provider_payment_id = p_subscription_id
@@ -92,6 +94,13 @@ begin
     v_outstanding := v_billed - v_quantity;
     v_billed := v_quantity;
   end if;
+  -- a payment later than the last one applied that moves no period (PayPal's next billing where it
+  -- was, the period to it paid already by an earlier payment): an outstanding balance PayPal
+  -- collected on its own (its capture of a subscription's outstanding balance), which paid no
+  -- period; it goes back whole (`plan.paypal-outstanding`). Not a first payment captured after the
+  -- checkout (none applied before: the checkout gave its period)
+  v_unpaid := v_new and v_payment.is_active and v_end <= v_payment.end_date
+              and exists (select 1 from private.paypal_payments where payment_id = v_payment.id);
   if v_new and not v_payment.is_active then
     -- a payment for a plan that ended on our side (its cancel reached PayPal after PayPal billed,
     -- or an e-check cleared after the end): no period, the row stays ended (beside a newer plan it
@@ -134,6 +143,12 @@ begin
     update public.payments set auto_renew = true where id = v_payment.id returning * into v_payment;
   elsif v_status in ('CANCELLED', 'SUSPENDED', 'EXPIRED') and v_payment.auto_renew then
     update public.payments set auto_renew = false where id = v_payment.id returning * into v_payment;
+  end if;
+  if v_unpaid then
+    perform public.enqueue_job('plan.paypal-outstanding',
+      jsonb_build_object('subscription_id', p_subscription_id, 'paid_at', v_paid,
+                         'billed', v_billed + v_outstanding, 'amount', v_billed + v_outstanding),
+      'plan.paypal-outstanding:' || p_subscription_id || ':' || v_paid, null, null, null, 100);
   end if;
   if v_paid is not null then
     insert into private.paypal_payments (payment_id, paid_at) values (v_payment.id, v_paid)

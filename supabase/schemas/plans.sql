@@ -318,8 +318,9 @@ $$;
 revoke execute on function public.start_plan_checkout(uuid, public.payment_method, text, jsonb, numeric) from public, anon, authenticated;
 
 -- Records a paid checkout as the owner's plan (idempotent: a recorded one answers its plan row).
--- p_provider: {provider_payment_id, end_date?: PayPal's period end, schedule_id?: the card
--- renewal's PortOne schedule}. For a card plan it also writes the next period's charge
+-- p_provider: {provider_payment_id, end_date?: PayPal's period end, paid_at?: PayPal's first
+-- payment's time when taken already, schedule_id?: the card renewal's PortOne schedule}. For a
+-- card plan it also writes the next period's charge
 -- (private.next_card_charge, plan-renewals.sql; without a schedule id a job makes the schedule).
 create function public.record_plan_checkout(p_charge_id uuid, p_provider jsonb default '{}'::jsonb)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -367,6 +368,14 @@ begin
   if v_charge.method = 'iamport' then
     perform private.next_card_charge(v_payment, v_charge.provider_ref, v_charge.next_charge_id,
                                      p_provider ->> 'schedule_id');
+  end if;
+  -- PayPal's first payment, taken already (its last_payment: p_provider.paid_at), paid this
+  -- period: applied, so a later payment that moves no period is told apart from it
+  -- (sync_paypal_plan gives that one back)
+  if v_charge.method = 'paypal' and p_provider ->> 'paid_at' is not null then
+    insert into private.paypal_payments (payment_id, paid_at)
+      values (v_payment.id, (p_provider ->> 'paid_at')::timestamptz)
+      on conflict (payment_id) do nothing;
   end if;
 
   perform private.apply_plan_limits(v_charge.user_id);

@@ -217,6 +217,59 @@ describe('a PayPal plan PayPal still bills', () => {
     ).toHaveLength(1);
   });
 
+  it('an outstanding balance PayPal collects on its own (no new billing period) is given back whole', async () => {
+    // before: the payment moved no period and nothing queued its refund: kept for nothing
+    const owner = await newUser('pp-outstanding-alone');
+    const { sub } = await plans.boughtByPaypal(owner, 3);
+    await webhooksDelivered(sub);
+    const bought = await row(owner.id);
+    // a cycle PayPal could not take, then its balance captured by itself (PayPal's capture of
+    // a subscription's outstanding balance): the next billing stays where it was
+    await plans.control('paypal', `/subscriptions/${sub}`, { fail: true });
+    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    await plans.control('paypal', `/subscriptions/${sub}`, { fail: false, outstanding: '3.00' });
+    await plans.control('paypal', `/subscriptions/${sub}/collect`);
+    await webhooksDelivered(sub);
+    await eventually(
+      async () => {
+        await plans.runWorker();
+        return (await plans.takenFor(sub)).join() === 'COMPLETED:3.00,REFUNDED:3.00';
+      },
+      60_000,
+      () => plans.takenFor(sub),
+    );
+    // no period added: the plan runs to where the first payment paid it
+    expect(await row(owner.id)).toMatchObject({ is_active: true, end_date: bought.end_date });
+    // its webhook again: nothing more
+    await plans.runWorker();
+    expect(
+      (await plans.paypalState()).refunds
+        .filter((r) => r.subscription_id === sub)
+        .map((r) => [r.status, r.value]),
+    ).toEqual([['COMPLETED', '3.00']]);
+  });
+
+  it('a first payment PayPal captures after the check records the plan is the plan’s: nothing given back', async () => {
+    const owner = await newUser('pp-first-after-check');
+    const { id: sub } = await plans.control<{ id: string }>('paypal', '/subscriptions', {
+      quantity: '3',
+      custom_id: owner.id,
+      pending_payments: true,
+    });
+    const bought = await plans.buyByPaypal(owner, sub);
+    expect(bought.status, JSON.stringify(bought.json)).toBe(200);
+    const first = (await plans.paypalState()).transactions.find((t) => t.subscription_id === sub)!;
+    await plans.control('paypal', `/transactions/${first.id}/complete`);
+    await webhooksDelivered(sub);
+    await plans.runWorker();
+    expect(await plans.takenFor(sub)).toEqual(['COMPLETED:3.00']);
+    expect(
+      await sql(`select 1 from private.jobs where dedupe_key like $1`, [
+        `plan.paypal-outstanding:${sub}:%`,
+      ]),
+    ).toEqual([]);
+  });
+
   it('an outstanding balance that equals a Change not approved ($3 + $3 beside a $6 Change asked) is the $3 plan and $3 given back, the Change still waiting', async () => {
     // before (rev-money3 D3): the $6 took the unapproved Change as the period's plan, cleared it,
     // and the owner kept Custom 24 at PayPal's $3 a month from then on

@@ -4,7 +4,9 @@
 // with the next cycle in one payment: $6 for a $3 plan. The cycle it could not take gave no
 // period (the plan ended, or ran on while PayPal retried), so sync_paypal_plan gives the payment's
 // period at the cycle's price and queues this job for the rest, which refunds that part of the
-// payment (Payments v2 refund with an amount).
+// payment (Payments v2 refund with an amount). A payment that moves no period at all (an
+// outstanding balance PayPal collected on its own: its capture of a subscription's outstanding
+// balance) is queued whole (amount = billed) and refunded whole.
 // Nothing twice: one job per payment (its time), and the refund's PayPal-Request-Id is made of the
 // capture's id (PayPal answers a repeat with the same refund). Nothing lost: PayPal failing is
 // retried with the queue's backoff (100 attempts); a refund PayPal answers FAILED or CANCELLED, a
@@ -19,6 +21,8 @@ import { findPayment, refundCapture } from './paypal-refund.ts';
 export const PAYPAL_OUTSTANDING_JOB = 'plan.paypal-outstanding';
 
 const REASON = 'A billing cycle that gave no plan period, collected with the next one';
+/** A payment that moved no period: an outstanding balance PayPal collected on its own. */
+const REASON_WHOLE = 'An outstanding balance collected on its own, which paid no plan period';
 
 interface Payload {
   subscription_id: string;
@@ -41,7 +45,7 @@ async function refundOutstanding(p: Payload): Promise<Found> {
   const found = await refundCapture(
     t.id,
     `outstanding-${t.id}`,
-    REASON,
+    Number(p.amount) >= Number(p.billed) ? REASON_WHOLE : REASON,
     Number(p.amount).toFixed(2),
   );
   if (typeof found === 'string') return found;

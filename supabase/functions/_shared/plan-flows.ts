@@ -419,6 +419,8 @@ export async function settlePaypalCheckout(charge: ChargeRow): Promise<Settled> 
       p_charge_id: charge.id,
       p_provider: {
         provider_payment_id: s.id,
+        // the first payment taken already: the one this period is for (sync_paypal_plan)
+        ...(s.billing_info?.last_payment ? { paid_at: s.billing_info.last_payment.time } : {}),
         ...(next
           ? { end_date: new Date(Date.parse(next) - 86_400_000).toISOString().slice(0, 10) }
           : {}),

@@ -1,7 +1,8 @@
 // The PayPal fake's control API under /paypal/_control, for tests and developers (README.md):
 // the state, a subscription as if the buyer had approved it, failing renewals, payments captured
-// later, a billing cycle, the time a payment is listed at, PayPal down for refunds or transaction
-// lists, and refunds PayPal answers PENDING, FAILED or CANCELLED.
+// later, a billing cycle, an outstanding balance collected on its own, the time a payment is
+// listed at, PayPal down for refunds or transaction lists, and refunds PayPal answers PENDING,
+// FAILED or CANCELLED.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, readJson, sendJson } from '../http.ts';
 import type { PayPalModel, RefundStatus } from './model.ts';
@@ -84,6 +85,12 @@ export async function control(
       model.activate(s);
     }
     return sendJson(res, 200, model.view(s));
+  }
+  if ((m = /^\/subscriptions\/([^/]+)\/collect$/.exec(path)) && method === 'POST') {
+    // the outstanding balance collected on its own (PayPal's capture of it), no new cycle
+    const s = subscriptions.get(decodeURIComponent(m[1]!));
+    if (!s) throw new HttpError(404, 'No such subscription');
+    return sendJson(res, 200, model.collectOutstanding(s));
   }
   if ((m = /^\/transactions\/([^/]+)\/complete$/.exec(path)) && method === 'POST') {
     // a payment captured later (an e-check cleared)

@@ -375,6 +375,29 @@ export class PayPalModel {
     if (payment.status === 'COMPLETED') this.paid(s, payment, t);
   }
 
+  /**
+   * The outstanding balance collected on its own, as PayPal's capture of a subscription's
+   * outstanding balance (POST /v1/billing/subscriptions/{id}/capture, capture_type
+   * OUTSTANDING_BALANCE) takes it: one payment of it, with its webhook; the billing cycle and the
+   * next billing time stay where they were (control API).
+   */
+  collectOutstanding(s: Subscription): Transaction {
+    if (!s.outstanding) throw new HttpError(409, 'Nothing is outstanding');
+    const t = now();
+    const payment: Transaction = {
+      id: saleId(),
+      status: 'COMPLETED',
+      value: s.outstanding,
+      time: t,
+    };
+    s.outstanding = undefined;
+    (s.transactions ??= []).push(payment);
+    s.failed_payments_count = 0;
+    s.update_time = t;
+    this.paid(s, payment, t);
+    return payment;
+  }
+
   /** A PENDING payment captured (control API): paid, with its webhook. */
   completePayment(captureId: string): Transaction {
     const { subscription, payment } = this.payment(captureId);
