@@ -11,6 +11,7 @@ import {
   newUser,
   paidOwner,
   sql,
+  stack,
   type TestUser,
 } from './support/clients.ts';
 import { addQuestion as addBlockQuestion, createBlock } from './support/drafts.ts';
@@ -563,6 +564,82 @@ describe('a lost answer', () => {
     expect(job!.result).toMatchObject({ page_id: row!.id, found_after_retry: true });
     expect(rowsIn(await notionWorkspace(ws), responses.id)).toHaveLength(1);
     expect(await logOf('/pages')).toHaveLength(1);
+  });
+});
+
+describe('a lost answer under a page', () => {
+  // a like is written as a page under the owner's page: no column to look it up by, so the retry
+  // finds it among the page's child pages (Notion lists them with the page's content, 100 a call)
+  it('a like whose answer is lost is written once; the retry finds it under the page', async () => {
+    const owner = await paidOwner('notion-lost-page');
+    const ws = await connect(owner);
+    const pages = await search(owner, 'page');
+    const likes = (
+      pages.json.data as { objects: Array<{ id: string; title: string }> }
+    ).objects.find((o) => o.title === 'Likes')!;
+    const like = await createBlock(owner, 'like');
+    // every like's page has the same title (the block's name): the body tells them apart
+    await link(owner, like, { notion_page: likes.id, notion_database_title: 'block_name' });
+    // the page already holds more than one list call of children, older likes among them
+    const [{ token }] = (await sql<{ token: string }>(
+      `select t.access_token as token from public.integrations i
+       join private.integration_tokens t on t.integration_id = i.id where i.user_id = $1`,
+      [owner.id],
+    )) as [{ token: string }];
+    const api = `${stack().providersUrl}/notion/v1`;
+    for (let n = 0; n < 120; n++) {
+      const made = await fetch(`${api}/pages`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'notion-version': '2025-09-03',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          parent: { page_id: likes.id },
+          properties: { title: { title: [{ type: 'text', text: { content: `note ${n}` } }] } },
+        }),
+      });
+      expect(made.status).toBe(200);
+    }
+    const childrenOf = async () =>
+      (await notionWorkspace(ws)).pages.filter((p) => p.parent.page_id === likes.id);
+    const likeJobs = () => notionJobs(like);
+    for (const name of ['A', 'B']) {
+      const guest = await newGuest();
+      await guest.client.rpc('toggle_block_like', { p_block_id: like, p_creator_name: name });
+    }
+    await runWorker();
+    await eventually(async () => (await likeJobs()).every((j) => j.status === 'done'));
+    expect(await childrenOf()).toHaveLength(122);
+
+    await notionControl('/failure', { workspace_id: ws, mode: 'lost' });
+    try {
+      const guest = await newGuest();
+      await guest.client.rpc('toggle_block_like', { p_block_id: like, p_creator_name: 'C' });
+      await runWorker();
+      await eventually(async () => {
+        const job = (await likeJobs())[2];
+        return job?.status === 'queued' && job.attempts >= 1 && !!job.last_error;
+      });
+      expect((await likeJobs())[2]!.last_error).toMatch(/^uncertain: /);
+      expect(await childrenOf()).toHaveLength(123);
+    } finally {
+      await notionControl('/failure', { workspace_id: ws, mode: null });
+    }
+    const written = (await childrenOf()).at(-1)!;
+    expect(written.title).toBe((await childrenOf()).at(-2)!.title);
+    await sql(
+      `update private.jobs set run_at = now() where kind = 'notion' and status = 'queued' and payload ->> 'block_id' = $1`,
+      [like],
+    );
+    await runWorker();
+    await eventually(async () => (await likeJobs())[2]?.status === 'done');
+    expect((await likeJobs())[2]!.result).toMatchObject({
+      page_id: written.id,
+      found_after_retry: true,
+    });
+    expect(await childrenOf()).toHaveLength(123);
   });
 });
 

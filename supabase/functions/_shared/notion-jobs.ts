@@ -11,12 +11,14 @@
 // - 429: the owner's queue waits as long as Retry-After says (the attempt is not counted);
 // - 5xx, connection refused: retried with the queue's backoff (40 attempts ride out a day);
 // - no answer after the request was sent (a lost answer, a timeout: `uncertain`): retried, and
-//   the retry first looks for the page it may have written (by its Response ID) so it is not
-//   written twice where it can tell;
+//   every retry first looks for the page it may have written, so it is not written twice: a row
+//   by its Response ID where the data source has one (the title or a "Response ID" column), a
+//   page under a page among the
+//   parent's child pages, by its title and the item's id in its body;
 // - 400 naming a column: the page is written without that column and a note says which.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { rpc, type ClaimedJob, type Delivery, type JobHandler, type Outcome } from './jobs.ts';
-import { classifyNotionError, notionClient, type NotionFailure } from './notion.ts';
+import { classifyNotionError, notionClient, plainText, type NotionFailure } from './notion.ts';
 import {
   mapToDataSource,
   mapToPage,
@@ -75,6 +77,53 @@ async function alreadyWritten(
     page_size: 1,
   });
   return found.results[0]?.id ?? null;
+}
+
+/**
+ * The page a previous attempt may have written under the target page (like blocks: a page under
+ * a page has no column to look up). Notion lists a page's content with the pages written under it
+ * as `child_page` blocks (title only), in the order they were added, 100 a call; so this reads the
+ * parent's list (one call per 100 children, on a retry only), keeps the child pages with the
+ * page's title created since the job was enqueued (Notion's block times are whole minutes; one
+ * minute more for the clocks), newest first, and opens each until one's body names the item's
+ * id (its last paragraph: block, creator, time, id). Not found (the owner renamed or moved it
+ * meanwhile): written again.
+ */
+async function alreadyWrittenUnder(
+  ctx: NotionContext,
+  title: string,
+  since: string,
+): Promise<string | null> {
+  const client = notionClient(ctx.access_token);
+  const from = Math.floor(Date.parse(since) / 60_000) * 60_000 - 60_000;
+  const candidates: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.blocks.children.list({
+      block_id: ctx.target.id,
+      page_size: 100,
+      ...(cursor ? { start_cursor: cursor } : {}),
+    });
+    for (const b of page.results as Array<Record<string, unknown>>) {
+      const child = b.child_page as { title?: string } | undefined;
+      if (
+        b.type === 'child_page' &&
+        child?.title === title &&
+        Date.parse(String(b.created_time)) >= from
+      )
+        candidates.push(String(b.id));
+    }
+    cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined;
+  } while (cursor);
+  for (const id of candidates.reverse()) {
+    const body = await client.blocks.children.list({ block_id: id, page_size: 100 });
+    const names = (body.results as Array<Record<string, unknown>>).some((b) => {
+      const value = b[String(b.type)] as { rich_text?: unknown } | undefined;
+      return plainText(value?.rich_text).includes(ctx.item.id);
+    });
+    if (names) return id;
+  }
+  return null;
 }
 
 function noteRows(ctx: NotionContext, notes: ColumnNote[]) {
@@ -230,8 +279,16 @@ async function prepareOne(
   if (prepared.skip) return { status: 'done', result: { skipped: prepared.skip } };
   if (prepared.defer_until) return { status: 'defer', run_at: prepared.defer_until };
   const ctx = prepared.context!;
-  if (ctx.target.kind === 'page') return delivery(db, job, ctx, mapToPage(ctx));
   try {
+    if (ctx.target.kind === 'page') {
+      const mapped = mapToPage(ctx);
+      if (job.attempts > 1) {
+        const existing = await alreadyWrittenUnder(ctx, mapped.title, job.created_at);
+        if (existing)
+          return { status: 'done', result: { page_id: existing, found_after_retry: true } };
+      }
+      return delivery(db, job, ctx, mapped);
+    }
     const schema = await readSchema(ctx);
     if (job.attempts > 1) {
       const existing = await alreadyWritten(ctx, schema);

@@ -1,9 +1,17 @@
 // The Notion fake's API under /notion/v1 for a connected workspace's bearer token: search, data
 // sources and their rows, pages and their blocks. Each call is logged in its workspace.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isObject, readJson, sendJson, type JsonObject } from '../http.ts';
-import { dataSourceObject, newPage, now, pageObject, titleOf, type Workspace } from './model.ts';
+import {
+  dataSourceObject,
+  newPage,
+  now,
+  pageObject,
+  richText,
+  titleOf,
+  type Workspace,
+} from './model.ts';
 import type { NotionState } from './state.ts';
 import { childPageProperties, NotionApiError, readChildren, rowProperties } from './validate.ts';
 
@@ -171,15 +179,86 @@ async function getPage({ state, ws, res, id }: Call) {
   return 200;
 }
 
-async function blockChildren({ state, ws, res, id }: Call) {
+/** A stable id for the i-th content block of a page (the fake keeps the blocks as they were sent). */
+const contentBlockId = (pageId: string, i: number) => {
+  const h = createHash('sha256').update(`${pageId}:${i}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+};
+
+/** Notion's times of blocks are whole minutes ("2022-03-01T19:05:00.000Z"). */
+const toMinute = (iso: string) => `${iso.slice(0, 16)}:00.000Z`;
+
+/** A block as Notion answers it: its rich text with plain_text, and the block's own fields. */
+function blockObject(
+  block: JsonObject,
+  blockId: string,
+  parentId: string,
+  createdTime: string,
+  ws: Workspace,
+) {
+  const type = String(block.type);
+  const value = isObject(block[type]) ? { ...block[type] } : {};
+  if (Array.isArray(value.rich_text))
+    value.rich_text = value.rich_text.map((r) =>
+      isObject(r) && isObject(r.text) ? richText(String(r.text.content ?? '')) : r,
+    );
+  return {
+    object: 'block',
+    id: blockId,
+    parent: { type: 'page_id', page_id: parentId },
+    created_time: toMinute(createdTime),
+    last_edited_time: toMinute(createdTime),
+    created_by: { object: 'user', id: ws.botId },
+    last_edited_by: { object: 'user', id: ws.botId },
+    has_children: false,
+    archived: false,
+    in_trash: false,
+    type,
+    [type]: value,
+  };
+}
+
+/**
+ * GET /blocks/:id/children of a page: its content blocks, then the pages written under it as
+ * `child_page` blocks (title only), in the order they were added, as Notion appends a page created
+ * under a page to its parent's content. Paged as Notion pages it: page_size (≤ 100), and a
+ * start_cursor that is the id of the first block of the next page.
+ */
+async function blockChildren({ state, ws, req, res, id }: Call) {
   const p = state.pageIn(ws, id);
+  const query = new URL(req.url ?? '/', 'http://fake').searchParams;
+  const size = Math.min(100, Math.max(1, Number(query.get('page_size') ?? 100) || 100));
+  const all = [
+    ...p.children.map((b, i) =>
+      blockObject(b as JsonObject, contentBlockId(p.id, i), p.id, p.createdTime, ws),
+    ),
+    ...[...ws.pages.values()]
+      .filter((c) => !c.gone && c.parent.type === 'page_id' && c.parent.id === p.id)
+      .sort((a, b) => a.createdTime.localeCompare(b.createdTime))
+      .map((c) =>
+        blockObject(
+          { type: 'child_page', child_page: { title: titleOf(c) } },
+          c.id,
+          p.id,
+          c.createdTime,
+          ws,
+        ),
+      ),
+  ];
+  const cursor = query.get('start_cursor');
+  const start = cursor ? all.findIndex((b) => b.id === cursor) : 0;
+  if (start < 0)
+    throw new NotionApiError(400, 'validation_error', 'start_cursor should be a valid cursor.');
+  const slice = all.slice(start, start + size);
+  const next = all[start + size]?.id ?? null;
   sendJson(res, 200, {
     object: 'list',
-    results: p.children,
-    next_cursor: null,
-    has_more: false,
+    results: slice,
+    next_cursor: next,
+    has_more: next !== null,
     type: 'block',
     block: {},
+    request_id: randomUUID(),
   });
   return 200;
 }
