@@ -65,7 +65,13 @@ export function sessionFromTokens(access: string, refresh: string, expiresIn?: n
  */
 export const waits = { fetch: 10_000, lock: 5_000 };
 
-async function authCall(p: Project, path: string, body: object): Promise<Session> {
+async function authCall(
+  p: Project,
+  path: string,
+  body: object,
+  /** false: never aborted (a refresh: its caller stops waiting, its answer is still kept) */
+  bound = true,
+): Promise<Session> {
   const res = await fetch(p.url + '/auth/v1/' + path, {
     method: 'POST',
     headers: {
@@ -75,7 +81,7 @@ async function authCall(p: Project, path: string, body: object): Promise<Session
     },
     body: JSON.stringify(body),
     // (AbortSignal.timeout: Chrome 103+; older browsers wait as long as the network does)
-    signal: AbortSignal.timeout?.(waits.fetch),
+    signal: bound ? AbortSignal.timeout?.(waits.fetch) : undefined,
   }).catch(() => {
     // not reached or no answer in time (offline, the auth server down or stalled): the element's
     // own words, not the browser's
@@ -182,44 +188,87 @@ async function refresh(p: Project): Promise<Session | null> {
   if (!now || fresh(now)) return now;
   let n: Session | null = null;
   try {
-    n = await authCall(p, 'token?grant_type=refresh_token', {
-      refresh_token: now.refresh_token,
-    });
+    n = await rotate(p, now);
   } catch (e) {
     log('session refresh failed', e);
     if ((e as ApiError).details !== 'refused') return null;
   }
+  return keep(p, now, n);
+}
+
+/** Saves `n` (null: forgotten) only over `was`, the session it came from; returns what is stored. */
+async function keep(p: Project, was: Session, n: Session | null): Promise<Session | null> {
   // changed while the server answered (signed out or in, here or in another tab): that stays
   const cur = await loadSession(p);
-  if (!same(cur, now)) return cur;
+  if (!same(cur, was)) return cur;
   saveSession(p, n);
   await flush(key(p));
   return n;
 }
 
 /**
- * A session the server did not take (a 401: a token it cannot verify, signed with a rotated secret
- * or altered): forgotten if it is still the stored one, under the lock a refresh takes, and said
- * once; the visitor is shown signed out and reads go without it (core/api.ts rpc).
+ * Spends `s`'s refresh token. Waited for `waits.fetch` at most (then: unreachable), but the
+ * request is not aborted: one that reached the server has rotated the token there, and an answer
+ * dropped cost the visitor their session (the next refresh sent the used token: "Already Used",
+ * refused, forgotten). A late answer is kept over `s` when it comes, if `s` is still the stored one.
  */
-export const refused = (p: Project, s: Session): Promise<void> =>
+function rotate(p: Project, s: Session): Promise<Session> {
+  const call = authCall(
+    p,
+    'token?grant_type=refresh_token',
+    { refresh_token: s.refresh_token },
+    false,
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, no) => {
+    timer = setTimeout(() => {
+      no(new ApiError('Network error', 'network'));
+      call.then(
+        (n) => keep(p, s, n),
+        () => {},
+      );
+    }, waits.fetch);
+  });
+  return Promise.race([call, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A session whose token the server did not take (a 401), under the lock a refresh takes. Refreshed
+ * first (with `again`): the token may only have expired on the server's clock (PGRST303 "JWT
+ * expired", a device clock behind), and forgetting it lost an anonymous visitor's identity for good.
+ * Forgotten (and said once) only if that refresh is refused, or without `again` (the new token was
+ * not taken either: a rotated secret, an altered token). Returns what is stored now: the new
+ * session, null (forgotten), or `s` itself (the auth server could not be reached: kept for the
+ * next try); another caller's change meanwhile (refreshed, signed out) is left as it is.
+ */
+export const refused = (p: Project, s: Session, again = true): Promise<Session | null> =>
   locked(key(p), async () => {
-    if ((await loadSession(p))?.access_token !== s.access_token) return;
+    const cur = await loadSession(p);
+    if (cur?.access_token !== s.access_token) return cur;
+    if (again)
+      try {
+        return await keep(p, s, await rotate(p, s));
+      } catch (e) {
+        log('session refresh failed', e);
+        if ((e as ApiError).details !== 'refused') return s;
+      }
     log('signed out: the server did not take the session');
-    saveSession(p, null);
+    return keep(p, s, null);
   });
 
 /**
  * A read with the visitor's session (core/api.ts rpc, when one is stored), refreshed first when it
- * must be. A token the server does not take (a 401) is forgotten (refused) and the read goes again
- * without it: the element loads as a signed-out visitor's, where it failed until the token expired.
+ * must be. A token the server does not take (a 401) is refreshed once and the read goes again with
+ * the new one; forgotten when the refresh is refused (or the new token is not taken either), the
+ * read goes without it: the element loads as a signed-out visitor's; the auth server out of reach,
+ * this read goes without it and the session is kept.
  */
-export async function read<T>(p: Project, name: string, body: object): Promise<T> {
+export async function read<T>(p: Project, name: string, body: object, again = true): Promise<T> {
   const s = await ensureSession(p, false);
   return call<T>(p, name, body, s?.access_token).catch(async (e: ApiError) => {
     if (!s || e.status !== 401) throw e;
-    await refused(p, s);
-    return read<T>(p, name, body);
+    const n = await refused(p, s, again);
+    return n && n !== s ? read<T>(p, name, body, false) : call<T>(p, name, body);
   });
 }
 

@@ -614,6 +614,92 @@ describe("block elements: a signed-in visitor's write and the session under it",
       expect(sent('/auth/v1/token').map((c) => c.body.refresh_token)).to.deep.equal(['r', 'r']);
     }));
 
+  /** What the auth server answers to a refresh of vera's session: a new one, `r2`. */
+  const rotated = () => ({
+    access_token: fakeJwt('vera', { is_anonymous: true, iat: 2 }),
+    refresh_token: 'r2',
+    expires_in: 3600,
+    user: { id: 'vera', is_anonymous: true },
+  });
+
+  it("a token expired on the server's clock (a device clock behind): refreshed once, the read goes again with the new one, the visitor kept", async () => {
+    const old = withSession('vera');
+    api = mockApi({
+      get_block_view: () => ({ block: block({ like_count: 3 }), me: {} }),
+      // PostgREST's answer to an expired token
+      get_block_me: () => {
+        if (api.calls.at(-1)!.auth === 'Bearer ' + old)
+          throw new ApiError(401, 'JWT expired', 'PGRST303');
+        return { me: { liked: true } };
+      },
+      '/auth/v1/token': rotated,
+    });
+    const el = await mountReady<ReactionLike>('reaction-like');
+    expect(sent('/auth/v1/token').map((c) => c.body.refresh_token)).to.deep.equal(['r']);
+    expect(getSession(p)?.refresh_token, 'kept, refreshed').to.equal('r2');
+    expect(sent('get_block_me').map((c) => c.auth)).to.deep.equal([
+      'Bearer ' + old,
+      'Bearer ' + rotated().access_token,
+    ]);
+    expect(el.shadowRoot!.querySelector('button')?.getAttribute('aria-pressed')).to.equal('true');
+  });
+
+  it('a write whose token expired on the server: refreshed once and sent again as the same visitor; the auth server out of reach: kept, not sent', async () => {
+    const old = withSession('vera');
+    let reachable = true;
+    api = mockApi({
+      get_block_view: () => ({ block: block(), me: {} }),
+      toggle_block_like: () => {
+        if (api.calls.at(-1)!.auth === 'Bearer ' + old)
+          throw new ApiError(401, 'JWT expired', 'PGRST303');
+        return { liked: true, like_count: 1 };
+      },
+      '/auth/v1/token': () => {
+        if (!reachable) throw new TypeError('Failed to fetch');
+        return rotated();
+      },
+    });
+    const { errors, button } = await mountLike();
+    button().click();
+    await until(() => sent('toggle_block_like').length === 2);
+    await until(() => button().getAttribute('aria-pressed') === 'true');
+    expect(errors).to.deep.equal([]);
+    expect(sent('toggle_block_like').map((c) => c.auth)).to.deep.equal([
+      'Bearer ' + old,
+      'Bearer ' + rotated().access_token,
+    ]);
+    expect(sent('/auth/v1/signup')).to.have.length(0);
+    expect(getSession(p)?.refresh_token).to.equal('r2');
+
+    // the same with the auth server out of reach: nothing sent as anyone else, the session kept
+    withSession('vera');
+    newPage();
+    reachable = false;
+    const second = await mountLike();
+    second.button().click();
+    await until(() => second.errors.length);
+    expect(second.errors[0]).to.match(/^network /);
+    expect(sent('/auth/v1/signup')).to.have.length(0);
+    expect(getSession(p)?.refresh_token, 'kept for the next try').to.equal('r');
+  });
+
+  it('a refresh answered after the wait (the server rotated the token) is kept when it comes: no second refresh with the used token', () =>
+    shortWaits(300, async () => {
+      let answer!: () => void;
+      api = mockApi({
+        '/auth/v1/token': () =>
+          new Promise((r) => (answer = () => r({ ...rotated(), user: { id: 'vera' } }))),
+      });
+      withSession('vera', false);
+      saveSession(p, { ...getSession(p)!, expires_at: 1 });
+      const { ensureSession } = await import('./auth.js');
+      expect(await ensureSession(p, false), 'given up after the wait').to.equal(null);
+      answer();
+      await until(() => getSession(p)?.refresh_token === 'r2');
+      expect((await ensureSession(p, false))?.refresh_token).to.equal('r2');
+      expect(sent('/auth/v1/token')).to.have.length(1);
+    }));
+
   it('a token the server does not take: the session is forgotten, said once, and the block loads as a signed-out visitor', async () => {
     const forged = fakeJwt('vera', { is_anonymous: false }) + 'x';
     api = mockApi({

@@ -135,14 +135,19 @@ async function send<T>(h: WriteHost, name: string, body: object): Promise<T> {
       await (await marks()).markWrite(p, s, h.block?.id || h.blockId, had?.user.id !== s.user.id);
     return s;
   };
-  const go = async (again = !h.as): Promise<T> => {
+  const go = async (again = !h.as, refresh = true): Promise<T> => {
     const s = await session();
     return call<T>(p, name, body, s.access_token).catch(async (e: ApiError) => {
-      // a token the server did not take (a rotated secret): forgotten; an anonymous visitor's
-      // write goes once more (with a new user), a signed-in visitor's is not sent as anyone else's
+      // a token the server did not take: refreshed once (it may only have expired on the server's
+      // clock) and sent again with the new one, as the same visitor; the refresh out of reach,
+      // kept and not sent; refused (or the new token not taken either: a rotated secret),
+      // forgotten, and an anonymous visitor's write goes once more (with a new user), a signed-in
+      // visitor's is not sent as anyone else's
       if (e.status !== 401) throw e;
-      await refused(p, s);
-      if (again) return go(false);
+      const n = await refused(p, s, refresh);
+      if (n === s) throw new ApiError('Network error', 'network');
+      if (n) return go(again, false);
+      if (again) return go(false, false);
       throw h.as ? signedOut() : e;
     });
   };
