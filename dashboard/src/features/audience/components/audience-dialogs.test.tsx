@@ -137,11 +137,13 @@ describe('CSV import dialog', () => {
           '2번째 줄의 칸이 머리글보다 많습니다. 구분 기호(쉼표)가 들어간 이름이나 그룹은 큰따옴표로 감싸 주세요.',
         ),
       ).toBeTruthy();
+      // the unclosed quote took line 5 with it: both are named and counted (2 + 2 lines)
       expect(
         within(dialog).getByText(
-          '4번째 줄에서 연 큰따옴표가 닫히지 않아, 파일의 나머지가 모두 그 칸으로 읽혔습니다.',
+          '4~5번째 줄을 제외했습니다. 4번째 줄에서 연 큰따옴표가 닫히지 않아, 그 뒤의 줄이 모두 한 칸으로 읽혔습니다.',
         ),
       ).toBeTruthy();
+      expect(within(dialog).getByText('3줄을 제외했습니다:')).toBeTruthy();
       expect(within(dialog).getByText('1줄을 가져올 수 있습니다.')).toBeTruthy();
       expect(
         within(dialog).getByText('3번째 줄의 그룹 “ghosts”은(는) 없는 그룹입니다.'),

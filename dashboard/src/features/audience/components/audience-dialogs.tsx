@@ -362,10 +362,16 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
           )}
           {plan.skipped.length > 0 ? (
             <>
-              <p>{t('audience.importDialog.skipped', { count: plan.skipped.length })}</p>
+              <p>
+                {t('audience.importDialog.skipped', {
+                  // a broken quote's lines all count: the rows it took with it are left out too
+                  count: plan.skipped.reduce((n, s) => n + (s.through ?? s.line) - s.line + 1, 0),
+                })}
+              </p>
               {list(plan.skipped, (s) =>
-                t(`audience.importDialog.reasons.${s.reason}`, {
+                t(`audience.importDialog.reasons.${s.reason}${s.through ? 'Through' : ''}`, {
                   line: s.line,
+                  through: s.through,
                   separator: t(`audience.importDialog.separators.${plan.separator}`),
                 }),
               )}

@@ -107,6 +107,10 @@ export const en = {
         'Line {{line}} opens a double quote that never closes, so the rest of the file was read into it.',
       invalidQuotes:
         'Line {{line}} has a double quote in the middle of a field: write a quote inside a quoted field as two ("").',
+      missingQuotesThrough:
+        'Lines {{line}} to {{through}} were left out: line {{line}} opens a double quote that never closes, so every line after it was read into one field.',
+      invalidQuotesThrough:
+        'Lines {{line}} to {{through}} were left out: line {{line}} has a double quote in the middle of a field, and the lines up to the next quote were read into it. Write a quote inside a quoted field as two ("").',
     },
     /** The file's separator, as tooManyFields names it. */
     separators: { comma: 'comma', semicolon: 'semicolon', tab: 'tab', bar: '| (vertical bar)' },
@@ -229,6 +233,10 @@ export const ko: typeof en = {
         '{{line}}번째 줄에서 연 큰따옴표가 닫히지 않아, 파일의 나머지가 모두 그 칸으로 읽혔습니다.',
       invalidQuotes:
         '{{line}}번째 줄의 칸 가운데에 큰따옴표가 있습니다. 따옴표로 감싼 칸 안의 따옴표는 두 번("") 써 주세요.',
+      missingQuotesThrough:
+        '{{line}}~{{through}}번째 줄을 제외했습니다. {{line}}번째 줄에서 연 큰따옴표가 닫히지 않아, 그 뒤의 줄이 모두 한 칸으로 읽혔습니다.',
+      invalidQuotesThrough:
+        '{{line}}~{{through}}번째 줄을 제외했습니다. {{line}}번째 줄의 칸 가운데에 큰따옴표가 있어, 다음 따옴표까지의 줄이 그 칸으로 읽혔습니다. 따옴표로 감싼 칸 안의 따옴표는 두 번("") 써 주세요.',
     },
     separators: { comma: '쉼표', semicolon: '세미콜론', tab: '탭', bar: '세로 막대 |' },
     group: '{{line}}번째 줄의 그룹 “{{group}}”은(는) 없는 그룹입니다.',

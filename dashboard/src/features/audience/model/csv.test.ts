@@ -60,12 +60,39 @@ describe('CSV import', () => {
     expect(plan.skipped).toEqual([
       { line: 2, reason: 'tooManyFields' },
       { line: 4, reason: 'tooFewFields' },
-      { line: 6, reason: 'missingQuotes' },
+      { line: 6, reason: 'missingQuotes', through: 7 },
     ]);
-    // a quote that closes before the field ends ("Bad"x), and a later quote to end it
+    // a quote that closes before the field ends ("Bad"x), and a later quote to end it: line 3
+    // went into line 2's field
     expect(
       planImport(parseCsvText('name,email\n"Bad"x,bad@x.com\n"Good",good@x.com\n'), []).skipped,
-    ).toEqual([{ line: 2, reason: 'invalidQuotes' }]);
+    ).toEqual([{ line: 2, reason: 'invalidQuotes', through: 3 }]);
+  });
+
+  it('says which lines a broken quote took with it, not only its own (rev-visitor4 D6)', () => {
+    const skipped = (text: string) => planImport(parseCsvText(text), []).skipped;
+    // an unclosed quote: every following row was lost, and only line 2 was reported
+    expect(skipped('name,email\n"A,a@x.com\nB,b@x.com\nC,c@x.com')).toEqual([
+      { line: 2, reason: 'missingQuotes', through: 4 },
+    ]);
+    expect(skipped('name,email\n"A,a@x.com\nB,b@x.com\nC,c@x.com\n')).toEqual([
+      { line: 2, reason: 'missingQuotes', through: 4 },
+    ]);
+    // a quote closed mid-field takes the lines up to the next quote
+    const plan = planImport(
+      parseCsvText('name,email\n"A"x,a@x.com\nB,b@x.com\n"C",c@x.com\nD,d@x.com\n'),
+      [],
+    );
+    expect(plan.skipped).toEqual([{ line: 2, reason: 'invalidQuotes', through: 4 }]);
+    expect(plan.rows.map((r) => r.line)).toEqual([5]);
+    // 10,000 rows with a stray quote in row 5: the 9,996 lines it took are named
+    const rows = Array.from(
+      { length: 10_000 },
+      (_, i) => (i === 4 ? '"R5' : 'R' + (i + 1)) + `,r${i + 1}@x.com`,
+    );
+    expect(skipped(['name,email', ...rows].join('\n'))).toEqual([
+      { line: 6, reason: 'missingQuotes', through: 10_001 },
+    ]);
   });
 
   it('keeps the separator it read the file with, for the report', () => {

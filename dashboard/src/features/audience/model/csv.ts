@@ -55,11 +55,17 @@ export interface ParsedCsv {
   problems: ReadonlyMap<number, SkipReason>;
   /** The line in the file each record starts on, by its index in `records` (the header is 1). */
   lines: readonly number[];
+  /** The last line of a record papaparse misread that took more lines than its first, by index. */
+  through?: ReadonlyMap<number, number>;
 }
 
 export interface ImportPlan {
   rows: ImportRow[];
-  skipped: Array<{ line: number; reason: SkipReason }>;
+  /**
+   * `through`: the last line a broken quote took with it (its record read on to the next quote, or
+   * to the end of the file): every line from `line` to it is left out, not only the first.
+   */
+  skipped: Array<{ line: number; reason: SkipReason; through?: number }>;
   /** Lines whose address the audience has already (in any case): not sent, counted as there. */
   already: number[];
   /** Rows whose group does not exist: imported without a group. */
@@ -85,7 +91,7 @@ const column = (fields: string[], keys: string[]) =>
  * aside: the database's key); a row with one of them is counted as already there.
  */
 export function planImport(
-  { records, fields, problems, lines, separator }: ParsedCsv,
+  { records, fields, problems, lines, separator, through }: ParsedCsv,
   groups: readonly string[],
   existing: ReadonlySet<string> = new Set(),
 ): ImportPlan {
@@ -105,7 +111,11 @@ export function planImport(
   records.forEach((record, i) => {
     const line = lines[i] ?? i + 2;
     const problem = problems.get(i);
-    if (problem && problem !== 'tooFewFields') return plan.skipped.push({ line, reason: problem });
+    const last = through?.get(i);
+    if (problem && problem !== 'tooFewFields')
+      return plan.skipped.push(
+        last ? { line, reason: problem, through: last } : { line, reason: problem },
+      );
     if (record[nameKey!] === undefined || record[emailKey!] === undefined)
       return plan.skipped.push({ line, reason: 'tooFewFields' });
     const name = (record[nameKey!] ?? '').trim();
@@ -163,12 +173,14 @@ function collector() {
     fields: [],
     problems: new Map(),
     lines: [],
+    through: new Map(),
   } as {
     separator: SeparatorName;
     records: ParsedCsv['records'];
     fields: string[];
     problems: Map<number, SkipReason>;
     lines: number[];
+    through: Map<number, number>;
   };
   let line = 2;
   const options = {
@@ -196,6 +208,20 @@ function collector() {
       const codes = new Set(results.errors.map((error) => error.code as string));
       const reason = PARSE_REASONS.find(([code]) => codes.has(code))?.[1];
       if (reason) parsed.problems.set(parsed.records.length, reason);
+      // a broken quote reads the lines after it into its field (to the next quote, or the end):
+      // those rows are lost with it and said so (the file's last line break is no line of its own)
+      const taken =
+        reason && reason !== 'tooManyFields' && reason !== 'tooFewFields'
+          ? lineBreaks(
+              Object.fromEntries(
+                Object.entries(results.data).map(([k, v]) => [
+                  k,
+                  String(v ?? '').replace(/[\r\n]+$/, ''),
+                ]),
+              ),
+            )
+          : 0;
+      if (taken) parsed.through.set(parsed.records.length, at + taken);
       parsed.records.push(results.data);
     },
   } as const;
