@@ -143,8 +143,16 @@ revoke all on function private.schedule_cafe24_refresh(uuid, timestamptz) from p
 -- ---------------------------------------------------------------------------------------------
 
 -- Stores a new connection (or a reconnection of the same mall): granted, tokens kept, the
--- loader synced, the keep-alive scheduled. A mall connected by another owner is refused
--- (P0409 'This Cafe24 shop is connected to another account').
+-- loader synced, the keep-alive scheduled. The caller has just completed Cafe24's sign-in for the
+-- mall (set-cafe24 exchanged the mall's code), so they control it. A mall another owner holds:
+--   - whose connection is not granted (the mall refused that owner's tokens: the app was deleted
+--     there, or its refresh token ran out) is handed over: the other owner loses it (their shop
+--     row and tokens go, their loader read serves nothing, a cafe24_taken_over note says why) and
+--     the caller connects it;
+--   - whose connection is granted is refused: answers {other_account: true} without raising, so
+--     the sync it queues for the holder commits. That sync asks the mall with the holder's
+--     tokens; if the app was deleted there it turns the holder not granted, and the caller's next
+--     try takes the mall. A live connection is never taken.
 create function public.save_cafe24_connection(p_user_id uuid, p_mall_id text, p_shop_no integer,
                                               p_scopes text[], p_access_token text, p_refresh_token text,
                                               p_token_data jsonb)
@@ -152,12 +160,30 @@ returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_integration public.integrations;
   v_shop public.cafe24_shops;
+  v_holder public.cafe24_shops;
+  v_holder_status public.integration_status;
 begin
   if coalesce(p_access_token, '') = '' or coalesce(p_refresh_token, '') = '' then
     raise exception 'tokens required' using errcode = 'P0001';
   end if;
-  if exists (select 1 from public.cafe24_shops where mall_id = p_mall_id and user_id <> p_user_id) then
-    raise exception 'This Cafe24 shop is connected to another account' using errcode = 'P0409';
+  -- the holder's row locked: a sync marking it not granted (or a reconnection) waits for this
+  select s.* into v_holder from public.cafe24_shops s
+    where s.mall_id = p_mall_id and s.user_id <> p_user_id for update;
+  if found then
+    select i.status into v_holder_status from public.integrations i
+      where i.id = v_holder.integration_id for update;
+    if v_holder_status is distinct from 'not_granted' or v_holder.removing then
+      perform private.request_cafe24_sync(v_holder.user_id);
+      return jsonb_build_object('other_account', true);
+    end if;
+    -- the mall refused the holder's tokens: the holder loses the mall (the shop and tokens go
+    -- with the integration; their placements stay theirs for another shop)
+    delete from public.integration_notes
+      where user_id = v_holder.user_id and provider = 'cafe24';
+    delete from public.integrations where id = v_holder.integration_id;
+    perform private.skip_cafe24_jobs(v_holder.user_id, 'The Cafe24 shop was connected by another account');
+    perform private.note_integration(v_holder.user_id, null, 'cafe24', 'cafe24_taken_over',
+                                     jsonb_build_object('mall_id', p_mall_id));
   end if;
   -- another mall of the same owner: the old one is being replaced; its tag must come off first
   if exists (select 1 from public.cafe24_shops where user_id = p_user_id and mall_id <> p_mall_id) then
@@ -179,7 +205,7 @@ begin
       set access_token = excluded.access_token, refresh_token = excluded.refresh_token,
           token_data = excluded.token_data, updated_at = now();
   delete from public.integration_notes
-    where user_id = p_user_id and provider = 'cafe24' and code = 'cafe24_unauthorized';
+    where user_id = p_user_id and provider = 'cafe24' and code in ('cafe24_unauthorized', 'cafe24_taken_over');
   perform private.request_cafe24_sync(p_user_id);
   perform private.schedule_cafe24_refresh(p_user_id, now() + interval '1 day');
   return jsonb_build_object('id', v_integration.id, 'shop_id', v_shop.id, 'mall_id', v_shop.mall_id,
@@ -380,8 +406,10 @@ grant execute on function public.save_cafe24_placements(uuid, jsonb) to service_
 -- ---------------------------------------------------------------------------------------------
 
 -- What the loader in the mall shows: the owner and, per screen, the blocks in order. Empty when
--- the shop is being disconnected or the owner has no paid plan (so a tag that could not be
--- removed yet shows nothing). Reads no auth.uid(): the same answer for every visitor, so a CDN
+-- the shop is being disconnected, the owner has no paid plan (so a tag that could not be
+-- removed yet shows nothing), or the mall refused the owner's tokens (not granted: we can no
+-- longer change or remove the tag, and whoever runs the mall now may hand it to another owner;
+-- connecting again serves them again). Reads no auth.uid(): the same answer for every visitor, so a CDN
 -- may keep it a minute.
 -- security definer: anon cannot read shops, placements or blocks (owners only); only what the
 -- loader needs comes out.
@@ -400,7 +428,8 @@ begin
       where pl.user_id = s.user_id and not b.deactivated), '[]'::jsonb))
     into v_result
     from public.cafe24_shops s join public.profiles p on p.id = s.user_id
-    where s.id = p_shop and not s.removing and p.paid;
+      join public.integrations i on i.id = s.integration_id
+    where s.id = p_shop and not s.removing and p.paid and i.status = 'granted';
   perform set_config('response.headers',
     '[{"Cache-Control": "public, max-age=60, stale-while-revalidate=300"}]', true);
   return coalesce(v_result, jsonb_build_object('owner_id', null, 'placements', '[]'::jsonb));
@@ -408,6 +437,6 @@ end;
 $$;
 
 comment on function public.get_cafe24_embed(uuid) is
-  'The Cafe24 loader''s read (cacheable GET, Cache-Control public max-age=60): {owner_id, placements: [{block_id, type, location, per_product, selector}]} of a connected shop whose owner has a paid plan; no placements otherwise.';
+  'The Cafe24 loader''s read (cacheable GET, Cache-Control public max-age=60): {owner_id, placements: [{block_id, type, location, per_product, selector}]} of a connected (granted) shop whose owner has a paid plan; no placements otherwise.';
 revoke all on function public.get_cafe24_embed(uuid) from public;
 grant execute on function public.get_cafe24_embed(uuid) to anon, authenticated, service_role;

@@ -74,9 +74,10 @@ create table public.integration_notes (
   -- unauthorized: Notion refused the token (the integration is not granted any more)
   -- write_failed: a response could not be written after every retry
   -- cafe24_unauthorized: the mall refused our tokens; cafe24_loader_failed: the loader could not be
-  -- installed or removed after every retry (schemas/cafe24.sql)
+  -- installed or removed after every retry; cafe24_taken_over: the mall refused our tokens and
+  -- another account then connected it (detail.mall_id) (schemas/cafe24.sql)
   code text not null check (code in ('column_type', 'target_missing', 'unauthorized', 'write_failed',
-                                     'cafe24_unauthorized', 'cafe24_loader_failed')),
+                                     'cafe24_unauthorized', 'cafe24_loader_failed', 'cafe24_taken_over')),
   -- the column's name for column_type ('' otherwise)
   property text not null default '' check (char_length(property) <= 200),
   detail jsonb not null default '{}'::jsonb check (jsonb_typeof(detail) = 'object'),

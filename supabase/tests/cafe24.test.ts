@@ -28,6 +28,7 @@ import {
   providersUrl,
 } from './support/providers.ts';
 import { createBlock } from './support/drafts.ts';
+import { CAFE24_MESSAGES } from '@reaction-blocks/contracts/cafe24';
 
 const REDIRECT = 'http://127.0.0.1:54323/oauth/cafe24';
 
@@ -478,5 +479,112 @@ describe('connecting a shop', () => {
     const service = serviceClient();
     const { data } = await service.from('integrations').select('id').eq('user_id', owner2.id);
     expect(data).toEqual([]);
+  });
+});
+
+describe('a mall whose app was deleted under one owner (one owner per mall)', () => {
+  const status = async (who: TestUser) =>
+    (
+      await sql<{ status: string }>(
+        `select status from public.integrations where user_id = $1 and provider = 'cafe24'`,
+        [who.id],
+      )
+    )[0]?.status;
+
+  it('hands the mall to the owner who signs in to it once Cafe24 refused the holder’s tokens', async () => {
+    const a = await paidOwner('cafe24-holder');
+    const b = await paidOwner('cafe24-next');
+    const mall = newMallId();
+    const block = await createBlock(a, 'comment');
+    await connect(a, mall);
+    await place(a, [
+      { blockId: block, location: 'product_detail', perProduct: true, selector: '', position: 0 },
+    ]);
+    await runWorker();
+    await eventually(async () => (await ourTags(mall)).length === 1);
+    const shopA = (await shopOf(a))!;
+    expect((await embed(shopA.id)).body.placements).toHaveLength(1);
+    // the operator deletes the app in the mall's admin; A's next sync is refused
+    await cafe24Control(mall, { uninstall: true });
+    await place(a, [
+      { blockId: block, location: 'main', perProduct: false, selector: '', position: 0 },
+    ]);
+    await runWorker();
+    await eventually(async () => (await status(a)) === 'not_granted');
+    // a connection Cafe24 refuses serves nothing (we can neither change nor remove its tag)
+    expect((await embed(shopA.id)).body).toEqual({ owner_id: null, placements: [] });
+
+    // B signs in to the mall (proving control of it) and takes it over
+    const { integration } = await connect(b, mall);
+    expect(integration).toMatchObject({ provider: 'cafe24', status: 'granted', mallId: mall });
+    const holders = await sql<{ user_id: string }>(
+      'select user_id from public.cafe24_shops where mall_id = $1',
+      [mall],
+    );
+    expect(holders.map((r) => r.user_id)).toEqual([b.id]);
+    // A's card: no connection, no shop, and a note saying why (its placements are kept)
+    expect(await status(a)).toBeUndefined();
+    expect(await shopOf(a)).toBeUndefined();
+    const { data: notes } = await a.client
+      .from('integration_notes')
+      .select('code, detail')
+      .eq('provider', 'cafe24');
+    expect(notes).toEqual([{ code: 'cafe24_taken_over', detail: { mall_id: mall } }]);
+    const { data: kept } = await a.client.from('cafe24_placements').select('block_id');
+    expect(kept).toEqual([{ block_id: block }]);
+    expect((await embed(shopA.id)).body).toEqual({ owner_id: null, placements: [] });
+    const tokens = await sql(
+      `select 1 from private.integration_tokens t join public.integrations i on i.id = t.integration_id
+       where i.user_id = $1`,
+      [a.id],
+    );
+    expect(tokens).toEqual([]);
+    // B's connection works: B places a block and the loader is installed for B's shop
+    const blockB = await createBlock(b, 'like');
+    const placed = await place(b, [
+      { blockId: blockB, location: 'main', perProduct: false, selector: '', position: 0 },
+    ]);
+    expect(placed.status, JSON.stringify(placed.json)).toBe(200);
+    await runWorker();
+    const shopB = (await shopOf(b))!;
+    await eventually(async () => {
+      const tags = await ourTags(mall);
+      return tags.length === 1 && tags[0]!.src.includes(`shop=${shopB.id}`);
+    });
+    expect((await embed(shopB.id)).body.owner_id).toBe(b.id);
+  });
+
+  it('refuses a live mall, saying what to do, and checks the holder’s access on each try', async () => {
+    const a = await paidOwner('cafe24-live');
+    const b = await paidOwner('cafe24-hostile');
+    const mall = newMallId();
+    await connect(a, mall);
+    await runWorker();
+    // A's connection is granted and Cafe24 still takes its tokens: B is refused, A keeps the mall
+    const tryConnect = async () => {
+      const back = await cafe24Consent(await authorize(b, mall));
+      return setCafe24(b, back.code, back.state);
+    };
+    const refused = await tryConnect();
+    expect([refused.status, refused.json.error?.code, refused.json.error?.message]).toEqual([
+      409,
+      'other_account',
+      CAFE24_MESSAGES.otherAccount,
+    ]);
+    await runWorker();
+    expect(await status(a)).toBe('granted');
+    expect((await shopOf(a))!.id).toBeDefined();
+    expect(await shopOf(b)).toBeUndefined();
+
+    // the mall's operator deletes the app in Cafe24's admin and tries again: still refused (we
+    // have not asked the mall yet), and the check queued then finds A's tokens refused
+    await cafe24Control(mall, { uninstall: true });
+    const again = await tryConnect();
+    expect([again.status, again.json.error?.code]).toEqual([409, 'other_account']);
+    await runWorker();
+    await eventually(async () => (await status(a)) === 'not_granted');
+    const third = await tryConnect();
+    expect(third.status, JSON.stringify(third.json)).toBe(200);
+    expect(await shopOf(a)).toBeUndefined();
   });
 });

@@ -38,7 +38,8 @@ export type NoteCode =
   | 'unauthorized'
   | 'write_failed'
   | 'cafe24_unauthorized'
-  | 'cafe24_loader_failed';
+  | 'cafe24_loader_failed'
+  | 'cafe24_taken_over';
 
 export type IntegrationProvider = 'notion' | 'cafe24';
 

@@ -53,15 +53,15 @@ Deno.serve(
       p_token_data: tokenData(tokens),
     });
     if (error) {
-      if (error.code === 'P0409')
-        throw new HttpError(
-          409,
-          error.message === CAFE24_MESSAGES.otherShop ? 'other_shop' : 'other_account',
-          error.message,
-        );
+      // the caller's other mall is still connected
+      if (error.code === 'P0409') throw new HttpError(409, 'other_shop', error.message);
       afterSpentState(dbError(error, status));
     }
     kickWorker();
+    // another account holds the mall and its connection is granted: refused (a sync of that
+    // connection was queued, which finds out whether Cafe24 still takes its tokens)
+    if ((data as { other_account?: boolean }).other_account)
+      throw new HttpError(409, 'other_account', CAFE24_MESSAGES.otherAccount);
     const saved = data as { status: string; mall_id: string; shop_id: string };
     return {
       status: true,

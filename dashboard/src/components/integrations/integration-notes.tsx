@@ -25,7 +25,10 @@ export function noteText(
     if (detail.reason === 'rejected') return t('integrations.notes.columnRejected', options);
     return t('integrations.notes.column_type', options);
   }
-  return t(`integrations.notes.${note.code}`, { message: detail.message ?? detail.reason ?? '' });
+  return t(`integrations.notes.${note.code}`, {
+    message: detail.message ?? detail.reason ?? '',
+    mall: detail.mall_id ?? '',
+  });
 }
 
 export interface IntegrationNotesProps {

@@ -65,6 +65,8 @@ export const en = {
     cafe24_unauthorized:
       'Cafe24 refused our access: the app was removed from your shop, or its access expired. Connect Cafe24 again.',
     cafe24_loader_failed: 'Your Cafe24 shop could not be updated after every retry: {{message}}',
+    cafe24_taken_over:
+      'Your Cafe24 shop {{mall}} is no longer connected here: Cafe24 had refused our access to it (the app was removed from the shop), and another account then connected the shop. Your blocks no longer show on it; your placements are kept for a shop you connect.',
   },
   kinds: {
     text: 'text',
@@ -171,7 +173,8 @@ export const ko: typeof en = {
     notGranted: '노션 접근 권한이 해제되었습니다. 노션을 다시 연결해 주세요',
     notSaved: '서비스가 잠시 응답하지 않아 연결을 저장하지 못했습니다. 다시 연결해 주세요',
     invalidMall: '카페24 쇼핑몰 아이디를 입력하세요: 영문 소문자와 숫자 4~16자',
-    otherAccount: '이 카페24 쇼핑몰은 다른 계정에 연결되어 있습니다',
+    otherAccount:
+      '이 카페24 쇼핑몰은 다른 계정에 연결되어 있습니다. 그 계정의 주인에게 연결 해제를 요청하세요. 이 쇼핑몰을 운영한다면 카페24 관리자에서 Reaction Blocks 앱을 삭제한 뒤 다시 연결하세요. 시도할 때마다 다른 계정의 액세스를 확인하고, 카페24가 그 액세스를 거부하면 쇼핑몰을 넘겨 드립니다',
     otherShop: '먼저 연결된 다른 카페24 쇼핑몰의 연결을 해제하세요',
     shopNotConnected: '먼저 카페24 쇼핑몰을 연결하세요',
     unavailable: '카페24가 응답하지 않습니다. 잠시 후 다시 시도해 주세요',
@@ -210,6 +213,8 @@ export const ko: typeof en = {
       '카페24가 액세스를 거부했습니다. 쇼핑몰에서 앱이 삭제되었거나 액세스가 만료되었습니다. 카페24를 다시 연결해 주세요.',
     cafe24_loader_failed:
       '여러 번 다시 시도했지만 카페24 쇼핑몰에 반영하지 못했습니다: {{message}}',
+    cafe24_taken_over:
+      '카페24 쇼핑몰 {{mall}}은(는) 더 이상 여기에 연결되어 있지 않습니다. 카페24가 액세스를 거부한 뒤(쇼핑몰에서 앱이 삭제됨) 다른 계정이 이 쇼핑몰을 연결했습니다. 이 쇼핑몰에는 더 이상 블록이 보이지 않으며, 블록 배치는 새로 연결하는 쇼핑몰을 위해 남겨 둡니다.',
   },
   kinds: {
     text: '텍스트',

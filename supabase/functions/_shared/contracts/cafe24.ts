@@ -6,7 +6,8 @@ import { INTEGRATION_MESSAGES, oauthRedirectUrl } from '@reaction-blocks/contrac
 
 export const CAFE24_MESSAGES = {
   invalidMall: 'Enter your Cafe24 mall ID: 4 to 16 lowercase letters and digits',
-  otherAccount: 'This Cafe24 shop is connected to another account',
+  otherAccount:
+    'This Cafe24 shop is connected to another account. Ask its owner to disconnect it. If you run this shop, delete the Reaction Blocks app in your Cafe24 admin, then connect again: each try checks the other account’s access, and the shop is handed to you once Cafe24 refuses it',
   otherShop: 'Disconnect your other Cafe24 shop first',
   shopNotConnected: 'Connect a Cafe24 shop first',
   unavailable: 'Cafe24 did not answer; try again in a moment',
