@@ -565,6 +565,52 @@ describe('a lost answer', () => {
     expect(rowsIn(await notionWorkspace(ws), responses.id)).toHaveLength(1);
     expect(await logOf('/pages')).toHaveLength(1);
   });
+
+  it('a row with no Response ID to look up is found by its title and its body', async () => {
+    // Feedback has no Response ID column and every click's title is the block's name
+    const res = await search(owner, 'database');
+    const feedback = (
+      res.json.data as { objects: Array<{ id: string; title: string }> }
+    ).objects.find((o) => o.title === 'Feedback')!;
+    const button = await createBlock(owner, 'button');
+    await link(owner, button, {
+      notion_database: feedback.id,
+      notion_database_title: 'block_name',
+    });
+    for (const name of ['A', 'B']) {
+      const guest = await newGuest();
+      await guest.client.rpc('record_button_click', { p_block_id: button, p_creator_name: name });
+    }
+    await runWorker();
+    await eventually(async () => (await notionJobs(button)).every((j) => j.status === 'done'));
+    expect(rowsIn(await notionWorkspace(ws), feedback.id)).toHaveLength(2);
+    await notionControl('/failure', { workspace_id: ws, mode: 'lost' });
+    try {
+      const guest = await newGuest();
+      await guest.client.rpc('record_button_click', { p_block_id: button, p_creator_name: 'C' });
+      await runWorker();
+      await eventually(async () => {
+        const job = (await notionJobs(button))[2];
+        return job?.status === 'queued' && !!job.last_error;
+      });
+      expect(rowsIn(await notionWorkspace(ws), feedback.id)).toHaveLength(3);
+    } finally {
+      await notionControl('/failure', { workspace_id: ws, mode: null });
+    }
+    await sql(
+      `update private.jobs set run_at = now() where kind = 'notion' and status = 'queued' and payload ->> 'block_id' = $1`,
+      [button],
+    );
+    await runWorker();
+    await eventually(async () => (await notionJobs(button))[2]?.status === 'done');
+    const rows = rowsIn(await notionWorkspace(ws), feedback.id);
+    expect(rows).toHaveLength(3);
+    const [job] = (await notionJobs(button)).slice(2);
+    expect(job!.result).toMatchObject({ found_after_retry: true });
+    // the row of C's click: its body names the item
+    const found = rows.find((r) => r.id === (job!.result as { page_id: string }).page_id)!;
+    expect(JSON.stringify(found.children)).toContain(' · C · ');
+  });
 });
 
 describe('a lost answer under a page', () => {

@@ -12,8 +12,8 @@
 // - 5xx, connection refused: retried with the queue's backoff (40 attempts ride out a day);
 // - no answer after the request was sent (a lost answer, a timeout: `uncertain`): retried, and
 //   every retry first looks for the page it may have written, so it is not written twice: a row
-//   by its Response ID where the data source has one (the title or a "Response ID" column), a
-//   page under a page among the
+//   by its Response ID (the title or a "Response ID" column) or else by its title among the rows
+//   created since the job was enqueued and the item's id in its body, a page under a page among the
 //   parent's child pages, by its title and the item's id in its body;
 // - 400 naming a column: the page is written without that column and a note says which.
 import type { SupabaseClient } from '@supabase/supabase-js';
@@ -55,28 +55,74 @@ async function readSchema(ctx: NotionContext): Promise<SchemaProperty[]> {
   return schema;
 }
 
-/** The page a previous attempt may have written: a row whose title or Response ID is the item's id. */
+/** Whether a page's body names the item's id (its last paragraph: block, creator, time, id). */
+async function bodyNames(ctx: NotionContext, pageId: string): Promise<boolean> {
+  const body = await notionClient(ctx.access_token).blocks.children.list({
+    block_id: pageId,
+    page_size: 100,
+  });
+  return (body.results as Array<Record<string, unknown>>).some((b) => {
+    const value = b[String(b.type)] as { rich_text?: unknown } | undefined;
+    return plainText(value?.rich_text).includes(ctx.item.id);
+  });
+}
+
+/** Notion's times are whole minutes: from the minute before the job's, for the clocks. */
+const sinceMinute = (since: string) =>
+  new Date(Math.floor(Date.parse(since) / 60_000) * 60_000 - 60_000).toISOString();
+
+/**
+ * The row a previous attempt may have written: by its Response ID (the title in response_id
+ * mode, or a "Response ID" column); without either, the rows created since the job was enqueued
+ * with the row's title, newest first, the one whose body names the item's id.
+ */
 async function alreadyWritten(
   ctx: NotionContext,
   schema: SchemaProperty[],
+  title: string,
+  since: string,
 ): Promise<string | null> {
-  const title = schema.find((p) => p.type === 'title');
+  const titleColumn = schema.find((p) => p.type === 'title');
   const idColumn = schema.find(
     (p) => p.type === 'rich_text' && /^response[ _-]?id$/i.test(p.name.trim()),
   );
+  const client = notionClient(ctx.access_token);
   const filter =
-    ctx.title_mode === 'response_id' && title
-      ? { property: title.name, title: { equals: ctx.item.id } }
+    ctx.title_mode === 'response_id' && titleColumn
+      ? { property: titleColumn.name, title: { equals: ctx.item.id } }
       : idColumn
         ? { property: idColumn.name, rich_text: { equals: ctx.item.id } }
         : null;
-  if (!filter) return null;
-  const found = await notionClient(ctx.access_token).dataSources.query({
-    data_source_id: ctx.target.id,
-    filter: filter as never,
-    page_size: 1,
-  });
-  return found.results[0]?.id ?? null;
+  if (filter) {
+    const found = await client.dataSources.query({
+      data_source_id: ctx.target.id,
+      filter: filter as never,
+      page_size: 1,
+    });
+    return found.results[0]?.id ?? null;
+  }
+  if (!titleColumn) return null;
+  const candidates: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const found = await client.dataSources.query({
+      data_source_id: ctx.target.id,
+      filter: { timestamp: 'created_time', created_time: { on_or_after: sinceMinute(since) } },
+      sorts: [{ timestamp: 'created_time', direction: 'descending' }],
+      page_size: 100,
+      ...(cursor ? { start_cursor: cursor } : {}),
+    } as never);
+    for (const row of found.results as Array<{
+      id: string;
+      properties?: Record<string, unknown>;
+    }>) {
+      const value = row.properties?.[titleColumn.name] as { title?: unknown } | undefined;
+      if (plainText(value?.title) === title) candidates.push(row.id);
+    }
+    cursor = found.has_more && found.next_cursor ? found.next_cursor : undefined;
+  } while (cursor);
+  for (const id of candidates) if (await bodyNames(ctx, id)) return id;
+  return null;
 }
 
 /**
@@ -95,7 +141,7 @@ async function alreadyWrittenUnder(
   since: string,
 ): Promise<string | null> {
   const client = notionClient(ctx.access_token);
-  const from = Math.floor(Date.parse(since) / 60_000) * 60_000 - 60_000;
+  const from = Date.parse(sinceMinute(since));
   const candidates: string[] = [];
   let cursor: string | undefined;
   do {
@@ -115,14 +161,7 @@ async function alreadyWrittenUnder(
     }
     cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined;
   } while (cursor);
-  for (const id of candidates.reverse()) {
-    const body = await client.blocks.children.list({ block_id: id, page_size: 100 });
-    const names = (body.results as Array<Record<string, unknown>>).some((b) => {
-      const value = b[String(b.type)] as { rich_text?: unknown } | undefined;
-      return plainText(value?.rich_text).includes(ctx.item.id);
-    });
-    if (names) return id;
-  }
+  for (const id of candidates.reverse()) if (await bodyNames(ctx, id)) return id;
   return null;
 }
 
@@ -290,12 +329,13 @@ async function prepareOne(
       return delivery(db, job, ctx, mapped);
     }
     const schema = await readSchema(ctx);
+    const mapped = mapToDataSource(schema, ctx);
     if (job.attempts > 1) {
-      const existing = await alreadyWritten(ctx, schema);
+      const existing = await alreadyWritten(ctx, schema, mapped.title, job.created_at);
       if (existing)
         return { status: 'done', result: { page_id: existing, found_after_retry: true } };
     }
-    return delivery(db, job, ctx, mapToDataSource(schema, ctx));
+    return delivery(db, job, ctx, mapped);
   } catch (err) {
     const failure = classifyNotionError(err);
     // reads changed nothing at Notion: a timeout here is as safe to retry as an outage, and a

@@ -26,6 +26,9 @@ interface Call {
   id: string;
 }
 
+/** Notion's times are whole minutes ("2022-03-01T19:05:00.000Z"). */
+const toMinute = (iso: string) => `${iso.slice(0, 16)}:00.000Z`;
+
 const pageSize = (body: JsonObject) =>
   Math.min(100, Math.max(1, Number(body.page_size ?? 100) || 100));
 
@@ -90,6 +93,13 @@ function matchingRows(
     .filter((p) => !p.gone && p.parent.type === 'data_source_id' && p.parent.id === ds.id)
     .filter((p) =>
       conditions.every((c) => {
+        // a timestamp filter: Notion's times are whole minutes
+        if (c.timestamp === 'created_time' && isObject(c.created_time)) {
+          const after = c.created_time.on_or_after;
+          return (
+            typeof after !== 'string' || Date.parse(toMinute(p.createdTime)) >= Date.parse(after)
+          );
+        }
         const prop = ds.properties.find((x) => x.name === c.property || x.id === c.property);
         if (!prop)
           throw new NotionApiError(
@@ -113,11 +123,19 @@ async function queryDataSource({ state, ws, req, res, id }: Call) {
   const body = await readJson(req);
   const rows = matchingRows(ws, ds, body);
   const size = pageSize(body);
+  // newest first, or as `sorts` asks by created_time; start_cursor: the next page's first row
+  const sort = Array.isArray(body.sorts) && isObject(body.sorts[0]) ? body.sorts[0] : null;
+  if (sort?.timestamp === 'created_time' && sort.direction === 'ascending') rows.reverse();
+  const cursor = typeof body.start_cursor === 'string' ? body.start_cursor : null;
+  const start = cursor ? rows.findIndex((p) => p.id === cursor) : 0;
+  if (start < 0)
+    throw new NotionApiError(400, 'validation_error', 'start_cursor should be a valid cursor.');
+  const next = rows[start + size]?.id ?? null;
   sendJson(res, 200, {
     object: 'list',
-    results: rows.slice(0, size).map((p) => pageObject(p, ws, state.apiBase)),
-    next_cursor: null,
-    has_more: rows.length > size,
+    results: rows.slice(start, start + size).map((p) => pageObject(p, ws, state.apiBase)),
+    next_cursor: next,
+    has_more: next !== null,
     type: 'page_or_data_source',
     page_or_data_source: {},
     request_id: randomUUID(),
@@ -184,9 +202,6 @@ const contentBlockId = (pageId: string, i: number) => {
   const h = createHash('sha256').update(`${pageId}:${i}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 };
-
-/** Notion's times of blocks are whole minutes ("2022-03-01T19:05:00.000Z"). */
-const toMinute = (iso: string) => `${iso.slice(0, 16)}:00.000Z`;
 
 /** A block as Notion answers it: its rich text with plain_text, and the block's own fields. */
 function blockObject(
