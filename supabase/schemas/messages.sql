@@ -203,7 +203,9 @@ begin
   if char_length(p_creator_name) > 100 then
     raise exception 'Too long name' using errcode = 'P0001';
   end if;
-  if char_length(p_color) > 32 then
+  -- a colour as the contracts' ZColor has it (#rgb or #rrggbb; the SDK sends #rrggbb), or none:
+  -- only its length was checked, and 'red;}' was stored as given
+  if char_length(p_color) > 32 or p_color !~* '^(#([0-9a-f]{3}|[0-9a-f]{6}))?$' then
     raise exception 'Invalid color' using errcode = 'P0001';
   end if;
   if char_length(p_photo_url) > 500 or char_length(p_home_url) > 500 then
@@ -211,6 +213,15 @@ begin
   end if;
   if char_length(p_timezone) > 64 then
     raise exception 'Invalid timezone' using errcode = 'P0001';
+  end if;
+  -- a zone Postgres knows (as block_results_summary checks the owner's), or none: 'Mars/Base' was
+  -- stored as given. The zone table is cached after its first use; a read-only block costs no xid.
+  if nullif(p_timezone, '') is not null then
+    begin
+      perform pg_catalog.timezone(p_timezone, pg_catalog.to_timestamp(0));
+    exception when others then
+      raise exception 'Invalid timezone' using errcode = 'P0001';
+    end;
   end if;
 end;
 $$;

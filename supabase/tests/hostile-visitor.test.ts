@@ -505,6 +505,10 @@ describe('messages', () => {
       [{ p_creator_photo_url: longUrl }, 'Too long URL'],
       [{ p_color: '#'.repeat(33) }, 'Invalid color'],
       [{ p_timezone: 'T'.repeat(65) }, 'Invalid timezone'],
+      // rev-visitor4 D8: only the length was checked, these were stored as given
+      [{ p_color: 'red;}' }, 'Invalid color'],
+      [{ p_color: '#12345' }, 'Invalid color'],
+      [{ p_timezone: 'Mars/Base' }, 'Invalid timezone'],
     ];
     for (const [fields, error] of attempts) {
       await hostile.refusedPost(visitor, blocks.comment, error, 400, {
@@ -512,6 +516,14 @@ describe('messages', () => {
         ...fields,
       });
     }
+    // what the SDK and older clients send is taken: #rgb, #RRGGBB, none; a zone Postgres knows
+    for (const fields of [
+      { p_color: '#ABC', p_timezone: 'Asia/Seoul' },
+      { p_color: '#336699', p_timezone: 'UTC' },
+      { p_color: '', p_timezone: '' },
+      { p_color: null, p_timezone: null },
+    ])
+      expect(await hostile.post(await newGuest(), blocks.comment, fields)).toBeTruthy();
     await hostile.refused(
       blocks.comment,
       () =>
