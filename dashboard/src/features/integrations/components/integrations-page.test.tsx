@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi, type Mock } from 'vitest';
 import type { IntegrationNote, NotionIntegration } from '../../../lib/integrations';
 import { fakeProfile, renderWithProviders, signedInSession } from '../../../test/utils';
@@ -409,6 +409,35 @@ describe('/profile/integration: Cafe24', () => {
     expect(within(notes).getAllByRole('listitem')).toHaveLength(1);
     expect(notes.textContent).toContain('could not be updated after every retry: boom');
     expect(card.textContent).not.toContain('or its access expired. Connect Cafe24 again.');
+  });
+
+  it('taken over: the card offers to connect a shop and says why the mall is gone (en, ko)', async () => {
+    const taken = [
+      note({
+        id: 'c3',
+        provider: 'cafe24',
+        code: 'cafe24_taken_over',
+        detail: { mall_id: 'myshop' },
+      }),
+    ];
+    render(api({ notion: null }), true, cafe24({ integration: null, shop: null, notes: taken }));
+    const card = await cafe24Card();
+    const notes = await within(card).findByRole('list', { name: 'Notes' });
+    expect(notes.textContent).toContain(
+      'Your Cafe24 shop myshop is no longer connected here: Cafe24 had refused our access to it',
+    );
+    expect(within(card).getByRole('button', { name: 'Connect Cafe24' })).toBeTruthy();
+    cleanup();
+    const { setLanguage } = await import('../../../lib/i18n');
+    await setLanguage('ko', false);
+    render(api({ notion: null }), true, cafe24({ integration: null, shop: null, notes: taken }));
+    const ko = (await screen.findByRole('heading', { name: '카페24' })).closest('li')!;
+    await waitFor(() =>
+      expect(ko.textContent).toContain(
+        '카페24 쇼핑몰 myshop은(는) 더 이상 여기에 연결되어 있지 않습니다',
+      ),
+    );
+    await setLanguage('en', false);
   });
 
   it('disconnecting: the dialog closes and it is said before the card is read again; focus then on the heading', async () => {
