@@ -246,7 +246,10 @@ begin
   end if;
   if v_email is not null then
     v_awaiting := not private.mail_confirmed(v_email, p_block.owner_id, null);
-    if v_awaiting and p_block.type = 'form' then
+    -- no ask to an address that unsubscribed from the owner: its yes would lead to no letter
+    -- (every letter skips it), and a stranger could make the owner mail it (rev-mission D1)
+    if v_awaiting and p_block.type = 'form'
+       and not private.letter_unsubscribed(p_block.owner_id, v_email) then
       perform private.ask_mail_consent(v_email, p_block.owner_id, null, p_block.id,
                                        private.request_locale(p_block.language));
     end if;

@@ -35,6 +35,18 @@ end;
 $$;
 revoke execute on function private.enqueue_trigger_letters(public.blocks, uuid, jsonb) from public;
 
+-- Whether a letter's saved HTML is something to send: the one definition reserve_trigger_letter,
+-- the manual send (letters.sql) and the editor's choices (trigger_letter_choices has_html) use,
+-- so the editor never offers a letter the send would skip as "no content yet" (rev-mission D4).
+create function public.letter_has_content(p_mail_html text)
+returns boolean language sql immutable set search_path = '' as $$
+  select coalesce(p_mail_html, '') <> '';
+$$;
+comment on function public.letter_has_content(text) is
+  'Whether a letter''s saved mail_html is something to send (not null, not empty).';
+revoke execute on function public.letter_has_content(text) from public, anon;
+grant execute on function public.letter_has_content(text) to authenticated, service_role;
+
 -- Reserves the letter of one running `letter.trigger` job. p_sender: {from, from_name, reply_to}
 -- as the worker decided them (_shared/letter/calls.ts senderFor). Answers {delivery_id,
 -- publish_id} when a `letter` job was added, {delivery_id, publish_id, skipped} when the delivery
@@ -70,6 +82,19 @@ begin
                    and not q.deleted and q.trigger_letter_block = v_letter.id) then
     return jsonb_build_object('skip', 'the question no longer sends this letter');
   end if;
+  -- every check that would skip the send comes before the consent ask (rev-mission D2): no
+  -- confirmation mail, and none of the owner's daily confirmation cap, for a letter that cannot go
+  select paid into v_paid from public.profiles where id = v_form.owner_id;
+  if not coalesce(v_paid, false) then
+    return jsonb_build_object('skip', 'a paid plan is required');
+  end if;
+  if v_letter.deactivated then
+    return jsonb_build_object('skip', 'the letter is deactivated');
+  end if;
+  select * into v_private from public.block_private where block_id = v_letter.id;
+  if not public.letter_has_content(v_private.mail_html) then
+    return jsonb_build_object('skip', 'the letter has no content yet');
+  end if;
   select r.answers -> (v_job.payload ->> 'question_id') ->> 'value' into v_email
     from public.responses r where r.id = (v_job.payload ->> 'response_id')::uuid and r.block_id = v_form.id;
   v_email := lower(btrim(v_email));
@@ -79,21 +104,16 @@ begin
   -- double opt-in (mail-consent.sql): a typed address gets the owner's letter once it confirmed
   -- it wants their letters. Until then the confirmation mail goes instead (asked here too: the
   -- question need not be the form's visitor email), and answer_mail_consent queues this job's
-  -- letter again when it confirms (the result's `awaiting`).
-  if not private.letters_allowed(v_form.owner_id, v_email) then
-    perform private.ask_mail_consent(v_email, v_form.owner_id, null, v_form.id, v_form.language);
+  -- letter again when it confirms (the result's `awaiting`). Never to an address that
+  -- unsubscribed from the owner (rev-mission D1: a yes would lead to nothing, and a stranger
+  -- could make the owner mail someone who opted out; the delivery below is skipped and says so)
+  -- nor to a suppressed one (ask_mail_consent asks nothing: the platform mails it nothing).
+  if not private.letters_allowed(v_form.owner_id, v_email)
+     and not private.letter_unsubscribed(v_form.owner_id, v_email) then
+    if private.ask_mail_consent(v_email, v_form.owner_id, null, v_form.id, v_form.language) = 'suppressed' then
+      return jsonb_build_object('skip', 'the address is suppressed');
+    end if;
     return jsonb_build_object('skip', 'the address has not confirmed yet', 'awaiting', v_email);
-  end if;
-  select paid into v_paid from public.profiles where id = v_form.owner_id;
-  if not coalesce(v_paid, false) then
-    return jsonb_build_object('skip', 'a paid plan is required');
-  end if;
-  if v_letter.deactivated then
-    return jsonb_build_object('skip', 'the letter is deactivated');
-  end if;
-  select * into v_private from public.block_private where block_id = v_letter.id;
-  if coalesce(v_private.mail_html, '') = '' then
-    return jsonb_build_object('skip', 'the letter has no content yet');
   end if;
 
   -- the letter's automatic send for this form, carrying the letter as it is now
@@ -153,7 +173,7 @@ returns table (id uuid, name text, type public.block_type, has_html boolean, sen
 language plpgsql stable set search_path = '' as $$
 begin
   return query
-    select b.id, b.name, b.type, p.mail_html is not null,
+    select b.id, b.name, b.type, public.letter_has_content(p.mail_html),
            exists (select 1 from public.sender_emails s
                    where s.user_id = b.owner_id and s.email = lower(p.mail_from) and s.status = 'verified')
     from public.blocks b

@@ -231,7 +231,7 @@ begin
     raise exception 'Not a letter block' using errcode = 'P0001';
   end if;
   select * into v_private from public.block_private where block_id = p_block_id;
-  if coalesce(v_private.mail_html, '') = '' then
+  if not public.letter_has_content(v_private.mail_html) then
     raise exception 'Load a page and save the letter first' using errcode = 'P0001';
   end if;
   if (p_emails is null) = (p_group is null) then

@@ -23,8 +23,11 @@ interface Setup {
   questionId: string;
 }
 
-/** A paid owner with a verified sender, a saved letter (a Notion page) and a form whose mail question sends it. */
-async function formWithLetter(): Promise<Setup> {
+/**
+ * A paid owner with a verified sender, a saved letter (a Notion page) and a form whose mail
+ * question sends it (and, unless `asVisitorInfo` is null, is the form's visitor email).
+ */
+async function formWithLetter(asVisitorInfo: 'email' | null = 'email'): Promise<Setup> {
   const owner = await newUser('trigger');
   await sql(
     'update public.profiles set paid = true, response_monthly_limit = 1000, block_limit = 20 where id = $1',
@@ -74,7 +77,7 @@ async function formWithLetter(): Promise<Setup> {
           index: 0,
           placeholder: null,
           allow_multi_select: false,
-          as_visitor_info: 'email',
+          as_visitor_info: asVisitorInfo,
           trigger_letter_block: letterId,
           content: null,
           image_src: null,
@@ -116,6 +119,12 @@ function triggered(responseId: string) {
     return job?.status === 'done' && (job.result ?? {});
   });
 }
+
+/** The confirmation mails asked for an address (its `confirm.mail` jobs). */
+const consentAsks = (email: string) =>
+  sql(`select id from private.jobs where kind = 'confirm.mail' and payload ->> 'email' = $1`, [
+    email,
+  ]);
 
 const automaticSend = async (s: Setup) =>
   (
@@ -285,6 +294,75 @@ describe('a letter a form sends by itself', () => {
     ]);
     for (let i = 0; i < 2; i++) await runWorker();
     expect(await mailbox(to)).toHaveLength(1);
+  });
+
+  // rev-mission D1: a stranger typing the address of someone who unsubscribed from the owner (or
+  // whom the platform suppresses) must not make the owner mail them, not even a confirmation
+  // that could lead to no letter. Decision: a yes never opts an unsubscribed address back in.
+  it('asks nothing of an address that unsubscribed from the owner or is suppressed, and sends nothing', async () => {
+    const s = await formWithLetter();
+    const gone = inbox('gone-unconfirmed');
+    await sql('insert into public.unsubscribes (user_id, email) values ($1, $2)', [
+      s.owner.id,
+      gone,
+    ]);
+    const first = await submit(s, gone, undefined, false);
+    const result = await triggered(first.responseId);
+    expect(result).toMatchObject({ skipped: DELIVERY_SKIP_REASONS.unsubscribed });
+    expect(result).not.toHaveProperty('awaiting');
+    const suppressed = inbox('suppressed-unconfirmed');
+    await sql(`insert into private.mail_suppressions (email, reason) values ($1, 'complaint')`, [
+      suppressed,
+    ]);
+    const second = await submit(s, suppressed, undefined, false);
+    expect(await triggered(second.responseId)).toEqual({ skipped: 'the address is suppressed' });
+    for (let i = 0; i < 2; i++) await runWorker();
+    expect(await consentAsks(gone)).toEqual([]);
+    expect(await consentAsks(suppressed)).toEqual([]);
+    expect(await mailbox(gone)).toEqual([]);
+    expect(await mailbox(suppressed)).toEqual([]);
+    const { data } = await s.owner.client.from('deliveries').select('email, status, reason');
+    expect(data).toEqual([
+      { email: gone, status: 'skipped', reason: DELIVERY_SKIP_REASONS.unsubscribed },
+    ]);
+  });
+
+  // rev-mission D2, D4: every check that skips the send comes before the consent ask, so no
+  // confirmation goes out (and none of the owner's daily cap is spent) for a letter that cannot
+  // go; and the editor's choices call an empty letter what the send calls it
+  it('asks no confirmation for a letter that cannot go: unpaid owner, deactivated or empty letter', async () => {
+    const s = await formWithLetter(null);
+    const cases: [string, string, string][] = [
+      [
+        'update public.profiles set paid = false where id = $1',
+        s.owner.id,
+        'a paid plan is required',
+      ],
+      [
+        'update public.blocks set deactivated = true where id = $1',
+        s.letterId,
+        'the letter is deactivated',
+      ],
+      [
+        "update public.block_private set mail_html = '' where block_id = $1",
+        s.letterId,
+        'the letter has no content yet',
+      ],
+    ];
+    for (const [i, [change, id, reason]] of cases.entries()) {
+      await sql('update public.profiles set paid = true where id = $1', [s.owner.id]);
+      await sql('update public.blocks set deactivated = false where id = $1', [s.letterId]);
+      await sql(change, [id]);
+      const to = inbox(`cannot-go-${i}`);
+      const { responseId } = await submit(s, to, undefined, false);
+      expect(await triggered(responseId)).toEqual({ skipped: reason });
+      for (let j = 0; j < 2; j++) await runWorker();
+      expect(await consentAsks(to)).toEqual([]);
+      expect(await mailbox(to)).toEqual([]);
+    }
+    expect(await automaticSend(s)).toBeNull();
+    const { data: choices } = await s.owner.client.rpc('trigger_letter_choices');
+    expect(choices).toMatchObject([{ id: s.letterId, has_html: false }]);
   });
 
   it('sends nothing for an owner whose plan ended, or past the month’s quota', async () => {

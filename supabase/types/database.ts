@@ -1947,6 +1947,7 @@ export type Database = {
         };
         Returns: boolean;
       };
+      letter_has_content: { Args: { p_mail_html: string }; Returns: boolean };
       letter_optout_exists: { Args: { p_email: string; p_owner_id: string }; Returns: boolean };
       letter_send_groups: {
         Args: Record<PropertyKey, never>;
