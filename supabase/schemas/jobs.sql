@@ -305,6 +305,10 @@ begin
     elsif v_status in ('retry', 'failed') then
       update private.jobs set status = 'failed', last_error = v_error, finished_at = now(),
         locked_until = null, updated_at = now() where id = v_job.id;
+      -- a consent mail that did not go gives its mailbox's day back (mail-consent.sql)
+      if v_job.kind = 'confirm.mail' then
+        perform private.release_mail_consent(v_job.id);
+      end if;
       v_key := 'failed';
     else
       raise exception 'unknown outcome status %', v_status using errcode = 'P0001';

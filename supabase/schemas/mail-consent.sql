@@ -85,10 +85,11 @@ revoke all on private.confirmation_mails from public, anon, authenticated;
 create index confirmation_mails_mailbox_idx on private.confirmation_mails (mailbox, mailed_at);
 create index confirmation_mails_owner_idx on private.confirmation_mails (owner_id, mailed_at);
 
--- One ask a day per mailbox, whatever asks: a sender confirmation (request-mail-verify,
--- private.sender_confirmation_mails) and a consent ask (start_mail_consent,
--- private.confirmation_mails) each count the other's mail. Each counted only its own, so one
--- mailbox got both the same day (rev-mail3 D4). Both take this lock first, one mailbox at a time.
+-- At most one visitor-triggered ask a day per mailbox: a consent ask (start_mail_consent,
+-- private.confirmation_mails) waits for a sender confirmation's day (request-mail-verify,
+-- private.sender_confirmation_mails) as for another consent ask's (rev-mail3 D4). A sender
+-- confirmation, which the owner asks for while signed in, waits only for another sender
+-- confirmation (rev-fixes D4). Both take this lock first, one mailbox at a time.
 create function private.lock_mailbox_asks(p_mailbox text)
 returns void language sql set search_path = '' as $$
   select pg_advisory_xact_lock(hashtextextended('mailbox_ask:' || p_mailbox, 0));
@@ -97,6 +98,9 @@ revoke execute on function private.lock_mailbox_asks(text) from public;
 
 -- When the mailbox (private.mailbox_key) was last asked in the last 24 hours, by either kind of
 -- confirmation mail; null when it was not. p_job_id: a consent job's own earlier try, not counted.
+-- What a consent ask waits for (start_mail_consent). A sender confirmation counts only its own
+-- kind (reserve_sender_confirmation): a visitor typing an owner's address into any form must not
+-- keep the owner from proving it theirs (rev-fixes D4).
 create function private.mailbox_last_ask(p_mailbox text, p_job_id bigint)
 returns timestamptz language sql stable set search_path = '' as $$
   select greatest(
@@ -107,6 +111,21 @@ returns timestamptz language sql stable set search_path = '' as $$
         and mailed_at > now() - interval '24 hours'));
 $$;
 revoke execute on function private.mailbox_last_ask(text, bigint) from public;
+
+-- A confirm.mail job that ended failed (finish_jobs: the provider refused the mail, or its
+-- retries ran out) mailed nothing: its mailbox's and its owner's day are given back, as
+-- request-mail-verify gives a refused sender confirmation's back (release_sender_confirmation),
+-- and its consent row no longer says it was mailed (its token went nowhere) (rev-fixes D5).
+create function private.release_mail_consent(p_job_id bigint)
+returns void language sql set search_path = '' as $$
+  delete from private.not_me_tokens
+    where token_hash in (select token_hash from private.mail_consents where mailed_job = p_job_id);
+  update private.mail_consents
+    set mailed_at = null, mailed_job = null, token_hash = null, token_expires_at = null
+    where mailed_job = p_job_id and confirmed_at is null;
+  delete from private.confirmation_mails where job_id = p_job_id;
+$$;
+revoke execute on function private.release_mail_consent(bigint) from public;
 
 -- Whether an address confirmed reply notifications for a commenter on an owner's blocks, or (p_commenter_id
 -- null) the owner's letters, or (p_notifications) the owner's notification mails.
@@ -463,7 +482,7 @@ begin
     if not found then
       return jsonb_build_object('outcome', 'invalid');
     end if;
-    perform private.not_me(v_not_me.email);
+    perform private.not_me(v_not_me.email, v_not_me.scope);
     return jsonb_build_object('outcome', 'declined', 'scope', v_not_me.scope, 'email', v_not_me.email);
   end if;
   -- the mail's token is spent: its "Not me" too
@@ -473,7 +492,7 @@ begin
         confirmed_at = case when p_confirm then now() end
     where id = v_row.id;
   if not p_confirm then
-    perform private.not_me(v_row.email);
+    perform private.not_me(v_row.email, 'consent');
   elsif v_row.commenter_id is null and not v_row.for_notifications then
     update public.audience_members set awaiting_confirmation = false
       where user_id = v_row.owner_id and lower(email) = v_row.email and awaiting_confirmation;

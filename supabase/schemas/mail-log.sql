@@ -94,7 +94,11 @@ create table private.mail_suppressions (
   reason text not null check (reason in ('bounce', 'complaint', 'not_me')),
   created_at timestamptz not null default now(),
   -- private.mailbox_key(email): a complaint's or a "Not me"'s reach
-  mailbox text generated always as (private.mailbox_key(email)) stored
+  mailbox text generated always as (private.mailbox_key(email)) stored,
+  -- not_me: every "Not me" of the mailbox answered a consent ask (a stranger typed the address),
+  -- none a sender confirmation mail. Such a no stops every mail of the platform but the sender
+  -- confirmation of an owner's own sign-in address (private.sender_confirmation_suppressed)
+  from_consent boolean not null default false
 );
 comment on table private.mail_suppressions is 'Addresses that hard-bounced, complained or answered "not me" to a confirmation mail (mail-consent.sql): every later mail to them is skipped.';
 alter table private.mail_suppressions enable row level security;
@@ -115,18 +119,42 @@ returns boolean language sql stable set search_path = '' as $$
 $$;
 revoke execute on function private.mailbox_suppressed(text) from public;
 
--- "Not me" to a confirmation mail (consent or sender): the mailbox gets nothing more from the
--- platform, and the sender claims on any spelling of it that nobody confirmed go (a claim never
--- confirmed never made the provider's identity). The one definition of the answer.
-create function private.not_me(p_email text)
-returns void language sql set search_path = '' as $$
-  insert into private.mail_suppressions (email, reason) values (lower(btrim(p_email)), 'not_me')
-    on conflict (email) do update set reason = 'not_me'
-    where private.mail_suppressions.reason = 'bounce';
-  delete from public.sender_emails
-    where private.mailbox_key(email) = private.mailbox_key(p_email) and confirmed_at is null;
+-- Whether a sender confirmation that p_user_id (an owner, signed in) asks for p_email is refused
+-- (reserve_sender_confirmation): as private.mailbox_suppressed, except that an owner's own sign-in
+-- address (the same address, any letter case) is not held back by a "Not me" that only ever
+-- answered consent asks (from_consent). Anyone can make a consent ask reach an owner's address (a
+-- visitor types it into any form); the owner who says "Not me" to it wants no strangers' mail,
+-- and did not give up proving their own address (rev-fixes D4, docs/security.md). Any other
+-- owner's claim on that mailbox stays refused.
+create function private.sender_confirmation_suppressed(p_email text, p_user_id uuid)
+returns boolean language sql stable set search_path = '' as $$
+  select exists (select 1 from private.mail_suppressions s
+                 where (s.email = lower(btrim(p_email))
+                        or (s.reason <> 'bounce' and s.mailbox = private.mailbox_key(p_email)))
+                   and not (s.reason = 'not_me' and s.from_consent
+                            and exists (select 1 from auth.users u where u.id = p_user_id
+                                        and lower(btrim(u.email)) = lower(btrim(p_email)))));
 $$;
-revoke execute on function private.not_me(text) from public;
+revoke execute on function private.sender_confirmation_suppressed(text, uuid) from public;
+
+-- "Not me" to a confirmation mail (p_scope: the mail's, sender or a consent scope): the mailbox
+-- gets nothing more from the platform. A sender confirmation mail's no also removes the sender
+-- claims on any spelling of the mailbox that nobody confirmed (a claim never confirmed never made
+-- the provider's identity); a consent mail's no leaves them and the owner's next sender
+-- confirmation (from_consent). The one definition of the answer.
+create function private.not_me(p_email text, p_scope text)
+returns void language sql set search_path = '' as $$
+  insert into private.mail_suppressions (email, reason, from_consent)
+    values (lower(btrim(p_email)), 'not_me', p_scope is distinct from 'sender')
+    on conflict (email) do update set reason = 'not_me',
+      from_consent = case when private.mail_suppressions.reason = 'bounce' then excluded.from_consent
+                          else private.mail_suppressions.from_consent and excluded.from_consent end
+    where private.mail_suppressions.reason in ('bounce', 'not_me');
+  delete from public.sender_emails
+    where p_scope is not distinct from 'sender'
+      and private.mailbox_key(email) = private.mailbox_key(p_email) and confirmed_at is null;
+$$;
+revoke execute on function private.not_me(text, text) from public;
 
 -- Called by public.finish_jobs (jobs.sql) for an outcome that carries a `mail`:
 --   {to, from, subject, kind, provider_message_id?, user_id?, sender_user_id?, block_id?, delivery_id?}
@@ -173,6 +201,20 @@ begin
     else
       -- an event that comes later finds this row by the tag (adopt_job_mail, under this lock)
       perform pg_advisory_xact_lock(hashtextextended('mail_job:' || p_job_id, 0));
+      -- an event kept while this waited for the lock (adopt_job_mail held it until the event
+      -- committed; the read above, with this statement's snapshot, did not see it): read again,
+      -- now that it committed (rev-fixes D2). Its message's lock is taken only if free: whoever
+      -- holds it is an event of that message, which takes this job's lock next (adopt_job_mail)
+      -- and adopts this row once this commits; waiting for it here would deadlock
+      select k.message_id into v_message from private.early_mail_events k
+        where k.event -> 'tags' ->> 'job' = p_job_id::text
+        order by k.received_at, k.event_id limit 1;
+      if v_message is not null
+         and pg_try_advisory_xact_lock(hashtextextended('mail_message:' || v_message, 0)) then
+        perform private.adopt_job_mail(p_job_id, v_message,
+          (select k.event from private.early_mail_events k where k.message_id = v_message
+           order by k.received_at, k.event_id limit 1));
+      end if;
     end if;
     return;
   end if;
@@ -286,6 +328,8 @@ declare
   v_mail private.outbound_mails;
   v_job private.jobs;
   v_kept record;
+  v_block_id uuid;
+  v_owner_id uuid;
 begin
   perform pg_advisory_xact_lock(hashtextextended('mail_job:' || p_job_id, 0));
   update private.outbound_mails
@@ -297,8 +341,17 @@ begin
     if v_job.id is null or exists (select 1 from private.outbound_mails where job_id = p_job_id) then
       return null;
     end if;
-    insert into private.outbound_mails (job_id, kind, to_email, from_email, subject, provider_message_id, status)
-      values (p_job_id, v_job.kind,
+    -- the owner and block the job was for (rev-fixes D3), as its worker would have recorded them:
+    -- a notification's block (payload block_id) and its owner, else the payload's owner_id
+    select b.id, b.owner_id into v_block_id, v_owner_id from public.blocks b
+      where b.id = case when v_job.payload ->> 'block_id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+                        then (v_job.payload ->> 'block_id')::uuid end;
+    v_owner_id := coalesce(v_owner_id, (select p.id from public.profiles p
+      where p.id = case when v_job.payload ->> 'owner_id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+                        then (v_job.payload ->> 'owner_id')::uuid end));
+    insert into private.outbound_mails (job_id, kind, user_id, block_id, to_email, from_email, subject,
+                                        provider_message_id, status)
+      values (p_job_id, v_job.kind, v_owner_id, v_block_id,
               left(coalesce(p_event -> 'destination' ->> 0, p_event -> 'recipients' ->> 0, ''), 320),
               left(coalesce(p_event ->> 'source', ''), 320), left(coalesce(p_event ->> 'subject', ''), 500),
               p_message_id, 'sent')

@@ -142,10 +142,14 @@ revoke all on private.sender_confirmation_mails from public, anon, authenticated
 create index sender_confirmation_mails_mailbox_idx
   on private.sender_confirmation_mails (mailbox, mailed_at);
 
--- Before request-mail-verify mails an address: refuses a suppressed mailbox ({outcome:
--- suppressed}) and a mailbox asked in the last 24 hours, a sender confirmation for any owner or a
--- consent ask (private.mailbox_last_ask) ({outcome: sent_today, retry_at}); else notes the mail
--- ({outcome: reserved, id}). One mailbox at a time (private.lock_mailbox_asks): twenty accounts
+-- Before request-mail-verify mails an address: refuses a suppressed mailbox
+-- (private.sender_confirmation_suppressed: a "Not me" only to consent asks does not hold back
+-- the owner's own sign-in address)
+-- ({outcome: suppressed}) and a mailbox sent a sender confirmation, for any owner, in the last 24
+-- hours ({outcome: sent_today, retry_at}); else notes the mail ({outcome: reserved, id}). A consent
+-- ask's day does not count: any visitor can make one reach the owner's own address, and so keep
+-- the owner from ever confirming it (rev-fixes D4); a consent ask still waits for this one's day
+-- (private.mailbox_last_ask). One mailbox at a time (private.lock_mailbox_asks): twenty accounts
 -- asking at once make one mail.
 create function public.reserve_sender_confirmation(p_user_id uuid, p_email text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -155,11 +159,12 @@ declare
   v_id bigint;
 begin
   perform private.lock_mailbox_asks(v_key);
-  if private.mailbox_suppressed(p_email) then
+  if private.sender_confirmation_suppressed(p_email, p_user_id) then
     return jsonb_build_object('outcome', 'suppressed');
   end if;
-  -- a consent ask counts too: one ask a day per mailbox, whatever asked (private.mailbox_last_ask)
-  v_last := private.mailbox_last_ask(v_key, null);
+  -- sender confirmations only: a consent ask's day does not hold this one back (see above)
+  select max(mailed_at) into v_last from private.sender_confirmation_mails
+    where mailbox = v_key and mailed_at > now() - interval '24 hours';
   if v_last is not null then
     return jsonb_build_object('outcome', 'sent_today', 'retry_at', v_last + interval '24 hours');
   end if;

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   anonClient,
+  callWaitsOnLock,
   newGuest,
   newUser,
   serviceClient,
@@ -767,6 +768,87 @@ describe('mail events', () => {
       await event({ type: 'delivery', message_id: stray, tags: { job: String(running) } }),
     ).toEqual({ applied: false, reason: 'kept until its mail is recorded' });
     expect(await mailRow(running)).toEqual([]);
+  });
+
+  it("a lost answer's first event, kept while finish_jobs records the mail, is applied by that record", async () => {
+    // rev-fixes D2: record_outbound_mail read the kept events before it took the job's lock,
+    // which the event held (adopt_job_mail) until it committed, and did not look again: the mail
+    // stayed unknown with no id and its Delivery was kept until the purge
+    const kind = kindOf();
+    const id = (await enqueue(kind))!;
+    await claim(kind);
+    const to = `${randomUUID().slice(0, 8)}@example.com`;
+    const messageId = `msg-${randomUUID()}`;
+    const tags = { kind: kind.replace('.', '_'), job: String(id) };
+    let finishing: PromiseLike<{ error: unknown }> | undefined;
+    await transaction(async (client) => {
+      // SES's Delivery, its call still under way (it holds the message's and the job's locks)
+      const answer = (
+        await client.query('select public.record_mail_event($1::jsonb) as a', [
+          { event_id: randomUUID(), type: 'delivery', message_id: messageId, tags, destination: [to] },
+        ])
+      ).rows[0].a;
+      expect(answer).toEqual({ applied: false, reason: 'kept until its mail is recorded' });
+      // the worker records its lost answer meanwhile: it waits for the job's lock
+      finishing = serviceClient()
+        .rpc('finish_jobs', {
+          p_outcomes: [
+            {
+              id,
+              status: 'unknown',
+              error: 'socket hang up',
+              mail: { to, from: 'notify@example.com', subject: 'Hi', kind },
+            },
+          ],
+        })
+        .then((r) => r); // a PostgREST builder runs only once awaited: start it now
+      await callWaitsOnLock('finish_jobs', 10_000);
+    });
+    expect((await finishing!).error).toBeNull();
+    expect(await mailRow(id)).toEqual([
+      { status: 'delivered', provider_message_id: messageId, to_email: to, subject: 'Hi' },
+    ]);
+    expect(await kept(messageId)).toEqual([]);
+  });
+
+  it("a dead worker's mail recorded from its events keeps the owner and block its job was for", async () => {
+    // rev-fixes D3: adopt_job_mail wrote no user_id or block_id, so optout_owner could not prove
+    // a deleted block's digest link and the purge's keep rule skipped the row
+    const { owner, blockId } = await ownerWithBlock('comment');
+    const owned = (jobId: number) =>
+      sql<{ user_id: string | null; block_id: string | null; status: string }>(
+        'select user_id, block_id, status from private.outbound_mails where job_id = $1',
+        [jobId],
+      );
+    const payloads = {
+      'notify.owner': { block_id: blockId, message_id: randomUUID() },
+      'confirm.mail': { email: 'x@example.com', owner_id: owner.id, block_id: blockId },
+    };
+    for (const [jobKind, payload] of Object.entries(payloads)) {
+      const [{ id }] = await sql<{ id: number }>(
+        `insert into private.jobs (kind, payload, status, attempts, locked_until)
+         values ($1, $2::jsonb, 'sending', 1, now() + interval '1 hour') returning id`,
+        [jobKind, JSON.stringify(payload)],
+      );
+      const messageId = `msg-${randomUUID()}`;
+      expect(
+        await event({
+          type: 'delivery',
+          message_id: messageId,
+          tags: { kind: jobKind.replace('.', '_'), job: String(id) },
+          destination: [`${randomUUID().slice(0, 8)}@example.com`],
+          source: 'notify@example.com',
+          subject: 'New comment',
+        }),
+      ).toEqual({ applied: false, reason: 'kept until its mail is recorded' });
+      await sql(`update private.jobs set locked_until = now() - interval '1 second' where id = $1`, [
+        id,
+      ]);
+      await claim(kindOf()); // any claim reaps it
+      expect(await owned(id), jobKind).toEqual([
+        { user_id: owner.id, block_id: blockId, status: 'delivered' },
+      ]);
+    }
   });
 
   it("purges the kept events of a mail never recorded after a day (the jobs' daily purge)", async () => {

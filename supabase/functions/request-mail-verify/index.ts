@@ -33,8 +33,10 @@ import {
 
 /**
  * Notes the mail about to go to `email` (its id, released if the provider refuses it), or refuses
- * it: the address is suppressed (it said "Not me", complained or bounced), or a sender confirmation
- * went to its mailbox in the last 24 hours, for any owner (429, with the wait).
+ * it: the address is suppressed (it said "Not me", complained or bounced; a "Not me" only to
+ * consent asks does not hold back the owner's own sign-in address), or a sender confirmation went
+ * to its mailbox in the last 24 hours, for any owner (429, with the wait); a consent ask's day does
+ * not count (docs/security.md "Sender addresses").
  */
 async function reserveMail(
   db: ReturnType<typeof serviceClient>,
