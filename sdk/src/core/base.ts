@@ -212,7 +212,7 @@ export class BlockElement extends ReactionElement {
     super.connectedCallback();
     // none in dummy mode: a preview shows what a visitor without a session sees, never the
     // session of the page it is on (the dashboard's owner: their name is no visitor's, and a log
-    // out there would be theirs)
+    // out there would be theirs); willUpdate drops one read before `dummy` reached the element
     const sync = () => (this._session = this.isDummy ? null : getSession(this.project));
     sync();
     this.offAuth = onAuthChange(sync);
@@ -229,6 +229,9 @@ export class BlockElement extends ReactionElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
+    // a property set before the element was defined reaches it only at its first update, after
+    // connectedCallback read the page's session (the dashboard's preview on a first workspace)
+    if (changed.has('dummy') && this.dummy) this._session = null;
     const viewFromOutside = changed.has('view') && !!this.view && !this.ownView;
     if (viewFromOutside) {
       this.loadSeq++; // a load still in flight must not replace the view just given

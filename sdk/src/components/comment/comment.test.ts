@@ -755,38 +755,49 @@ describe('reaction-comment', () => {
     expect(localStorage.getItem('reaction-blocks.session:' + PROJECT)).to.match(/^rb1\./);
   });
 
-  it("a preview (dummy mode) on the owner's page is a visitor's: no session of the page's, no one signed in or out", async () => {
-    // the dashboard's workspace: the owner signed in on the page, the element given the draft
-    signIn('owner-1');
-    await loadSession({ url: PROJECT, key: KEY });
-    const open = window.open;
-    let popups = 0;
-    window.open = () => (popups++, null);
-    try {
-      const el = document.createElement('reaction-comment') as ReactionComment;
-      el.dummy = true;
-      el.view = commentView();
-      el.setAttribute('project-url', PROJECT);
-      el.setAttribute('anon-key', KEY);
-      document.body.append(el);
-      await until(() => $(el, '[part~=name]'));
-      await el.updateComplete;
-      expect(el['signedIn'], "the owner's session is not the preview's").to.equal(false);
-      expect($<HTMLInputElement>(el, '[part~=name]').value).not.to.equal('Signed owner-1');
-      $(el, '[part=menu-button]').click();
-      await until(() => el.shadowRoot!.querySelector('[part=menu]'));
-      expect(has($(el, '[part=menu]'), 'Log out')).to.equal(false);
-      button($(el, '[part=menu]'), 'Sign in with Google').click();
-      await until(() => el.shadowRoot!.textContent!.includes('This is a preview'));
-      expect(popups, 'no sign-in popup').to.equal(0);
-      expect(getSession({ url: PROJECT, key: KEY })?.user.id, "the owner's session kept").to.equal(
-        'owner-1',
-      );
-      el.remove();
-    } finally {
-      window.open = open;
-    }
-  });
+  // The dashboard's preview sets the properties either on a defined element or, on a page's
+  // first workspace, before the SDK defines it (Lit keeps them aside until the first update, so
+  // connectedCallback ran with dummy = false: the preview took the owner's session, and its Log
+  // out signed the owner out everywhere).
+  let upgrades = 0;
+  for (const defined of [true, false])
+    it(`a preview (dummy mode) on the owner's page is a visitor's: no session of the page's, no one signed in or out (element ${defined ? 'defined' : 'defined after its properties were set'})`, async () => {
+      // the dashboard's workspace: the owner signed in on the page, the element given the draft
+      api = mockApi({});
+      signIn('owner-1');
+      await loadSession({ url: PROJECT, key: KEY });
+      const open = window.open;
+      let popups = 0;
+      window.open = () => (popups++, null);
+      try {
+        const tag = defined ? 'reaction-comment' : `preview-comment-${++upgrades}`;
+        const el = document.createElement(tag) as ReactionComment;
+        el.dummy = true;
+        el.view = commentView();
+        el.setAttribute('project-url', PROJECT);
+        el.setAttribute('anon-key', KEY);
+        document.body.append(el);
+        if (!defined)
+          customElements.define(tag, class extends customElements.get('reaction-comment')! {});
+        await until(() => $(el, '[part~=name]'));
+        await el.updateComplete;
+        expect(el['signedIn'], "the owner's session is not the preview's").to.equal(false);
+        expect($<HTMLInputElement>(el, '[part~=name]').value).not.to.equal('Signed owner-1');
+        $(el, '[part=menu-button]').click();
+        await until(() => el.shadowRoot!.querySelector('[part=menu]'));
+        expect(has($(el, '[part=menu]'), 'Log out')).to.equal(false);
+        button($(el, '[part=menu]'), 'Sign in with Google').click();
+        await until(() => el.shadowRoot!.textContent!.includes('This is a preview'));
+        expect(popups, 'no sign-in popup').to.equal(0);
+        expect(
+          getSession({ url: PROJECT, key: KEY })?.user.id,
+          "the owner's session kept",
+        ).to.equal('owner-1');
+        el.remove();
+      } finally {
+        window.open = open;
+      }
+    });
 
   it('reads the list again on log out, keeping the messages loaded with Load more', async () => {
     signIn('owner-1');

@@ -295,6 +295,7 @@ export async function signIn(c: CommentHost, provider: 'google' | 'apple', popup
 }
 
 export async function logOut(c: CommentHost) {
+  if (c.isDummy) return; // a preview holds no session: never the page's to end
   try {
     void (await loadAuth()).signOut(c.project);
   } catch (e) {
