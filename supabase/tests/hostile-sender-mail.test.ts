@@ -200,17 +200,17 @@ describe('one visitor-triggered ask a day per mailbox; a sender confirmation wai
     const { owner, blockId } = await emailForm();
     const victim = inbox('refused');
     const consentJob = async () => {
-      const [{ id }] = await sql<{ id: number }>(
+      const [{ id }] = (await sql<{ id: number }>(
         `insert into private.jobs (kind, payload, status, attempts, locked_until)
          values ('confirm.mail', jsonb_build_object('email', $1::text, 'owner_id', $2::uuid,
                  'block_id', $3::uuid, 'locale', 'en'), 'running', 1, now() + interval '1 minute')
          returning id`,
         [victim, owner.id, blockId],
-      );
-      const [{ a }] = await sql<{ a: Record<string, unknown> }>(
+      )) as [{ id: number }];
+      const [{ a }] = (await sql<{ a: Record<string, unknown> }>(
         'select public.start_mail_consent($1, $2) as a',
         [id, randomBytes(32).toString('hex')],
-      );
+      )) as [{ a: Record<string, unknown> }];
       return { id, started: a };
     };
     const first = await consentJob();

@@ -785,7 +785,13 @@ describe('mail events', () => {
       // SES's Delivery, its call still under way (it holds the message's and the job's locks)
       const answer = (
         await client.query('select public.record_mail_event($1::jsonb) as a', [
-          { event_id: randomUUID(), type: 'delivery', message_id: messageId, tags, destination: [to] },
+          {
+            event_id: randomUUID(),
+            type: 'delivery',
+            message_id: messageId,
+            tags,
+            destination: [to],
+          },
         ])
       ).rows[0].a;
       expect(answer).toEqual({ applied: false, reason: 'kept until its mail is recorded' });
@@ -825,11 +831,11 @@ describe('mail events', () => {
       'confirm.mail': { email: 'x@example.com', owner_id: owner.id, block_id: blockId },
     };
     for (const [jobKind, payload] of Object.entries(payloads)) {
-      const [{ id }] = await sql<{ id: number }>(
+      const [{ id }] = (await sql<{ id: number }>(
         `insert into private.jobs (kind, payload, status, attempts, locked_until)
          values ($1, $2::jsonb, 'sending', 1, now() + interval '1 hour') returning id`,
         [jobKind, JSON.stringify(payload)],
-      );
+      )) as [{ id: number }];
       const messageId = `msg-${randomUUID()}`;
       expect(
         await event({
@@ -841,9 +847,10 @@ describe('mail events', () => {
           subject: 'New comment',
         }),
       ).toEqual({ applied: false, reason: 'kept until its mail is recorded' });
-      await sql(`update private.jobs set locked_until = now() - interval '1 second' where id = $1`, [
-        id,
-      ]);
+      await sql(
+        `update private.jobs set locked_until = now() - interval '1 second' where id = $1`,
+        [id],
+      );
       await claim(kindOf()); // any claim reaps it
       expect(await owned(id), jobKind).toEqual([
         { user_id: owner.id, block_id: blockId, status: 'delivered' },
