@@ -1,7 +1,7 @@
 // rev-mail3 D3: the auth server's own mails are no way for a visitor to mail an address. An
 // anonymous visitor's `updateUser({ email })` mailed "Confirm your email address" to any address
 // it typed, a "Not me" mailbox included, outside every per-mailbox cap (four spellings of one
-// mailbox, four mails). Now an anonymous user's email change is refused (local/auth
+// mailbox, four mails). Now every email change is refused, an owner's too (local/auth
 // email-change.ts; hosted: docs/security.md "Who is an owner"), and the other auth mail senders
 // auth-js offers (recover, resend, a sign-in code or link) send nothing either: the local auth
 // server has none of them, and hosted GoTrue refuses resend and the email OTP with the email
@@ -62,12 +62,21 @@ describe('auth mails a visitor could send', () => {
     expect(await mailsOf(owner.email)).toEqual([]);
   });
 
-  it('a permanent user still changes their email by the mailed links', async () => {
+  it("a permanent user's email change is refused too: nothing pending, nothing mailed (rev-fixes D6)", async () => {
+    // it mailed "Confirm your email address" to any address an owner typed, once a minute, a
+    // "Not me" mailbox included, outside every per-mailbox cap; the product never uses it
     const owner = await newUser('auth-mail-change');
     const to = inbox('new-address');
-    const { data, error } = await owner.client.auth.updateUser({ email: to });
-    expect(error).toBeNull();
-    expect(data.user).toMatchObject({ email: owner.email, new_email: to });
-    expect(await mailsOf(to)).toEqual(['Confirm your email address']);
+    await sql(`insert into private.mail_suppressions (email, reason) values ($1, 'not_me')`, [to]);
+    const { error } = await owner.client.auth.updateUser({ email: to });
+    expect(error?.status).toBe(403);
+    expect(error?.code).toBe('email_change_not_allowed');
+    const [user] = await sql<{ email: string; email_change: string | null }>(
+      'select email, email_change from auth.users where id = $1',
+      [owner.id],
+    );
+    expect(user).toEqual({ email: owner.email, email_change: null });
+    expect(await mailsOf(to)).toEqual([]);
+    expect(await mailsOf(owner.email)).toEqual([]);
   });
 });

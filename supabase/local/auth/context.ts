@@ -34,8 +34,8 @@ export interface AuthOptions {
   emailEnabled?: boolean;
   /**
    * Whether addresses count as confirmed without a mail (GOTRUE_MAILER_AUTOCONFIRM), default
-   * off: a new email of a user holds only once the link mailed to it is opened. An anonymous
-   * user cannot add one either way (email-change.ts, anonymousEmailRefused).
+   * off: a new email of a user holds only once the link mailed to it is opened. No user can
+   * change or add one either way (email-change.ts, emailChangeRefused).
    */
   mailerAutoconfirm?: boolean;
   /**

@@ -1,12 +1,11 @@
-// The signed-in user's own endpoints: GET and PUT /user (metadata, password, and an email
-// change that waits for the mailed confirmation), POST /logout, DELETE /user/identities/:id.
+// The signed-in user's own endpoints: GET and PUT /user (metadata and password; an email change
+// is refused, email-change.ts), POST /logout, DELETE /user/identities/:id.
 import type { Hono } from 'hono';
 import { limitCaller, tx, type AuthCtx, type AuthDeps, type AuthEnv } from '../context.ts';
 import { badRequest, forbidden, unprocessable } from '../errors.ts';
 import { requestEmailChange } from '../email-change.ts';
 import { hashPassword, verifyPassword } from '../password.ts';
 import { checkPassword, metadataParam, readJsonBody, requireEmail, str } from '../params.ts';
-import { validRedirect } from '../redirects.ts';
 import { requireUser } from '../sessions.ts';
 import {
   findUserById,
@@ -44,8 +43,6 @@ async function updateUser(deps: AuthDeps, c: AuthCtx) {
     }
   }
   const hash = password !== undefined ? await hashPassword(password) : undefined;
-  // where the mailed link sends the browser back to (auth-js: `emailRedirectTo`)
-  const redirectTo = validRedirect(deps.settings, c.req.query('redirect_to'));
   const updated = await tx(deps.pool, async (db) => {
     const user = (await findUserById(db, caller.user.id, true))!;
     if (data) await mergeMetadata(db, user.id, 'raw_user_meta_data', data);
@@ -55,9 +52,7 @@ async function updateUser(deps: AuthDeps, c: AuthCtx) {
         [user.id, hash],
       );
     }
-    if (email && email !== (user.email ?? '').toLowerCase()) {
-      await requestEmailChange(deps, db, user, email, redirectTo);
-    }
+    if (email && email !== (user.email ?? '').toLowerCase()) requestEmailChange();
     return (await findUserById(db, user.id))!;
   });
   return c.json(await loadUserJson(deps.pool, updated));
