@@ -1,10 +1,9 @@
--- Baseline (thirteenth squash): every migration up to 20261128054959 squashed into one, made of the
+-- Baseline (fourteenth squash): every migration up to 20261128103749 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the twelfth baseline (20261127234418), its schedules and the 15
--- migrations of 2026-11-28 that followed them (all generated; one with a data step that has
--- nothing to fix in a new database); its version is the newest one's, so a project that applied
--- them all already has it (docs/data-model.md, "Migrations", says what such a project does). The
--- schedules are in the next migration.
+-- file after file. It replaces the thirteenth baseline (20261128054959), its schedules and the 14
+-- migrations of 2026-11-28 that followed them (all generated); its version is the newest one's,
+-- so a project that applied them all already has it (docs/data-model.md, "Migrations", says what
+-- such a project does). The schedules are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
 -- =============================================================================================
@@ -1199,10 +1198,26 @@ begin
 end;
 $$;
 
+-- last_updated is when the member itself changed (the owner's edit, a visitor's event), not when
+-- a mail to it was counted: an update that changes only the *_count columns leaves it as it was.
+-- Stamped on every update, it told a suppressed address from a real bounce (rev-mail3 D1): the
+-- suppressed member's equalled the send's preparation time (prepare_letter_jobs counts its
+-- bounce in that transaction), a real bounce's came later with the SES event, and the owner
+-- reads the column at any time afterwards (docs/security.md, "What an owner learns of a
+-- suppressed address").
 create function private.audience_members_touch()
 returns trigger language plpgsql set search_path = '' as $$
+declare
+  -- has_email too: a generated column is null in a before trigger's new row
+  v_counts constant text[] := array['sent_count', 'delivered_count', 'opened_count', 'bounced_count',
+                                    'rejected_count', 'complaint_count', 'last_updated', 'has_email'];
 begin
-  new.last_updated := now();
+  if (to_jsonb(new) - v_counts) = (to_jsonb(old) - v_counts)
+     and (to_jsonb(new) - v_counts[7:8]) <> (to_jsonb(old) - v_counts[7:8]) then
+    new.last_updated := old.last_updated;
+  else
+    new.last_updated := now();
+  end if;
   return new;
 end;
 $$;
@@ -1302,7 +1317,10 @@ begin
   end if;
   if v_email is not null then
     v_awaiting := not private.mail_confirmed(v_email, p_block.owner_id, null);
-    if v_awaiting and p_block.type = 'form' then
+    -- no ask to an address that unsubscribed from the owner: its yes would lead to no letter
+    -- (every letter skips it), and a stranger could make the owner mail it (rev-mission D1)
+    if v_awaiting and p_block.type = 'form'
+       and not private.letter_unsubscribed(p_block.owner_id, v_email) then
       perform private.ask_mail_consent(v_email, p_block.owner_id, null, p_block.id,
                                        private.request_locale(p_block.language));
     end if;
@@ -2763,7 +2781,9 @@ begin
   if char_length(p_creator_name) > 100 then
     raise exception 'Too long name' using errcode = 'P0001';
   end if;
-  if char_length(p_color) > 32 then
+  -- a colour as the contracts' ZColor has it (#rgb or #rrggbb; the SDK sends #rrggbb), or none:
+  -- only its length was checked, and 'red;}' was stored as given
+  if char_length(p_color) > 32 or p_color !~* '^(#([0-9a-f]{3}|[0-9a-f]{6}))?$' then
     raise exception 'Invalid color' using errcode = 'P0001';
   end if;
   if char_length(p_photo_url) > 500 or char_length(p_home_url) > 500 then
@@ -2771,6 +2791,15 @@ begin
   end if;
   if char_length(p_timezone) > 64 then
     raise exception 'Invalid timezone' using errcode = 'P0001';
+  end if;
+  -- a zone Postgres knows (as block_results_summary checks the owner's), or none: 'Mars/Base' was
+  -- stored as given. The zone table is cached after its first use; a read-only block costs no xid.
+  if nullif(p_timezone, '') is not null then
+    begin
+      perform pg_catalog.timezone(p_timezone, pg_catalog.to_timestamp(0));
+    exception when others then
+      raise exception 'Invalid timezone' using errcode = 'P0001';
+    end;
   end if;
 end;
 $$;
@@ -4385,7 +4414,8 @@ revoke execute on function private.job_backoff(integer) from public;
 -- Claims up to p_limit due jobs for p_lock_seconds. Leases that ran out are settled first:
 -- `running` goes back to the queue (or fails after its last attempt), `sending` becomes
 -- `unknown`. At most one job per group is claimed, and none of a group already running, so a
--- digest handler sees its siblings still queued. Jobs of a rate bucket beyond the tokens
+-- digest handler sees its siblings still queued; two claims at once agree on that through the
+-- group's advisory lock (below). Jobs of a rate bucket beyond the tokens
 -- available go back to the queue untouched (their attempt is not counted). p_kinds limits the
 -- claim to the kinds a worker knows (null: any). Answers the claimed jobs as a JSON array,
 -- oldest first.
@@ -4394,17 +4424,26 @@ create function public.claim_jobs(p_limit integer default 50, p_lock_seconds int
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_limit integer := greatest(1, least(coalesce(p_limit, 50), 500));
+  v_reaped bigint[];
   v_ids bigint[];
   v_buckets text[];
+  v_groups text[];
   v_grants jsonb := '{}'::jsonb;
   v_bucket record;
   v_claimed jsonb;
 begin
-  update private.jobs
-    set status = 'unknown', finished_at = now(), updated_at = now(), locked_until = null,
-        last_error = left(coalesce(last_error || '; ', '') ||
-          'the worker stopped after calling the provider; not re-sent', 2000)
-    where status = 'sending' and locked_until < now();
+  with reaped as (
+    update private.jobs
+      set status = 'unknown', finished_at = now(), updated_at = now(), locked_until = null,
+          last_error = left(coalesce(last_error || '; ', '') ||
+            'the worker stopped after calling the provider; not re-sent', 2000)
+      where status = 'sending' and locked_until < now()
+      returning id)
+  select array_agg(id) into v_reaped from reaped;
+  -- a platform mail that went before its worker stopped: recorded from its kept events
+  if v_reaped is not null then
+    perform private.adopt_kept_job_mails(v_reaped);
+  end if;
   update private.jobs
     set status = case when attempts >= max_attempts then 'failed' else 'queued' end,
         finished_at = case when attempts >= max_attempts then now() end,
@@ -4428,8 +4467,28 @@ begin
   ), picked as (
     select * from one_per_group where n = 1 order by run_at, id limit v_limit
   )
-  select array_agg(id order by run_at, id), array_agg(rate_bucket order by run_at, id)
-    into v_ids, v_buckets from picked;
+  select array_agg(id order by run_at, id), array_agg(rate_bucket order by run_at, id),
+         array_agg(group_key order by run_at, id)
+    into v_ids, v_buckets, v_groups from picked;
+  if v_ids is null then
+    return '[]'::jsonb;
+  end if;
+
+  -- a group's job only under the group's lock, and only if none of the group runs as read after
+  -- taking it. A claim at the same moment skips the rows we locked and read the queue before we
+  -- committed our `running`: its candidates can hold another job of our group (one outside our
+  -- limit * 2 candidates, or one we locked and released by committing), which it would run beside
+  -- ours. With the lock it skips the group while we hold it, or reads our `running` once we
+  -- committed (the check is a statement of its own: its snapshot comes after the lock).
+  select array_agg(id order by ord), array_agg(bucket order by ord), array_agg(grp order by ord)
+    into v_ids, v_buckets, v_groups
+    from unnest(v_ids, v_buckets, v_groups) with ordinality as t(id, bucket, grp, ord)
+    where grp is null or pg_try_advisory_xact_lock(hashtextextended('private.jobs group:' || grp, 0));
+  select array_agg(id order by ord), array_agg(bucket order by ord)
+    into v_ids, v_buckets
+    from unnest(v_ids, v_buckets, v_groups) with ordinality as t(id, bucket, grp, ord)
+    where grp is null or not exists (
+      select 1 from private.jobs r where r.group_key = t.grp and r.status in ('running', 'sending'));
   if v_ids is null then
     return '[]'::jsonb;
   end if;
@@ -4542,6 +4601,10 @@ begin
     elsif v_status in ('retry', 'failed') then
       update private.jobs set status = 'failed', last_error = v_error, finished_at = now(),
         locked_until = null, updated_at = now() where id = v_job.id;
+      -- a consent mail that did not go gives its mailbox's day back (mail-consent.sql)
+      if v_job.kind = 'confirm.mail' then
+        perform private.release_mail_consent(v_job.id);
+      end if;
       v_key := 'failed';
     else
       raise exception 'unknown outcome status %', v_status using errcode = 'P0001';
@@ -4636,10 +4699,24 @@ begin
   delete from private.job_groups where last_done_at < now() - interval '1 day';
   -- provider events of a mail never recorded (mail-log.sql, private.early_mail_events)
   delete from private.early_mail_events where received_at < now() - interval '1 day';
-  -- the ids of provider events already applied (SNS, PortOne and PayPal webhooks): a provider
-  -- re-sends an event for three days at the most (PayPal: 25 tries over 3 days; SNS and PortOne
-  -- far less), so after 30 days none can come again
+  -- the ids of provider events already applied (SNS, PortOne and PayPal webhooks): PayPal re-sends
+  -- for 3 days at the most (25 tries), SNS for an hour (AWS's hard limit on an HTTP/S policy),
+  -- PortOne up to 5 times a minute apart; an id older than 30 days can come again only from a
+  -- resend by hand (PortOne's resend API), which the payment read back from the provider keeps
+  -- single as every repeat is
   delete from private.provider_events where received_at < now() - interval '30 days';
+  -- the mail log (mail-log.sql) keeps 30 days (setting mail.keep_log_days): the sender's
+  -- reputation reads 14 (mail_sender_status), and an event for a mail purged still suppresses
+  -- its bounced or complaining recipients (record_mail_event). What outlives that: an owner's
+  -- newest digest (notify.owner) to each address, for as long as the owner's account, because an
+  -- owner-scope unsubscribe link never expires and, once its block is deleted, that row is all
+  -- that proves the link's owner mailed the address (private.optout_owner)
+  delete from private.outbound_mails o
+    where o.created_at < now() - make_interval(days => (private.setting('mail.keep_log_days', '30'::jsonb))::text::integer)
+      and (o.kind <> 'notify.owner' or o.user_id is null or exists (
+        select 1 from private.outbound_mails n
+        where n.kind = 'notify.owner' and n.user_id = o.user_id and lower(n.to_email) = lower(o.to_email)
+          and (n.created_at, n.id) > (o.created_at, o.id)));
   -- the webhook delivery log (webhooks.sql) keeps 30 days of what is settled
   delete from public.webhook_deliveries
     where status <> 'pending' and created_at < now() - interval '30 days';
@@ -4885,7 +4962,7 @@ begin
     raise exception 'Not a letter block' using errcode = 'P0001';
   end if;
   select * into v_private from public.block_private where block_id = p_block_id;
-  if coalesce(v_private.mail_html, '') = '' then
+  if not public.letter_has_content(v_private.mail_html) then
     raise exception 'Load a page and save the letter first' using errcode = 'P0001';
   end if;
   if (p_emails is null) = (p_group is null) then
@@ -5249,6 +5326,18 @@ end;
 $$;
 revoke execute on function private.enqueue_trigger_letters(public.blocks, uuid, jsonb) from public;
 
+-- Whether a letter's saved HTML is something to send: the one definition reserve_trigger_letter,
+-- the manual send (letters.sql) and the editor's choices (trigger_letter_choices has_html) use,
+-- so the editor never offers a letter the send would skip as "no content yet" (rev-mission D4).
+create function public.letter_has_content(p_mail_html text)
+returns boolean language sql immutable set search_path = '' as $$
+  select coalesce(p_mail_html, '') <> '';
+$$;
+comment on function public.letter_has_content(text) is
+  'Whether a letter''s saved mail_html is something to send (not null, not empty).';
+revoke execute on function public.letter_has_content(text) from public, anon;
+grant execute on function public.letter_has_content(text) to authenticated, service_role;
+
 -- Reserves the letter of one running `letter.trigger` job. p_sender: {from, from_name, reply_to}
 -- as the worker decided them (_shared/letter/calls.ts senderFor). Answers {delivery_id,
 -- publish_id} when a `letter` job was added, {delivery_id, publish_id, skipped} when the delivery
@@ -5284,6 +5373,19 @@ begin
                    and not q.deleted and q.trigger_letter_block = v_letter.id) then
     return jsonb_build_object('skip', 'the question no longer sends this letter');
   end if;
+  -- every check that would skip the send comes before the consent ask (rev-mission D2): no
+  -- confirmation mail, and none of the owner's daily confirmation cap, for a letter that cannot go
+  select paid into v_paid from public.profiles where id = v_form.owner_id;
+  if not coalesce(v_paid, false) then
+    return jsonb_build_object('skip', 'a paid plan is required');
+  end if;
+  if v_letter.deactivated then
+    return jsonb_build_object('skip', 'the letter is deactivated');
+  end if;
+  select * into v_private from public.block_private where block_id = v_letter.id;
+  if not public.letter_has_content(v_private.mail_html) then
+    return jsonb_build_object('skip', 'the letter has no content yet');
+  end if;
   select r.answers -> (v_job.payload ->> 'question_id') ->> 'value' into v_email
     from public.responses r where r.id = (v_job.payload ->> 'response_id')::uuid and r.block_id = v_form.id;
   v_email := lower(btrim(v_email));
@@ -5293,21 +5395,16 @@ begin
   -- double opt-in (mail-consent.sql): a typed address gets the owner's letter once it confirmed
   -- it wants their letters. Until then the confirmation mail goes instead (asked here too: the
   -- question need not be the form's visitor email), and answer_mail_consent queues this job's
-  -- letter again when it confirms (the result's `awaiting`).
-  if not private.letters_allowed(v_form.owner_id, v_email) then
-    perform private.ask_mail_consent(v_email, v_form.owner_id, null, v_form.id, v_form.language);
+  -- letter again when it confirms (the result's `awaiting`). Never to an address that
+  -- unsubscribed from the owner (rev-mission D1: a yes would lead to nothing, and a stranger
+  -- could make the owner mail someone who opted out; the delivery below is skipped and says so)
+  -- nor to a suppressed one (ask_mail_consent asks nothing: the platform mails it nothing).
+  if not private.letters_allowed(v_form.owner_id, v_email)
+     and not private.letter_unsubscribed(v_form.owner_id, v_email) then
+    if private.ask_mail_consent(v_email, v_form.owner_id, null, v_form.id, v_form.language) = 'suppressed' then
+      return jsonb_build_object('skip', 'the address is suppressed');
+    end if;
     return jsonb_build_object('skip', 'the address has not confirmed yet', 'awaiting', v_email);
-  end if;
-  select paid into v_paid from public.profiles where id = v_form.owner_id;
-  if not coalesce(v_paid, false) then
-    return jsonb_build_object('skip', 'a paid plan is required');
-  end if;
-  if v_letter.deactivated then
-    return jsonb_build_object('skip', 'the letter is deactivated');
-  end if;
-  select * into v_private from public.block_private where block_id = v_letter.id;
-  if coalesce(v_private.mail_html, '') = '' then
-    return jsonb_build_object('skip', 'the letter has no content yet');
   end if;
 
   -- the letter's automatic send for this form, carrying the letter as it is now
@@ -5367,7 +5464,7 @@ returns table (id uuid, name text, type public.block_type, has_html boolean, sen
 language plpgsql stable set search_path = '' as $$
 begin
   return query
-    select b.id, b.name, b.type, p.mail_html is not null,
+    select b.id, b.name, b.type, public.letter_has_content(p.mail_html),
            exists (select 1 from public.sender_emails s
                    where s.user_id = b.owner_id and s.email = lower(p.mail_from) and s.status = 'verified')
     from public.blocks b
@@ -5529,10 +5626,15 @@ revoke all on private.sender_confirmation_mails from public, anon, authenticated
 create index sender_confirmation_mails_mailbox_idx
   on private.sender_confirmation_mails (mailbox, mailed_at);
 
--- Before request-mail-verify mails an address: refuses a suppressed mailbox ({outcome:
--- suppressed}) and a mailbox a sender confirmation went to in the last 24 hours, for any owner
--- ({outcome: sent_today, retry_at}); else notes the mail ({outcome: reserved, id}). One mailbox at
--- a time (an advisory lock): twenty accounts asking at once make one mail.
+-- Before request-mail-verify mails an address: refuses a suppressed mailbox
+-- (private.sender_confirmation_suppressed: a "Not me" only to consent asks does not hold back
+-- the owner's own sign-in address)
+-- ({outcome: suppressed}) and a mailbox sent a sender confirmation, for any owner, in the last 24
+-- hours ({outcome: sent_today, retry_at}); else notes the mail ({outcome: reserved, id}). A consent
+-- ask's day does not count: any visitor can make one reach the owner's own address, and so keep
+-- the owner from ever confirming it (rev-fixes D4); a consent ask still waits for this one's day
+-- (private.mailbox_last_ask). One mailbox at a time (private.lock_mailbox_asks): twenty accounts
+-- asking at once make one mail.
 create function public.reserve_sender_confirmation(p_user_id uuid, p_email text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
@@ -5540,10 +5642,11 @@ declare
   v_last timestamptz;
   v_id bigint;
 begin
-  perform pg_advisory_xact_lock(hashtextextended('sender_confirmation:' || v_key, 0));
-  if private.mailbox_suppressed(p_email) then
+  perform private.lock_mailbox_asks(v_key);
+  if private.sender_confirmation_suppressed(p_email, p_user_id) then
     return jsonb_build_object('outcome', 'suppressed');
   end if;
+  -- sender confirmations only: a consent ask's day does not hold this one back (see above)
   select max(mailed_at) into v_last from private.sender_confirmation_mails
     where mailbox = v_key and mailed_at > now() - interval '24 hours';
   if v_last is not null then
@@ -5667,6 +5770,10 @@ alter table private.outbound_mails enable row level security;
 create index outbound_mails_sender_created_idx on private.outbound_mails (sender_user_id, created_at desc)
   where sender_user_id is not null;
 create index outbound_mails_created_idx on private.outbound_mails (created_at);
+-- private.adopt_job_mail: a mail recorded without SES's message id (its answer was lost), found
+-- by its job when an event tagged with the job comes
+create index outbound_mails_unnamed_job_idx on private.outbound_mails (job_id)
+  where provider_message_id is null;
 -- private.optout_owner: an owner's notification mails to an address (the unsubscribe link of a
 -- deleted block's digest)
 create index outbound_mails_notification_idx on private.outbound_mails (user_id, lower(to_email))
@@ -5727,7 +5834,11 @@ create table private.mail_suppressions (
   reason text not null check (reason in ('bounce', 'complaint', 'not_me')),
   created_at timestamptz not null default now(),
   -- private.mailbox_key(email): a complaint's or a "Not me"'s reach
-  mailbox text generated always as (private.mailbox_key(email)) stored
+  mailbox text generated always as (private.mailbox_key(email)) stored,
+  -- not_me: every "Not me" of the mailbox answered a consent ask (a stranger typed the address),
+  -- none a sender confirmation mail. Such a no stops every mail of the platform but the sender
+  -- confirmation of an owner's own sign-in address (private.sender_confirmation_suppressed)
+  from_consent boolean not null default false
 );
 comment on table private.mail_suppressions is 'Addresses that hard-bounced, complained or answered "not me" to a confirmation mail (mail-consent.sql): every later mail to them is skipped.';
 alter table private.mail_suppressions enable row level security;
@@ -5748,18 +5859,42 @@ returns boolean language sql stable set search_path = '' as $$
 $$;
 revoke execute on function private.mailbox_suppressed(text) from public;
 
--- "Not me" to a confirmation mail (consent or sender): the mailbox gets nothing more from the
--- platform, and the sender claims on any spelling of it that nobody confirmed go (a claim never
--- confirmed never made the provider's identity). The one definition of the answer.
-create function private.not_me(p_email text)
-returns void language sql set search_path = '' as $$
-  insert into private.mail_suppressions (email, reason) values (lower(btrim(p_email)), 'not_me')
-    on conflict (email) do update set reason = 'not_me'
-    where private.mail_suppressions.reason = 'bounce';
-  delete from public.sender_emails
-    where private.mailbox_key(email) = private.mailbox_key(p_email) and confirmed_at is null;
+-- Whether a sender confirmation that p_user_id (an owner, signed in) asks for p_email is refused
+-- (reserve_sender_confirmation): as private.mailbox_suppressed, except that an owner's own sign-in
+-- address (the same address, any letter case) is not held back by a "Not me" that only ever
+-- answered consent asks (from_consent). Anyone can make a consent ask reach an owner's address (a
+-- visitor types it into any form); the owner who says "Not me" to it wants no strangers' mail,
+-- and did not give up proving their own address (rev-fixes D4, docs/security.md). Any other
+-- owner's claim on that mailbox stays refused.
+create function private.sender_confirmation_suppressed(p_email text, p_user_id uuid)
+returns boolean language sql stable set search_path = '' as $$
+  select exists (select 1 from private.mail_suppressions s
+                 where (s.email = lower(btrim(p_email))
+                        or (s.reason <> 'bounce' and s.mailbox = private.mailbox_key(p_email)))
+                   and not (s.reason = 'not_me' and s.from_consent
+                            and exists (select 1 from auth.users u where u.id = p_user_id
+                                        and lower(btrim(u.email)) = lower(btrim(p_email)))));
 $$;
-revoke execute on function private.not_me(text) from public;
+revoke execute on function private.sender_confirmation_suppressed(text, uuid) from public;
+
+-- "Not me" to a confirmation mail (p_scope: the mail's, sender or a consent scope): the mailbox
+-- gets nothing more from the platform. A sender confirmation mail's no also removes the sender
+-- claims on any spelling of the mailbox that nobody confirmed (a claim never confirmed never made
+-- the provider's identity); a consent mail's no leaves them and the owner's next sender
+-- confirmation (from_consent). The one definition of the answer.
+create function private.not_me(p_email text, p_scope text)
+returns void language sql set search_path = '' as $$
+  insert into private.mail_suppressions (email, reason, from_consent)
+    values (lower(btrim(p_email)), 'not_me', p_scope is distinct from 'sender')
+    on conflict (email) do update set reason = 'not_me',
+      from_consent = case when private.mail_suppressions.reason = 'bounce' then excluded.from_consent
+                          else private.mail_suppressions.from_consent and excluded.from_consent end
+    where private.mail_suppressions.reason in ('bounce', 'not_me');
+  delete from public.sender_emails
+    where p_scope is not distinct from 'sender'
+      and private.mailbox_key(email) = private.mailbox_key(p_email) and confirmed_at is null;
+$$;
+revoke execute on function private.not_me(text, text) from public;
 
 -- Called by public.finish_jobs (jobs.sql) for an outcome that carries a `mail`:
 --   {to, from, subject, kind, provider_message_id?, user_id?, sender_user_id?, block_id?, delivery_id?}
@@ -5767,6 +5902,7 @@ create function private.record_outbound_mail(p_job_id bigint, p_mail jsonb, p_st
 returns void language plpgsql set search_path = '' as $$
 declare
   v_kept record;
+  v_message text;
 begin
   -- the send and the delivery before the mail, the order record_mail_event takes them in when a
   -- provider's event outruns this record (private.lock_sends; finish_jobs locked the batch's
@@ -5789,6 +5925,38 @@ begin
       set status = case when p_status = 'sent' then 'sent'::public.delivery_status else status end,
           provider_message_id = coalesce(p_mail ->> 'provider_message_id', provider_message_id)
       where id = (p_mail ->> 'delivery_id')::uuid and status = 'reserved';
+  end if;
+  -- a mail whose answer was lost (unknown, no message id): events SES published for it that
+  -- came first carry its job's tag; the first names the message (adopt_job_mail), the message's
+  -- lock first as record_mail_event takes it
+  if p_status = 'unknown' and p_mail ->> 'provider_message_id' is null and p_job_id is not null then
+    select k.message_id into v_message from private.early_mail_events k
+      where k.event -> 'tags' ->> 'job' = p_job_id::text
+      order by k.received_at, k.event_id limit 1;
+    if v_message is not null then
+      perform private.lock_mail_messages(array[v_message]);
+      perform private.adopt_job_mail(p_job_id, v_message,
+        (select k.event from private.early_mail_events k where k.message_id = v_message
+         order by k.received_at, k.event_id limit 1));
+    else
+      -- an event that comes later finds this row by the tag (adopt_job_mail, under this lock)
+      perform pg_advisory_xact_lock(hashtextextended('mail_job:' || p_job_id, 0));
+      -- an event kept while this waited for the lock (adopt_job_mail held it until the event
+      -- committed; the read above, with this statement's snapshot, did not see it): read again,
+      -- now that it committed (rev-fixes D2). Its message's lock is taken only if free: whoever
+      -- holds it is an event of that message, which takes this job's lock next (adopt_job_mail)
+      -- and adopts this row once this commits; waiting for it here would deadlock
+      select k.message_id into v_message from private.early_mail_events k
+        where k.event -> 'tags' ->> 'job' = p_job_id::text
+        order by k.received_at, k.event_id limit 1;
+      if v_message is not null
+         and pg_try_advisory_xact_lock(hashtextextended('mail_message:' || v_message, 0)) then
+        perform private.adopt_job_mail(p_job_id, v_message,
+          (select k.event from private.early_mail_events k where k.message_id = v_message
+           order by k.received_at, k.event_id limit 1));
+      end if;
+    end if;
+    return;
   end if;
   -- the provider's events that came first (record_mail_event kept them), in the order they came;
   -- finish_jobs holds the mail's lock (private.lock_mail_messages), so none is kept meanwhile
@@ -5884,6 +6052,90 @@ end;
 $$;
 revoke execute on function private.apply_mail_event(text, jsonb) from public;
 
+-- A platform mail (notifications, confirmations, plan and quota mails) whose SendEmail answer
+-- never reached the database, found by the `job` tag every platform mail carries
+-- (_shared/mail-delivery.ts) as a letter is by its `delivery` tag (rev-mail3 D5): its answer was
+-- lost (finish_jobs recorded it `unknown`, without SES's message id: the id is adopted and it is
+-- `sent`), or its worker stopped after the send (claim_jobs made the job `unknown` and nothing
+-- recorded the mail: it is recorded from the event, its address, From and subject as SES names
+-- them). The kept events of the message then apply, in the order they came. Without it such a
+-- mail stayed `unknown` for good and its events, a bounce included, were purged after a day.
+-- The caller holds the message's lock (private.lock_mail_messages); the job's lock is taken here,
+-- after it, as finish_jobs' record of an unknown mail takes them. Answers the mail, or null.
+create function private.adopt_job_mail(p_job_id bigint, p_message_id text, p_event jsonb)
+returns private.outbound_mails language plpgsql set search_path = '' as $$
+declare
+  v_mail private.outbound_mails;
+  v_job private.jobs;
+  v_kept record;
+  v_block_id uuid;
+  v_owner_id uuid;
+begin
+  perform pg_advisory_xact_lock(hashtextextended('mail_job:' || p_job_id, 0));
+  update private.outbound_mails
+    set provider_message_id = p_message_id, status = 'sent', updated_at = now()
+    where job_id = p_job_id and provider_message_id is null and status = 'unknown' and delivery_id is null
+    returning * into v_mail;
+  if v_mail.id is null then
+    select * into v_job from private.jobs where id = p_job_id and status = 'unknown' and kind <> 'letter';
+    if v_job.id is null or exists (select 1 from private.outbound_mails where job_id = p_job_id) then
+      return null;
+    end if;
+    -- the owner and block the job was for (rev-fixes D3), as its worker would have recorded them:
+    -- a notification's block (payload block_id) and its owner, else the payload's owner_id
+    select b.id, b.owner_id into v_block_id, v_owner_id from public.blocks b
+      where b.id = case when v_job.payload ->> 'block_id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+                        then (v_job.payload ->> 'block_id')::uuid end;
+    v_owner_id := coalesce(v_owner_id, (select p.id from public.profiles p
+      where p.id = case when v_job.payload ->> 'owner_id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+                        then (v_job.payload ->> 'owner_id')::uuid end));
+    insert into private.outbound_mails (job_id, kind, user_id, block_id, to_email, from_email, subject,
+                                        provider_message_id, status)
+      values (p_job_id, v_job.kind, v_owner_id, v_block_id,
+              left(coalesce(p_event -> 'destination' ->> 0, p_event -> 'recipients' ->> 0, ''), 320),
+              left(coalesce(p_event ->> 'source', ''), 320), left(coalesce(p_event ->> 'subject', ''), 500),
+              p_message_id, 'sent')
+      on conflict (provider_message_id) do nothing
+      returning * into v_mail;
+    if v_mail.id is null then
+      return null;
+    end if;
+  end if;
+  for v_kept in
+    select k.event from private.early_mail_events k
+    where k.message_id = p_message_id order by k.received_at, k.event_id
+  loop
+    perform private.apply_mail_event(p_message_id, v_kept.event);
+  end loop;
+  delete from private.early_mail_events where message_id = p_message_id;
+  select * into v_mail from private.outbound_mails where id = v_mail.id;
+  return v_mail;
+end;
+$$;
+revoke execute on function private.adopt_job_mail(bigint, text, jsonb) from public;
+
+-- The jobs that became `unknown` (claim_jobs: their worker stopped after calling the provider)
+-- whose mail's events came and were kept: their mails are recorded from them (adopt_job_mail).
+create function private.adopt_kept_job_mails(p_job_ids bigint[])
+returns void language plpgsql set search_path = '' as $$
+declare
+  v_kept record;
+begin
+  for v_kept in
+    select distinct on (k.event -> 'tags' ->> 'job') k.message_id, k.event,
+           (k.event -> 'tags' ->> 'job')::bigint as job_id
+    from private.early_mail_events k
+    where k.event -> 'tags' ->> 'job' = any (select id::text from unnest(p_job_ids) id)
+    order by k.event -> 'tags' ->> 'job', k.received_at, k.event_id
+  loop
+    -- the message's lock first, then the job's: the order record_mail_event takes them in
+    perform private.lock_mail_messages(array[v_kept.message_id]);
+    perform private.adopt_job_mail(v_kept.job_id, v_kept.message_id, v_kept.event);
+  end loop;
+end;
+$$;
+revoke execute on function private.adopt_kept_job_mails(bigint[]) from public;
+
 -- Applies a provider event (SES through SNS) once per SNS MessageId to the mail it is about
 -- (private.apply_mail_event). An event for a message not recorded yet that carries the
 -- `delivery` tag of a letter is recorded from that delivery, so no count is lost and a lost
@@ -5892,6 +6144,11 @@ revoke execute on function private.apply_mail_event(text, jsonb) from public;
 -- applied when the mail is recorded, and a permanent bounce's or a complaint's recipients are
 -- suppressed at once: nothing is lost whichever comes first, and SNS's retry of it is a duplicate
 -- (a Send, which would change nothing, is not kept: 'unknown message').
+-- It waits for a lock (its mail's record under way in finish_jobs, the letter's send rows) at most
+-- lock_timeout, then fails whole with 55P03 and ses-events answers 503, so SNS posts it again
+-- (the same event id: nothing of this try was kept). Waiting as long as the record took held a
+-- PostgREST connection each: 30 events of one batch's mails took the whole pool (20) and an
+-- unrelated read waited 8 s for it (rev-mail3 D2).
 -- p_event: {event_id, type, message_id, bounce_type?, recipients?, tags? ({name: value})}.
 create or replace function public.record_mail_event(p_event jsonb)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -5904,6 +6161,8 @@ begin
   if coalesce(p_event ->> 'event_id', '') = '' or coalesce(p_event ->> 'message_id', '') = '' then
     raise exception 'event_id and message_id are required' using errcode = 'P0001';
   end if;
+  -- for the rest of this call's transaction (PostgREST's, one per call): see above
+  perform set_config('lock_timeout', '250ms', true);
   -- first: a record of this mail that has begun ends before this looks for it
   perform private.lock_mail_messages(array[p_event ->> 'message_id']);
   insert into private.provider_events (id) values (p_event ->> 'event_id') on conflict do nothing;
@@ -5930,6 +6189,10 @@ begin
         where id = v_delivery.id and status = 'reserved';
       select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
     end if;
+  end if;
+  -- a platform mail whose answer was lost or whose worker stopped: its `job` tag finds it
+  if v_mail.id is null and p_event -> 'tags' ->> 'job' ~ '^[0-9]{1,18}$' then
+    v_mail := private.adopt_job_mail((p_event -> 'tags' ->> 'job')::bigint, p_event ->> 'message_id', p_event);
   end if;
   if v_mail.id is null then
     -- a Send (or a type we ignore) would change nothing: not kept
@@ -6211,6 +6474,48 @@ revoke all on private.confirmation_mails from public, anon, authenticated;
 create index confirmation_mails_mailbox_idx on private.confirmation_mails (mailbox, mailed_at);
 create index confirmation_mails_owner_idx on private.confirmation_mails (owner_id, mailed_at);
 
+-- At most one visitor-triggered ask a day per mailbox: a consent ask (start_mail_consent,
+-- private.confirmation_mails) waits for a sender confirmation's day (request-mail-verify,
+-- private.sender_confirmation_mails) as for another consent ask's (rev-mail3 D4). A sender
+-- confirmation, which the owner asks for while signed in, waits only for another sender
+-- confirmation (rev-fixes D4). Both take this lock first, one mailbox at a time.
+create function private.lock_mailbox_asks(p_mailbox text)
+returns void language sql set search_path = '' as $$
+  select pg_advisory_xact_lock(hashtextextended('mailbox_ask:' || p_mailbox, 0));
+$$;
+revoke execute on function private.lock_mailbox_asks(text) from public;
+
+-- When the mailbox (private.mailbox_key) was last asked in the last 24 hours, by either kind of
+-- confirmation mail; null when it was not. p_job_id: a consent job's own earlier try, not counted.
+-- What a consent ask waits for (start_mail_consent). A sender confirmation counts only its own
+-- kind (reserve_sender_confirmation): a visitor typing an owner's address into any form must not
+-- keep the owner from proving it theirs (rev-fixes D4).
+create function private.mailbox_last_ask(p_mailbox text, p_job_id bigint)
+returns timestamptz language sql stable set search_path = '' as $$
+  select greatest(
+    (select max(mailed_at) from private.sender_confirmation_mails
+      where mailbox = p_mailbox and mailed_at > now() - interval '24 hours'),
+    (select max(mailed_at) from private.confirmation_mails
+      where mailbox = p_mailbox and job_id is distinct from p_job_id
+        and mailed_at > now() - interval '24 hours'));
+$$;
+revoke execute on function private.mailbox_last_ask(text, bigint) from public;
+
+-- A confirm.mail job that ended failed (finish_jobs: the provider refused the mail, or its
+-- retries ran out) mailed nothing: its mailbox's and its owner's day are given back, as
+-- request-mail-verify gives a refused sender confirmation's back (release_sender_confirmation),
+-- and its consent row no longer says it was mailed (its token went nowhere) (rev-fixes D5).
+create function private.release_mail_consent(p_job_id bigint)
+returns void language sql set search_path = '' as $$
+  delete from private.not_me_tokens
+    where token_hash in (select token_hash from private.mail_consents where mailed_job = p_job_id);
+  update private.mail_consents
+    set mailed_at = null, mailed_job = null, token_hash = null, token_expires_at = null
+    where mailed_job = p_job_id and confirmed_at is null;
+  delete from private.confirmation_mails where job_id = p_job_id;
+$$;
+revoke execute on function private.release_mail_consent(bigint) from public;
+
 -- Whether an address confirmed reply notifications for a commenter on an owner's blocks, or (p_commenter_id
 -- null) the owner's letters, or (p_notifications) the owner's notification mails.
 create function private.mail_confirmed(p_email text, p_owner_id uuid, p_commenter_id uuid,
@@ -6430,7 +6735,7 @@ begin
     return jsonb_build_object('skip', 'a request of the old form');
   end if;
   -- one address at a time: the daily cap is read and written under this lock
-  perform pg_advisory_xact_lock(hashtextextended('mail_consent:' || private.mailbox_key(v_email), 0));
+  perform private.lock_mailbox_asks(private.mailbox_key(v_email));
   if private.mailbox_suppressed(v_email) then
     return jsonb_build_object('skip', 'the address is suppressed');
   end if;
@@ -6462,9 +6767,8 @@ begin
                and private.mailbox_key(c.email) = private.mailbox_key(v_email)) then
     return jsonb_build_object('skip', 'this confirmation went to the address less than a day ago');
   end if;
-  select max(mailed_at) into v_last from private.confirmation_mails
-    where mailbox = private.mailbox_key(v_email) and job_id <> p_job_id
-      and mailed_at > now() - interval '24 hours';
+  -- the mailbox's day, a sender confirmation included (private.mailbox_last_ask)
+  v_last := private.mailbox_last_ask(private.mailbox_key(v_email), p_job_id);
   if v_last is not null then
     if v_commenter is not null then
       return jsonb_build_object('skip', 'a confirmation went to the address less than a day ago');
@@ -6567,7 +6871,7 @@ begin
     if not found then
       return jsonb_build_object('outcome', 'invalid');
     end if;
-    perform private.not_me(v_not_me.email);
+    perform private.not_me(v_not_me.email, v_not_me.scope);
     return jsonb_build_object('outcome', 'declined', 'scope', v_not_me.scope, 'email', v_not_me.email);
   end if;
   -- the mail's token is spent: its "Not me" too
@@ -6577,7 +6881,7 @@ begin
         confirmed_at = case when p_confirm then now() end
     where id = v_row.id;
   if not p_confirm then
-    perform private.not_me(v_row.email);
+    perform private.not_me(v_row.email, 'consent');
   elsif v_row.commenter_id is null and not v_row.for_notifications then
     update public.audience_members set awaiting_confirmation = false
       where user_id = v_row.owner_id and lower(email) = v_row.email and awaiting_confirmation;
@@ -7203,14 +7507,23 @@ begin
 
   perform public.enqueue_job('plan.reconcile', jsonb_build_object('charge_id', v_charge.id),
                              'plan.reconcile:' || v_charge.id, now() + interval '2 minutes');
+  -- the subscription's webhook came first (it usually does) and queued plan.paypal-orphan for a
+  -- subscription with no checkout: it has one now, settled by its own check or plan.reconcile, so
+  -- the job could only find it and stop; taken out while still waiting (one running, a check
+  -- after its hour, goes on)
+  if p_method = 'paypal' then
+    delete from private.jobs
+      where dedupe_key = 'plan.paypal-orphan:' || p_provider_ref and status = 'queued';
+  end if;
   return to_jsonb(v_charge) || jsonb_build_object('existing', false);
 end;
 $$;
 revoke execute on function public.start_plan_checkout(uuid, public.payment_method, text, jsonb, numeric) from public, anon, authenticated;
 
 -- Records a paid checkout as the owner's plan (idempotent: a recorded one answers its plan row).
--- p_provider: {provider_payment_id, end_date?: PayPal's period end, schedule_id?: the card
--- renewal's PortOne schedule}. For a card plan it also writes the next period's charge
+-- p_provider: {provider_payment_id, end_date?: PayPal's period end, paid_at?: PayPal's first
+-- payment's time when taken already, schedule_id?: the card renewal's PortOne schedule}. For a
+-- card plan it also writes the next period's charge
 -- (private.next_card_charge, plan-renewals.sql; without a schedule id a job makes the schedule).
 create function public.record_plan_checkout(p_charge_id uuid, p_provider jsonb default '{}'::jsonb)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -7258,6 +7571,14 @@ begin
   if v_charge.method = 'iamport' then
     perform private.next_card_charge(v_payment, v_charge.provider_ref, v_charge.next_charge_id,
                                      p_provider ->> 'schedule_id');
+  end if;
+  -- PayPal's first payment, taken already (its last_payment: p_provider.paid_at), paid this
+  -- period: applied, so a later payment that moves no period is told apart from it
+  -- (sync_paypal_plan gives that one back)
+  if v_charge.method = 'paypal' and p_provider ->> 'paid_at' is not null then
+    insert into private.paypal_payments (payment_id, paid_at)
+      values (v_payment.id, (p_provider ->> 'paid_at')::timestamptz)
+      on conflict (payment_id) do nothing;
   end if;
 
   perform private.apply_plan_limits(v_charge.user_id);
@@ -7937,19 +8258,23 @@ revoke execute on function public.plan_mail_context(uuid[]) from public, anon, a
 -- payment PayPal took for a plan already ended (sync_paypal_plan): the subscription is cancelled at
 -- PayPal if it still bills, and what PayPal took from p_since on is given back (it paid no period:
 -- an ended row never comes back). One job per p_key (the end, or the payment's time), 100 attempts
--- with the queue's backoff; nothing for a card plan (delete_billing_key_later stops it).
-create function private.stop_paypal_later(p_payment_id uuid, p_since timestamptz, p_key text)
+-- with the queue's backoff; nothing for a card plan (delete_billing_key_later stops it). A payment's
+-- job (p_billed: its amount) gives back that payment, found by amount and nearest time, as PayPal
+-- may list it earlier than its last_payment.time (an e-check: when made, not when cleared).
+create function private.stop_paypal_later(p_payment_id uuid, p_since timestamptz, p_key text,
+                                          p_billed numeric default null)
 returns void language plpgsql set search_path = '' as $$
 begin
   perform public.enqueue_job('plan.paypal-ended',
     jsonb_build_object('subscription_id', provider_payment_id, 'payment_id', id, 'user_id', user_id,
-                       'since', p_since),
+                       'since', p_since)
+      || case when p_billed is null then '{}'::jsonb else jsonb_build_object('billed', p_billed) end,
     'plan.paypal-ended:' || provider_payment_id || ':' || left(p_key, 100), null, null, null, 100)
     from public.payments
     where id = p_payment_id and method = 'paypal' and provider_payment_id is not null;
 end;
 $$;
-revoke execute on function private.stop_paypal_later(uuid, timestamptz, text) from public;
+revoke execute on function private.stop_paypal_later(uuid, timestamptz, text, numeric) from public;
 
 -- The last PayPal payment applied to each PayPal plan (its time, as PayPal lists it): a payment
 -- later than it is a new period's, one that is not (the cycle moved on unpaid: PayPal carries a
@@ -7973,7 +8298,8 @@ alter table private.paypal_payments enable row level security;
 -- decides the period's plan: the change asked (next_*) at that price, else the last change at it
 -- (private.paypal_revisions), else the row's. A payment above the quantity but for the row's price
 -- (auto_bill_outstanding: a cycle PayPal could not take billed with the next) pays the period at
--- the quantity; the rest paid no period and goes back (`plan.paypal-outstanding`). A payment for a
+-- the quantity; the rest paid no period and goes back (`plan.paypal-outstanding`), as does the
+-- whole of a payment that moves no period (an outstanding balance collected on its own). A payment for a
 -- row that ended (our side ended it: its subscription is being cancelled) revives nothing and goes
 -- back (`plan.paypal-ended`). Idempotent.
 create function public.sync_paypal_plan(p_subscription_id text, p_state jsonb)
@@ -7993,6 +8319,7 @@ declare
   v_content jsonb;
   v_price numeric;
   v_take_next boolean := false;
+  v_unpaid boolean;
 begin
   select * into v_payment from public.payments
     where method = 'paypal' and provider_payment_id = p_subscription_id
@@ -8018,11 +8345,18 @@ begin
     v_outstanding := v_billed - v_quantity;
     v_billed := v_quantity;
   end if;
+  -- a payment later than the last one applied that moves no period (PayPal's next billing where it
+  -- was, the period to it paid already by an earlier payment): an outstanding balance PayPal
+  -- collected on its own (its capture of a subscription's outstanding balance), which paid no
+  -- period; it goes back whole (`plan.paypal-outstanding`). Not a first payment captured after the
+  -- checkout (none applied before: the checkout gave its period)
+  v_unpaid := v_new and v_payment.is_active and v_end <= v_payment.end_date
+              and exists (select 1 from private.paypal_payments where payment_id = v_payment.id);
   if v_new and not v_payment.is_active then
     -- a payment for a plan that ended on our side (its cancel reached PayPal after PayPal billed,
     -- or an e-check cleared after the end): no period, the row stays ended (beside a newer plan it
     -- could not be active anyway), and the payment goes back (private.stop_paypal_later)
-    perform private.stop_paypal_later(v_payment.id, v_paid, v_paid::text);
+    perform private.stop_paypal_later(v_payment.id, v_paid, v_paid::text, v_billed + v_outstanding);
   elsif v_new and v_end > v_payment.end_date then
     -- a new period, of the plan PayPal billed (the row is locked above, so v_payment holds what
     -- the update sees)
@@ -8060,6 +8394,12 @@ begin
     update public.payments set auto_renew = true where id = v_payment.id returning * into v_payment;
   elsif v_status in ('CANCELLED', 'SUSPENDED', 'EXPIRED') and v_payment.auto_renew then
     update public.payments set auto_renew = false where id = v_payment.id returning * into v_payment;
+  end if;
+  if v_unpaid then
+    perform public.enqueue_job('plan.paypal-outstanding',
+      jsonb_build_object('subscription_id', p_subscription_id, 'paid_at', v_paid,
+                         'billed', v_billed + v_outstanding, 'amount', v_billed + v_outstanding),
+      'plan.paypal-outstanding:' || p_subscription_id || ':' || v_paid, null, null, null, 100);
   end if;
   if v_paid is not null then
     insert into private.paypal_payments (payment_id, paid_at) values (v_payment.id, v_paid)
@@ -8360,9 +8700,10 @@ create table public.integration_notes (
   -- unauthorized: Notion refused the token (the integration is not granted any more)
   -- write_failed: a response could not be written after every retry
   -- cafe24_unauthorized: the mall refused our tokens; cafe24_loader_failed: the loader could not be
-  -- installed or removed after every retry (schemas/cafe24.sql)
+  -- installed or removed after every retry; cafe24_taken_over: the mall refused our tokens and
+  -- another account then connected it (detail.mall_id) (schemas/cafe24.sql)
   code text not null check (code in ('column_type', 'target_missing', 'unauthorized', 'write_failed',
-                                     'cafe24_unauthorized', 'cafe24_loader_failed')),
+                                     'cafe24_unauthorized', 'cafe24_loader_failed', 'cafe24_taken_over')),
   -- the column's name for column_type ('' otherwise)
   property text not null default '' check (char_length(property) <= 200),
   detail jsonb not null default '{}'::jsonb check (jsonb_typeof(detail) = 'object'),
@@ -8815,8 +9156,16 @@ revoke all on function private.schedule_cafe24_refresh(uuid, timestamptz) from p
 -- ---------------------------------------------------------------------------------------------
 
 -- Stores a new connection (or a reconnection of the same mall): granted, tokens kept, the
--- loader synced, the keep-alive scheduled. A mall connected by another owner is refused
--- (P0409 'This Cafe24 shop is connected to another account').
+-- loader synced, the keep-alive scheduled. The caller has just completed Cafe24's sign-in for the
+-- mall (set-cafe24 exchanged the mall's code), so they control it. A mall another owner holds:
+--   - whose connection is not granted (the mall refused that owner's tokens: the app was deleted
+--     there, or its refresh token ran out) is handed over: the other owner loses it (their shop
+--     row and tokens go, their loader read serves nothing, a cafe24_taken_over note says why) and
+--     the caller connects it;
+--   - whose connection is granted is refused: answers {other_account: true} without raising, so
+--     the sync it queues for the holder commits. That sync asks the mall with the holder's
+--     tokens; if the app was deleted there it turns the holder not granted, and the caller's next
+--     try takes the mall. A live connection is never taken.
 create function public.save_cafe24_connection(p_user_id uuid, p_mall_id text, p_shop_no integer,
                                               p_scopes text[], p_access_token text, p_refresh_token text,
                                               p_token_data jsonb)
@@ -8824,12 +9173,30 @@ returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_integration public.integrations;
   v_shop public.cafe24_shops;
+  v_holder public.cafe24_shops;
+  v_holder_status public.integration_status;
 begin
   if coalesce(p_access_token, '') = '' or coalesce(p_refresh_token, '') = '' then
     raise exception 'tokens required' using errcode = 'P0001';
   end if;
-  if exists (select 1 from public.cafe24_shops where mall_id = p_mall_id and user_id <> p_user_id) then
-    raise exception 'This Cafe24 shop is connected to another account' using errcode = 'P0409';
+  -- the holder's row locked: a sync marking it not granted (or a reconnection) waits for this
+  select s.* into v_holder from public.cafe24_shops s
+    where s.mall_id = p_mall_id and s.user_id <> p_user_id for update;
+  if found then
+    select i.status into v_holder_status from public.integrations i
+      where i.id = v_holder.integration_id for update;
+    if v_holder_status is distinct from 'not_granted' or v_holder.removing then
+      perform private.request_cafe24_sync(v_holder.user_id);
+      return jsonb_build_object('other_account', true);
+    end if;
+    -- the mall refused the holder's tokens: the holder loses the mall (the shop and tokens go
+    -- with the integration; their placements stay theirs for another shop)
+    delete from public.integration_notes
+      where user_id = v_holder.user_id and provider = 'cafe24';
+    delete from public.integrations where id = v_holder.integration_id;
+    perform private.skip_cafe24_jobs(v_holder.user_id, 'The Cafe24 shop was connected by another account');
+    perform private.note_integration(v_holder.user_id, null, 'cafe24', 'cafe24_taken_over',
+                                     jsonb_build_object('mall_id', p_mall_id));
   end if;
   -- another mall of the same owner: the old one is being replaced; its tag must come off first
   if exists (select 1 from public.cafe24_shops where user_id = p_user_id and mall_id <> p_mall_id) then
@@ -8851,7 +9218,7 @@ begin
       set access_token = excluded.access_token, refresh_token = excluded.refresh_token,
           token_data = excluded.token_data, updated_at = now();
   delete from public.integration_notes
-    where user_id = p_user_id and provider = 'cafe24' and code = 'cafe24_unauthorized';
+    where user_id = p_user_id and provider = 'cafe24' and code in ('cafe24_unauthorized', 'cafe24_taken_over');
   perform private.request_cafe24_sync(p_user_id);
   perform private.schedule_cafe24_refresh(p_user_id, now() + interval '1 day');
   return jsonb_build_object('id', v_integration.id, 'shop_id', v_shop.id, 'mall_id', v_shop.mall_id,
@@ -9052,8 +9419,10 @@ grant execute on function public.save_cafe24_placements(uuid, jsonb) to service_
 -- ---------------------------------------------------------------------------------------------
 
 -- What the loader in the mall shows: the owner and, per screen, the blocks in order. Empty when
--- the shop is being disconnected or the owner has no paid plan (so a tag that could not be
--- removed yet shows nothing). Reads no auth.uid(): the same answer for every visitor, so a CDN
+-- the shop is being disconnected, the owner has no paid plan (so a tag that could not be
+-- removed yet shows nothing), or the mall refused the owner's tokens (not granted: we can no
+-- longer change or remove the tag, and whoever runs the mall now may hand it to another owner;
+-- connecting again serves them again). Reads no auth.uid(): the same answer for every visitor, so a CDN
 -- may keep it a minute.
 -- security definer: anon cannot read shops, placements or blocks (owners only); only what the
 -- loader needs comes out.
@@ -9072,7 +9441,8 @@ begin
       where pl.user_id = s.user_id and not b.deactivated), '[]'::jsonb))
     into v_result
     from public.cafe24_shops s join public.profiles p on p.id = s.user_id
-    where s.id = p_shop and not s.removing and p.paid;
+      join public.integrations i on i.id = s.integration_id
+    where s.id = p_shop and not s.removing and p.paid and i.status = 'granted';
   perform set_config('response.headers',
     '[{"Cache-Control": "public, max-age=60, stale-while-revalidate=300"}]', true);
   return coalesce(v_result, jsonb_build_object('owner_id', null, 'placements', '[]'::jsonb));
@@ -9080,7 +9450,7 @@ end;
 $$;
 
 comment on function public.get_cafe24_embed(uuid) is
-  'The Cafe24 loader''s read (cacheable GET, Cache-Control public max-age=60): {owner_id, placements: [{block_id, type, location, per_product, selector}]} of a connected shop whose owner has a paid plan; no placements otherwise.';
+  'The Cafe24 loader''s read (cacheable GET, Cache-Control public max-age=60): {owner_id, placements: [{block_id, type, location, per_product, selector}]} of a connected (granted) shop whose owner has a paid plan; no placements otherwise.';
 revoke all on function public.get_cafe24_embed(uuid) from public;
 grant execute on function public.get_cafe24_embed(uuid) to anon, authenticated, service_role;
 
