@@ -250,6 +250,9 @@ describe('catalogue: what client roles are granted', () => {
       'letter_send_groups',
       // issue 18: the letters a form question may send by itself (the caller's own)
       'trigger_letter_choices',
+      // what "a letter has content" means, run by trigger_letter_choices as its invoker (an
+      // immutable test of the html it is given: it reads nothing)
+      'letter_has_content',
       // issue 18: computed field of audience_members (the caller's own members: auth.uid())
       'is_unsubscribed',
       // issue 17: the caller's own confirmation mails of the day (counts only)
