@@ -58,7 +58,7 @@ async function connectNotion(page: Page, base: string, db: pg.Client) {
     const closed = popup.waitForEvent('close');
     await popup.getByRole('button', { name: 'Allow access' }).click();
     await closed;
-    // the Notion card's own state (the Cafe24 card beside it reads "Not granted" too)
+    // the Notion card's own state (not the Cafe24 card's beside it)
     await page.getByRole('listitem', { name: 'Notion' }).locator('.status-verified').waitFor();
     await page.goto(`${base}/work/${block('06')}?locale=en`);
     await workspace(page);

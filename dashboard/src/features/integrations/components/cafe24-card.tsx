@@ -97,7 +97,9 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
         mark={<Cafe24Mark />}
         id="integration-cafe24"
         name={s('name')}
-        granted={granted}
+        status={
+          !data ? undefined : granted ? 'granted' : integration || shop ? 'not_granted' : 'none'
+        }
       />
       <p className="hint">{s('text')}</p>
       <ErrorText>{error}</ErrorText>

@@ -21,19 +21,35 @@ export interface IntegrationCardHeadProps {
   /** The heading's id, which names the card (aria-labelledby). */
   id: string;
   name: string;
-  granted: boolean;
+  /**
+   * `none`: nothing is connected, said as such in a plain chip (Cafe24's card: "Not granted"
+   * there read as a refusal the owner never met); Notion's card keeps the spec's two words.
+   * Undefined: not read yet, no chip.
+   */
+  status: IntegrationChip | undefined;
 }
 
-export function IntegrationCardHead({ mark, id, name, granted }: IntegrationCardHeadProps) {
+export type IntegrationChip = 'granted' | 'not_granted' | 'none';
+
+const CHIPS = {
+  granted: ['verified', 'integrations.granted'],
+  not_granted: ['not_verified', 'integrations.notGranted'],
+  none: ['none', 'integrations.notConnected'],
+} as const;
+
+export function IntegrationCardHead({ mark, id, name, status }: IntegrationCardHeadProps) {
   const { t } = useTranslation();
+  const [chip, text] = status ? CHIPS[status] : [];
   return (
     <div className="integration-card-head">
       {mark}
       <h2 id={id}>{name}</h2>
-      <span className={`status-chip status-${granted ? 'verified' : 'not_verified'}`}>
-        <span className="visually-hidden">{t('integrations.status')}: </span>
-        {t(granted ? 'integrations.granted' : 'integrations.notGranted')}
-      </span>
+      {chip ? (
+        <span className={`status-chip status-${chip}`}>
+          <span className="visually-hidden">{t('integrations.status')}: </span>
+          {t(text)}
+        </span>
+      ) : null}
     </div>
   );
 }

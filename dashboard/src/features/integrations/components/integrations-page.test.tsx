@@ -265,6 +265,7 @@ describe('/profile/integration', () => {
     expect(screen.getByRole('button', { name: '노션 다시 연결' })).toBeTruthy();
     const card = (await screen.findByRole('heading', { name: '카페24' })).closest('li')!;
     expect(await within(card).findByLabelText('카페24 쇼핑몰 아이디')).toBeTruthy();
+    expect(card.textContent).toContain('상태: 연결 안 됨');
     expect(within(card).getByRole('button', { name: '카페24 연결' })).toBeTruthy();
   });
 });
@@ -274,7 +275,9 @@ describe('/profile/integration: Cafe24', () => {
     const c = cafe24();
     render(api({ notion: null }), true, c);
     const card = await cafe24Card();
-    expect(card.textContent).toContain('Not granted');
+    // nothing connected: said so, not "Not granted" (a refusal the owner never met)
+    await waitFor(() => expect(card.textContent).toContain('Status: Not connected'));
+    expect(card.textContent).not.toContain('Not granted');
     const input = await within(card).findByLabelText('Your Cafe24 mall ID');
     fireEvent.change(input, { target: { value: 'My Shop!' } });
     fireEvent.click(within(card).getByRole('button', { name: 'Connect Cafe24' }));
@@ -377,6 +380,7 @@ describe('/profile/integration: Cafe24', () => {
     render(api({ notion: null }), true, c);
     const card = await cafe24Card();
     expect(await within(card).findByText(/Cafe24 refused our access/)).toBeTruthy();
+    expect(card.textContent).toContain('Status: Not granted');
     expect(within(card).getByRole('list', { name: 'Notes' }).textContent).toContain(
       'could not be updated after every retry: 422 src must be https',
     );

@@ -81,7 +81,7 @@ export function IntegrationsPage({
               mark={<NotionMark />}
               id="integration-notion"
               name={s('notion')}
-              granted={notion?.status === 'granted'}
+              status={notion?.status === 'granted' ? 'granted' : 'not_granted'}
             />
             <p className="hint">{s('notionText')}</p>
             {notion ? (
