@@ -219,19 +219,35 @@ async function configureJobs(
   }
 }
 
-/** Functions whose config.toml section says `verify_jwt = false`. */
-function publicFunctions(): Set<string> {
+/** config.toml's sections as `section name -> key -> raw value` (only the flat keys the stack reads). */
+function configSections(): Map<string, Map<string, string>> {
   const file = join(paths.supabase, 'config.toml');
-  const names = new Set<string>();
-  if (!existsSync(file)) return names;
-  let current: string | undefined;
+  const sections = new Map<string, Map<string, string>>();
+  if (!existsSync(file)) return sections;
+  let current: Map<string, string> | undefined;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const section = /^\s*\[functions\.([a-z0-9-]+)\]/.exec(line);
-    if (section) current = section[1];
-    else if (/^\s*\[/.test(line)) current = undefined;
-    else if (current && /^\s*verify_jwt\s*=\s*false/.test(line)) names.add(current);
+    const section = /^\s*\[([a-z0-9_.-]+)\]/.exec(line);
+    const pair = /^\s*([a-z0-9_]+)\s*=\s*("[^"]*"|\S+)/.exec(line);
+    if (section) sections.set(section[1]!, (current = new Map()));
+    else if (current && pair) current.set(pair[1]!, pair[2]!.replace(/^"(.*)"$/, '$1'));
+  }
+  return sections;
+}
+
+/** Functions whose config.toml section says `verify_jwt = false`. */
+function publicFunctions(config: Map<string, Map<string, string>>): Set<string> {
+  const names = new Set<string>();
+  for (const [name, keys] of config) {
+    const fn = /^functions\.([a-z0-9-]+)$/.exec(name);
+    if (fn && keys.get('verify_jwt') === 'false') names.add(fn[1]!);
   }
   return names;
+}
+
+/** The Send Email Hook's URI when config.toml's `[auth.hook.send_email]` is enabled. */
+function sendEmailHook(config: Map<string, Map<string, string>>): string | undefined {
+  const hook = config.get('auth.hook.send_email');
+  return hook?.get('enabled') === 'true' ? hook.get('uri') : undefined;
 }
 
 export async function startStack(opts: StackOptions): Promise<Stack> {
@@ -316,6 +332,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     // the gateway in its own process (only ports needed): starts while the rest starts; it
     // hands Realtime's websockets to this process, whose Realtime server is set below
     const realtimeHandOff: RealtimeHandOff = {};
+    const config = configSections();
     const gatewayOptions: Parameters<typeof startGatewayProcess>[0] = {
       realtimeHandOff,
       port: opts.ports.api,
@@ -327,7 +344,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       servicesPort: opts.ports.services,
       realtime: !opts.databaseUrl,
       storage: true,
-      publicFunctions: [...publicFunctions()],
+      publicFunctions: [...publicFunctions(config)],
       log,
     };
     const gatewayStarting = startGatewayProcess(gatewayOptions);
@@ -420,6 +437,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
         secret: LOCAL_TURNSTILE.secretKey,
         verifyUrl: `${providers.url}/turnstile/v0/siteverify`,
       },
+      // config.toml's Send Email Hook (docs/security.md): it, not the mailer, has every auth mail
+      sendEmailHook: sendEmailHook(config),
       // Supabase Auth mails through its SMTP settings; locally through the SES fake's mailbox
       mailer: sesMailer({
         endpoint: `${providers.url}/ses`,

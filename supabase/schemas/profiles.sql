@@ -76,6 +76,26 @@ comment on function private.is_owner_account(jsonb, boolean) is
   'An owner: a permanent user with a Google or Apple identity (app_metadata.providers), or made one by the admin API (app_metadata.owner = true).';
 revoke execute on function private.is_owner_account(jsonb, boolean) from public;
 
+-- The auth server's Send Email Hook (config.toml [auth.hook.send_email]; on a hosted project
+-- Authentication -> Hooks, the same function): the auth server calls it, as supabase_auth_admin,
+-- instead of sending any auth mail, and its error is the caller's answer, with the change that
+-- would have mailed rolled back. The product sends no auth mail: owners sign in with Google or
+-- Apple, visitors stay anonymous, and nobody confirms, recovers or changes an address; the mail
+-- an email change would send goes to any address typed (a "Not me" mailbox too), outside every
+-- per-mailbox cap (docs/security.md). So it refuses every kind.
+create function public.send_email_hook(event jsonb)
+returns jsonb language sql immutable set search_path = '' as $$
+  select jsonb_build_object('error', jsonb_build_object('http_code', 403, 'message',
+    case event -> 'email_data' ->> 'email_action_type'
+      when 'email_change' then 'Email addresses cannot be changed: owners sign in with Google or Apple'
+      else 'This project sends no sign-in mail: owners sign in with Google or Apple' end));
+$$;
+comment on function public.send_email_hook(jsonb) is
+  'Send Email Hook of the auth server: refuses every auth mail (the product sends none; docs/security.md).';
+revoke execute on function public.send_email_hook(jsonb) from public, anon, authenticated, service_role;
+grant usage on schema public to supabase_auth_admin;
+grant execute on function public.send_email_hook(jsonb) to supabase_auth_admin;
+
 -- Creates the profile (profiles_after_insert adds its reserved audience groups) for a user who
 -- is an owner (above), when the user is made or becomes one. security definer: runs as the auth
 -- server's role, which has no rights on public tables.

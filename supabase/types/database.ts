@@ -2179,6 +2179,7 @@ export type Database = {
         Args: { p_endpoint: Json; p_secret: string; p_user_id: string };
         Returns: Json;
       };
+      send_email_hook: { Args: { event: Json }; Returns: Json };
       set_message_resolved: { Args: { p_message_id: string; p_resolved: boolean }; Returns: Json };
       spend_oauth_state: { Args: { p_expires_at: string; p_nonce: string }; Returns: boolean };
       start_mail_consent: { Args: { p_job_id: number; p_token_hash: string }; Returns: Json };

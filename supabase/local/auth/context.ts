@@ -35,7 +35,7 @@ export interface AuthOptions {
   /**
    * Whether addresses count as confirmed without a mail (GOTRUE_MAILER_AUTOCONFIRM), default
    * off: a new email of a user holds only once the link mailed to it is opened. No user can
-   * change or add one either way (email-change.ts, emailChangeRefused).
+   * change or add one where the Send Email Hook refuses it (auth-mail.ts, email-change.ts).
    */
   mailerAutoconfirm?: boolean;
   /**
@@ -73,6 +73,12 @@ export interface AuthOptions {
   /** Where mails go (the SES fake in the local stack); default: nowhere, sends fail. */
   mailer?: Mailer;
   /**
+   * GoTrue's Send Email Hook (`[auth.hook.send_email] uri`, GOTRUE_HOOK_SEND_EMAIL_URI) as a
+   * Postgres function, `pg-functions://postgres/<schema>/<function>`: when set, every auth mail
+   * goes to it instead of the mailer (auth-mail.ts). Default none.
+   */
+  sendEmailHook?: string;
+  /**
    * Turnstile for anonymous sign-ins past their address's limit (captcha.ts); default none: past
    * the limit they are refused (429), as on GoTrue.
    */
@@ -92,6 +98,8 @@ export interface AuthSettings {
   secureEmailChange: boolean;
   otpExpiryMs: number;
   mailMaxFrequencyMs: number;
+  /** the Send Email Hook's function, quoted for SQL (`"schema"."name"`) */
+  sendEmailHook: string | undefined;
 }
 
 export interface AuthLimits {
@@ -139,6 +147,7 @@ export function createDeps(opts: AuthOptions): AuthDeps {
       secureEmailChange: opts.secureEmailChange ?? true,
       otpExpiryMs: (opts.otpExpiry ?? 86_400) * 1000,
       mailMaxFrequencyMs: (opts.mailMaxFrequency ?? 60) * 1000,
+      sendEmailHook: opts.sendEmailHook ? hookFunction(opts.sendEmailHook) : undefined,
     },
     pool,
     jwt: new Jwt(opts.jwtSecret, externalUrl),
@@ -155,6 +164,13 @@ export function createDeps(opts: AuthOptions): AuthDeps {
     trusted: { gateway: addresses(opts.gatewayAddresses), proxies: addresses(opts.trustedProxies) },
     log,
   };
+}
+
+/** The function a `pg-functions://<db>/<schema>/<fn>` URI names, quoted for SQL. */
+function hookFunction(uri: string): string {
+  const match = /^pg-functions:\/\/[^/]+\/([a-z_][a-z0-9_]*)\/([a-z_][a-z0-9_]*)$/.exec(uri);
+  if (!match) throw new Error(`send email hook: "${uri}" is not pg-functions://<db>/<schema>/<fn>`);
+  return `"${match[1]}"."${match[2]}"`;
 }
 
 const addresses = (list: string[] | undefined) =>

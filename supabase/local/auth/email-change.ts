@@ -1,39 +1,23 @@
-// Email changes: refused for every user (emailChangeRefused), so the auth server mails no
-// "Confirm your email address". What remains is GoTrue's second half of a secure email change (the
-// new address holds once the links mailed to it, and to the current address, are opened), for a
-// change pending from before; and the mail sender the sign-up shares.
+// An email change as GoTrue's secure email change makes it: the new address holds only once the
+// link mailed to it is opened, and, for a user who has an address, once the link mailed to the
+// current address is opened too (either order); until then `new_email` shows what is pending.
+// Its mail goes only to a Send Email Hook (auth-mail.ts): this project's refuses it
+// (public.send_email_hook, docs/security.md), and without a hook the change is refused here.
 import type { AuthDeps } from './context.ts';
-import { AuthError, forbidden, tooManyRequests } from './errors.ts';
-import type { Mail } from './mailer.ts';
-import { setConfirmedEmail, type Queryable, type UserRow } from './users.ts';
-
-/** Sends mails through the server's mailer, within the hourly mail budget (RATE_LIMIT_EMAIL_SENT). */
-export async function sendMails(deps: AuthDeps, mails: Mail[]): Promise<void> {
-  if (!deps.limits.emailSent.take('mail')) {
-    throw tooManyRequests(
-      'over_email_send_rate_limit',
-      'email rate limit exceeded',
-      deps.limits.emailSent.retryAfter('mail'),
-    );
-  }
-  if (!deps.mailer)
-    throw new AuthError(500, 'unexpected_failure', 'Error sending email: no mailer');
-  try {
-    for (const mail of mails) await deps.mailer.send(mail);
-  } catch (err) {
-    deps.log('auth', `mail failed: ${(err as Error).message}`);
-    throw new AuthError(500, 'unexpected_failure', 'Error sending confirmation email');
-  }
-}
+import { deliverAuthMail } from './auth-mail.ts';
+import { forbidden } from './errors.ts';
+import { newOtp, tokenHash } from './mailer.ts';
+import {
+  assertEmailFree,
+  loadUserJson,
+  setConfirmedEmail,
+  type Queryable,
+  type UserRow,
+} from './users.ts';
 
 /**
- * What an email change answers, for every user (rev-mail3 D3 for anonymous users, rev-fixes D6
- * for everyone): nothing. The product never changes an address (visitors stay anonymous, an owner
- * signs in with Google or Apple, docs/security.md "Who is an owner"), and the mail this would send
- * went to any address typed, a "Not me" mailbox included, outside every per-mailbox cap: an
- * anonymous visitor as often as it liked, an owner once a minute. Refused before the address is
- * looked at, so it tells nothing of who exists. Hosted GoTrue has no such switch:
- * docs/security.md says what does it there (the Send Email Hook).
+ * An email change with no Send Email Hook to tell: this server has no mail for it (the product
+ * never changes an address: visitors stay anonymous, an owner signs in with Google or Apple).
  */
 export const emailChangeRefused = () =>
   forbidden(
@@ -41,9 +25,44 @@ export const emailChangeRefused = () =>
     'Email addresses cannot be changed: owners sign in with Google or Apple',
   );
 
-/** PUT /user with a new email: refused (emailChangeRefused), nothing pending, nothing mailed. */
-export function requestEmailChange(): never {
-  throw emailChangeRefused();
+/**
+ * PUT /user with a new email, in the update's transaction: as GoTrue, the address must be free,
+ * then the change's tokens go to the Send Email Hook and the change is pending; the hook's refusal
+ * rolls it back and is the answer.
+ */
+export async function requestEmailChange(
+  deps: AuthDeps,
+  db: Queryable,
+  user: UserRow,
+  email: string,
+  redirectTo: string,
+): Promise<void> {
+  if (!deps.settings.sendEmailHook) throw emailChangeRefused();
+  await assertEmailFree(db, email, user.id);
+  const otpNew = newOtp();
+  const hashNew = tokenHash(email, otpNew);
+  const current = deps.settings.secureEmailChange && user.email ? user.email : null;
+  const otpCurrent = current ? newOtp() : '';
+  const hashCurrent = current ? tokenHash(current, otpCurrent) : null;
+  // GoTrue's names, kept for compatibility: token and token_hash_new are the current address's
+  const data = {
+    token: otpCurrent,
+    token_hash: hashNew,
+    token_new: otpNew,
+    token_hash_new: hashCurrent ?? '',
+    redirect_to: redirectTo,
+    email_action_type: 'email_change' as const,
+    site_url: deps.settings.siteUrl,
+  };
+  const userJson = { ...(await loadUserJson(db, user)), new_email: email };
+  await deliverAuthMail(deps, db, userJson, data, []);
+  await db.query(
+    `update auth.users set email_change = $2, email_change_token_new = $3,
+       email_change_token_current = $4, email_change_confirm_status = 0,
+       email_change_sent_at = now(), updated_at = now()
+     where id = $1`,
+    [user.id, email, hashNew, hashCurrent],
+  );
 }
 
 /**

@@ -42,7 +42,8 @@ export function errorBody(err: HttpError, oauth = false): JsonObject {
   const errorCode = err instanceof AuthError ? err.errorCode : (err.code ?? 'unexpected_failure');
   const body: JsonObject = {
     code: err.status,
-    error_code: errorCode,
+    // left out when empty (GoTrue's omitempty): a Send Email Hook's refusal has none
+    ...(errorCode ? { error_code: errorCode } : {}),
     msg: err.message,
     ...(err instanceof AuthError ? err.extra : {}),
   };

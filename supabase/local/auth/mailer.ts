@@ -99,25 +99,6 @@ function mail(to: string, subject: string, lines: string[], link: string, otp: s
   return { to, subject, text, html };
 }
 
-/** The mail that proves control of a new address (and of the current one, when there is one). */
-export function emailChangeMail(
-  to: string,
-  change: { from: string | null; to: string },
-  link: string,
-  otp: string,
-): Mail {
-  const lines = change.from
-    ? [
-        `Someone asked to change the email address of your account from ${change.from} to ${change.to}.`,
-        'Follow this link to confirm the change. If it was not you, ignore this mail: nothing changes.',
-      ]
-    : [
-        `Someone asked to use ${change.to} as the email address of an account.`,
-        'Follow this link to confirm it. If it was not you, ignore this mail: nothing changes.',
-      ];
-  return mail(to, 'Confirm your email address', lines, link, otp);
-}
-
 export function signupMail(to: string, link: string, otp: string): Mail {
   return mail(
     to,

@@ -18,7 +18,7 @@ import { badRequest, overRequestRateLimit, unprocessable } from '../errors.ts';
 import { hashPassword } from '../password.ts';
 import { checkPassword, metadataParam, readJsonBody, requireEmail, str } from '../params.ts';
 import { issueSession } from '../sessions.ts';
-import { sendMails } from '../email-change.ts';
+import { deliverAuthMail } from '../auth-mail.ts';
 import { actionLink, newOtp, signupMail, tokenHash } from '../mailer.ts';
 import { validRedirect } from '../redirects.ts';
 import {
@@ -97,8 +97,18 @@ async function signUpWithEmail(
     const otp = newOtp();
     const linkHash = tokenHash(email, otp);
     const redirectTo = validRedirect(deps.settings, c.req.query('redirect_to'));
-    await sendMails(deps, [
-      signupMail(email, actionLink(deps.settings.externalUrl, linkHash, 'signup', redirectTo), otp),
+    const emailData = {
+      token: otp,
+      token_hash: linkHash,
+      token_new: '',
+      token_hash_new: '',
+      redirect_to: redirectTo,
+      email_action_type: 'signup' as const,
+      site_url: deps.settings.siteUrl,
+    };
+    const link = actionLink(deps.settings.externalUrl, linkHash, 'signup', redirectTo);
+    await deliverAuthMail(deps, db, await loadUserJson(db, user), emailData, [
+      signupMail(email, link, otp),
     ]);
     await db.query(
       'update auth.users set confirmation_token = $2, confirmation_sent_at = now() where id = $1',

@@ -1,11 +1,12 @@
 // The signed-in user's own endpoints: GET and PUT /user (metadata and password; an email change
-// is refused, email-change.ts), POST /logout, DELETE /user/identities/:id.
+// goes to the Send Email Hook, email-change.ts), POST /logout, DELETE /user/identities/:id.
 import type { Hono } from 'hono';
 import { limitCaller, tx, type AuthCtx, type AuthDeps, type AuthEnv } from '../context.ts';
 import { badRequest, forbidden, unprocessable } from '../errors.ts';
 import { requestEmailChange } from '../email-change.ts';
 import { hashPassword, verifyPassword } from '../password.ts';
 import { checkPassword, metadataParam, readJsonBody, requireEmail, str } from '../params.ts';
+import { validRedirect } from '../redirects.ts';
 import { requireUser } from '../sessions.ts';
 import {
   findUserById,
@@ -52,7 +53,10 @@ async function updateUser(deps: AuthDeps, c: AuthCtx) {
         [user.id, hash],
       );
     }
-    if (email && email !== (user.email ?? '').toLowerCase()) requestEmailChange();
+    if (email && email !== (user.email ?? '').toLowerCase()) {
+      const redirectTo = validRedirect(deps.settings, c.req.query('redirect_to'));
+      await requestEmailChange(deps, db, user, email, redirectTo);
+    }
     return (await findUserById(db, user.id))!;
   });
   return c.json(await loadUserJson(deps.pool, updated));
