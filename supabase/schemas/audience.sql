@@ -202,8 +202,13 @@ revoke execute on function private.audience_members_take_awaiting() from public;
 -- An email is attached only when no other member of the owner has it. The visitor typed it, so
 -- it waits for confirmation (awaiting_confirmation) unless the address already confirmed this
 -- owner's letters; a form's answer asks the address to confirm (a `confirm.mail` job,
--- mail-consent.sql). A comment's address is asked about reply notifications instead (post_message)
--- and stays awaiting here until it confirms the owner's letters through one of their forms.
+-- mail-consent.sql) when the owner can send letters to their audience (a paid plan: an audience
+-- send, letter-triggers.sql and reserve_letter's group send all need one). An unpaid owner's
+-- member is kept, awaiting, and asked nothing: the mail would ask for letters that cannot come
+-- (docs/data-model.md, "A typed address is asked when letters can follow"); it is asked when the
+-- address is next given once the owner is paid, as a capped ask is. A comment's address is asked
+-- about reply notifications instead (post_message) and stays awaiting here until it confirms the
+-- owner's letters through one of their forms.
 -- One visitor's member row of the owner's audience, added or brought up to date with this event
 -- (record_audience_event).
 create function private.upsert_audience_member(p_block public.blocks, p_uid uuid, p_name text,
@@ -247,8 +252,10 @@ begin
   if v_email is not null then
     v_awaiting := not private.mail_confirmed(v_email, p_block.owner_id, null);
     -- no ask to an address that unsubscribed from the owner: its yes would lead to no letter
-    -- (every letter skips it), and a stranger could make the owner mail it (rev-mission D1)
+    -- (every letter skips it), and a stranger could make the owner mail it (rev-mission D1);
+    -- none for an owner who cannot send letters to their audience (not paid): no letter follows
     if v_awaiting and p_block.type = 'form'
+       and coalesce((select p.paid from public.profiles p where p.id = p_block.owner_id), false)
        and not private.letter_unsubscribed(p_block.owner_id, v_email) then
       perform private.ask_mail_consent(v_email, p_block.owner_id, null, p_block.id,
                                        private.request_locale(p_block.language));

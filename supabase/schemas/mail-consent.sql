@@ -496,13 +496,16 @@ begin
   elsif v_row.commenter_id is null and not v_row.for_notifications then
     update public.audience_members set awaiting_confirmation = false
       where user_id = v_row.owner_id and lower(email) = v_row.email and awaiting_confirmation;
-    -- the letters the owner's forms would have sent it (reserve_trigger_letter waited)
+    -- the letters the owner's forms would have sent it (reserve_trigger_letter waited); none
+    -- when the address unsubscribed from the owner since it was asked: each would only be
+    -- skipped as unsubscribed (a yes never opts an address back in, rev-mission D1)
     insert into private.jobs (kind, payload, dedupe_key)
       select 'letter.trigger', j.payload, j.dedupe_key || ':confirmed'
       from private.jobs j
       where j.kind = 'letter.trigger' and j.status = 'done' and j.finished_at > now() - interval '8 days'
         and j.payload ->> 'owner_id' = v_row.owner_id::text and j.result ->> 'awaiting' = v_row.email
         and j.dedupe_key not like '%:confirmed'
+        and not private.letter_unsubscribed(v_row.owner_id, v_row.email)
       on conflict (dedupe_key) do nothing;
   end if;
   return jsonb_build_object('outcome', case when p_confirm then 'confirmed' else 'declined' end,

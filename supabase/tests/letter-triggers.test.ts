@@ -11,7 +11,7 @@ import { callFunction, newGuest, newUser, sql, type TestUser } from './support/c
 import { callWorker } from './support/worker.ts';
 import { eventually, inbox, mailbox, sesControl } from './support/providers.ts';
 import { createBlock } from './support/drafts.ts';
-import { answerLink, confirmationMail, preconfirm, tokenOf } from './support/consent.ts';
+import { answerLink, confirmationMail, emailForm, preconfirm, tokenOf } from './support/consent.ts';
 
 const runWorker = () => callWorker();
 
@@ -363,6 +363,42 @@ describe('a letter a form sends by itself', () => {
     expect(await automaticSend(s)).toBeNull();
     const { data: choices } = await s.owner.client.rpc('trigger_letter_choices');
     expect(choices).toMatchObject([{ id: s.letterId, has_html: false }]);
+  });
+
+  // Decision (docs/data-model.md, "A typed address is asked when letters can follow"): the form's
+  // visitor email of an owner who cannot send letters to their audience (not paid) is kept,
+  // awaiting, and asked nothing; given again once the owner is paid, it is asked
+  it('the form’s visitor email asks nothing for an unpaid owner; given again once they are paid, it is asked', async () => {
+    const form = await emailForm();
+    await sql('update public.profiles set paid = false where id = $1', [form.owner.id]);
+    const to = inbox('unpaid-visitor');
+    const guest = await newGuest();
+    await form.submit(to, guest);
+    expect(await consentAsks(to)).toEqual([]);
+    const { data: members } = await form.owner.client
+      .from('audience_members')
+      .select('email, awaiting_confirmation');
+    expect(members).toEqual([{ email: to, awaiting_confirmation: true }]);
+    await sql('update public.profiles set paid = true where id = $1', [form.owner.id]);
+    await form.submit(to, guest);
+    expect(await consentAsks(to)).toHaveLength(1);
+    await confirmationMail(to);
+  });
+
+  // an address that unsubscribed from the owner after it was asked, then confirms: its yes opts
+  // nothing back in, so the letter it waited for is not queued again (it would only be skipped)
+  it('an address that unsubscribed after its ask and then confirms queues no letter', async () => {
+    const s = await formWithLetter();
+    const to = inbox('unsubscribed-after-ask');
+    const { responseId } = await submit(s, to, undefined, false);
+    expect(await triggered(responseId)).toMatchObject({ awaiting: to });
+    const mail = await confirmationMail(to);
+    await sql('insert into public.unsubscribes (user_id, email) values ($1, $2)', [s.owner.id, to]);
+    expect(await answerLink(tokenOf(mail), 'confirm')).toMatchObject({ status: 200 });
+    expect(await triggerJobs(responseId)).toHaveLength(1);
+    for (let i = 0; i < 2; i++) await runWorker();
+    expect(await automaticSend(s)).toBeNull();
+    expect(await mailbox(to)).toHaveLength(1);
   });
 
   it('sends nothing for an owner whose plan ended, or past the month’s quota', async () => {

@@ -311,6 +311,7 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
                       member={m}
                       edit={edit}
                       groups={custom.map((g) => g.name)}
+                      paid={paid}
                       onDelete={(member) => setDialog({ kind: 'deleteMember', member })}
                       onSaving={() => setNotice(null)}
                       onSaved={(row) => {

@@ -29,7 +29,7 @@ const member = (fields: Partial<MemberRow>): MemberRow =>
     ...fields,
   }) as MemberRow;
 
-const row = (m: MemberRow) =>
+const row = (m: MemberRow, paid = true) =>
   renderWithProviders(
     <table>
       <tbody>
@@ -37,6 +37,7 @@ const row = (m: MemberRow) =>
           member={m}
           edit={false}
           groups={[]}
+          paid={paid}
           onSaving={() => {}}
           onSaved={() => {}}
           onDelete={() => {}}
@@ -66,6 +67,19 @@ describe('audience member state', () => {
     await i18next.changeLanguage('ko');
     row(member({ awaiting_confirmation: true }));
     expect(screen.getByText('확인 대기')).toBeTruthy();
+  });
+
+  it('an unpaid owner’s awaiting member says it was not asked yet, in Korean too', async () => {
+    const { unmount } = row(member({ awaiting_confirmation: true }), false);
+    expect(screen.getByText('Awaiting confirmation').getAttribute('title')).toBe(
+      'A visitor typed this address. Your plan sends no letters to your audience, so it has not been asked to confirm; it is asked when it is given again on a paid plan.',
+    );
+    unmount();
+    await i18next.changeLanguage('ko');
+    row(member({ awaiting_confirmation: true }), false);
+    expect(screen.getByText('확인 대기').getAttribute('title')).toBe(
+      '방문자가 입력한 주소입니다. 지금 요금제로는 오디언스에게 레터를 보낼 수 없어 아직 확인을 요청하지 않았습니다. 유료 요금제에서 이 주소가 다시 입력되면 확인을 요청합니다.',
+    );
   });
 
   it('the others read Active or Deactive, in Korean too', async () => {

@@ -43,6 +43,8 @@ export const en = {
   awaiting: 'Awaiting confirmation',
   awaitingHint:
     'A visitor typed this address: your letters skip it until it confirms through the link we mail it. Adding it yourself makes it active.',
+  awaitingUnpaidHint:
+    'A visitor typed this address. Your plan sends no letters to your audience, so it has not been asked to confirm; it is asked when it is given again on a paid plan.',
   confirmationsCapped:
     '{{count}} address(es) visitors typed got no confirmation mail in the last 24 hours: your plan sends {{limit}} a day. They stay awaiting and are asked again when next given; add them yourself if you know they want your letters.',
   noGroup: 'No group',
@@ -161,6 +163,8 @@ export const ko: typeof en = {
   awaiting: '확인 대기',
   awaitingHint:
     '방문자가 입력한 주소입니다. 메일로 보내는 확인 링크로 확인하기 전까지 레터 발송에서 제외됩니다. 직접 추가하면 바로 활성화됩니다.',
+  awaitingUnpaidHint:
+    '방문자가 입력한 주소입니다. 지금 요금제로는 오디언스에게 레터를 보낼 수 없어 아직 확인을 요청하지 않았습니다. 유료 요금제에서 이 주소가 다시 입력되면 확인을 요청합니다.',
   confirmationsCapped:
     '지난 24시간 동안 방문자가 입력한 주소 {{count}}개에 확인 메일을 보내지 못했습니다. 요금제의 하루 한도는 {{limit}}통입니다. 이 주소들은 확인 대기로 남고 다시 입력되면 확인을 요청합니다. 레터를 원하는 분이라면 직접 추가하세요.',
   noGroup: '그룹 없음',
