@@ -68,8 +68,19 @@ export const en = {
       week: '{{noun}} per week',
       month: '{{noun}} per month',
     },
+    /** How many, with the noun agreeing (the chart's description: "1 response in all") */
+    counted: {
+      form_one: '{{count}} response',
+      form_other: '{{count}} responses',
+      ab_one: '{{count}} vote',
+      ab_other: '{{count}} votes',
+      like_one: '{{count}} like',
+      like_other: '{{count}} likes',
+      button_one: '{{count}} click',
+      button_other: '{{count}} clicks',
+    },
     timelineDesc:
-      'From {{from}} to {{to}}: {{total}} {{noun}} in all; the most, {{most}}, on {{busiest}}.',
+      'From {{from}} to {{to}}: {{counted}} in all; the most, {{most}}, on {{busiest}}.',
     bucket: {
       day: 'Day',
       week: 'Week starting',
@@ -168,8 +179,17 @@ export const ko: typeof en = {
       week: '주별 {{noun}}',
       month: '월별 {{noun}}',
     },
-    timelineDesc:
-      '{{from}}부터 {{to}}까지 {{noun}} 모두 {{total}}개, {{busiest}}에 가장 많은 {{most}}개.',
+    counted: {
+      form_one: '응답 {{count}}개',
+      form_other: '응답 {{count}}개',
+      ab_one: '투표 {{count}}개',
+      ab_other: '투표 {{count}}개',
+      like_one: '좋아요 {{count}}개',
+      like_other: '좋아요 {{count}}개',
+      button_one: '클릭 {{count}}개',
+      button_other: '클릭 {{count}}개',
+    },
+    timelineDesc: '{{from}}부터 {{to}}까지 모두 {{counted}}, {{busiest}}에 가장 많은 {{most}}개.',
     bucket: {
       day: '날짜',
       week: '주 시작일',

@@ -51,6 +51,22 @@ describe('ResultsSummary', () => {
     ).toEqual(['Dayresponses', '26.11.0110', '26.11.026', '26.11.039']);
   });
 
+  it('says one in the singular in the description (an outside tester heard "1 responses")', async () => {
+    const one = summaryOf({ timeline: { unit: 'day', points: [{ t: '2026-11-28', n: 1 }] } });
+    const likes = { ...block, type: 'like' as const };
+    const { unmount } = renderWithProviders(
+      <ResultsSummary block={block} api={apiWith(async () => one)} />,
+    );
+    expect((await screen.findByRole('img')).querySelector('desc')?.textContent).toBe(
+      'From 26.11.28 to 26.11.28: 1 response in all; the most, 1, on 26.11.28.',
+    );
+    unmount();
+    renderWithProviders(<ResultsSummary block={likes} api={apiWith(async () => one)} />);
+    expect((await screen.findByRole('img')).querySelector('desc')?.textContent).toContain(
+      ': 1 like in all;',
+    );
+  });
+
   it('shows the share of each option, number figures and the latest text answers', async () => {
     renderWithProviders(<ResultsSummary block={block} api={apiWith(async () => summaryOf())} />);
     const poll = (await screen.findByRole('heading', { name: 'Favourite colours' })).closest(
@@ -86,7 +102,10 @@ describe('ResultsSummary', () => {
     await i18next.changeLanguage('ko');
     renderWithProviders(<ResultsSummary block={block} api={apiWith(async () => summaryOf())} />);
     expect(await screen.findByRole('heading', { name: '요약' })).toBeTruthy();
-    expect(await screen.findByRole('img', { name: /일별 응답/ })).toBeTruthy();
+    const chart = await screen.findByRole('img', { name: /일별 응답/ });
+    expect(chart.querySelector('desc')?.textContent).toBe(
+      '26.11.01부터 26.11.03까지 모두 응답 25개, 26.11.01에 가장 많은 10개.',
+    );
     expect(screen.getByText(/25명 중 20명 응답/)).toBeTruthy();
     expect(screen.getByText('75% (15표)')).toBeTruthy();
   });

@@ -112,6 +112,11 @@ export function ResultsSummary({
   const noun = t(`results.summary.noun.${block.type}`, {
     defaultValue: t('results.summary.noun.form'),
   });
+  const counted = (count: number) =>
+    t(`results.summary.counted.${block.type}`, {
+      count,
+      defaultValue: t('results.summary.counted.form', { count }),
+    });
 
   if (!data) {
     return (
@@ -179,7 +184,12 @@ export function ResultsSummary({
           </div>
         ) : null}
       </dl>
-      <TimelineChart points={data.timeline.points} unit={data.timeline.unit} noun={noun} />
+      <TimelineChart
+        points={data.timeline.points}
+        unit={data.timeline.unit}
+        noun={noun}
+        counted={counted}
+      />
       {data.questions.length > 0 ? (
         <div className="summary-questions">
           {data.questions.map((question) => (

@@ -39,9 +39,11 @@ export interface TimelineChartProps {
   unit: TTimelineUnit;
   /** What is counted ("responses", "likes", "clicks"), already translated, plural. */
   noun: string;
+  /** A number of them in words, the noun agreeing ("1 response", "2 responses"). */
+  counted: (count: number) => string;
 }
 
-export function TimelineChart({ points, unit, noun }: TimelineChartProps) {
+export function TimelineChart({ points, unit, noun, counted }: TimelineChartProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const descId = useId();
@@ -57,10 +59,9 @@ export function TimelineChart({ points, unit, noun }: TimelineChartProps) {
       ? t('results.summary.timelineDesc', {
           from: formatDay(first.t),
           to: formatDay(last.t),
-          total,
+          counted: counted(total),
           busiest: formatDay(busiest.t),
           most: busiest.n,
-          noun,
         })
       : '';
 
