@@ -251,13 +251,7 @@ describe('a PayPal plan PayPal still bills', () => {
 
   it('a first payment PayPal captures after the check records the plan is the plan’s: nothing given back', async () => {
     const owner = await newUser('pp-first-after-check');
-    const { id: sub } = await plans.control<{ id: string }>('paypal', '/subscriptions', {
-      quantity: '3',
-      custom_id: owner.id,
-      pending_payments: true,
-    });
-    const bought = await plans.buyByPaypal(owner, sub);
-    expect(bought.status, JSON.stringify(bought.json)).toBe(200);
+    const { sub } = await plans.boughtUncaptured(owner);
     const first = (await plans.paypalState()).transactions.find((t) => t.subscription_id === sub)!;
     await plans.control('paypal', `/transactions/${first.id}/complete`);
     await webhooksDelivered(sub);

@@ -256,15 +256,9 @@ describe('a PayPal plan granted before PayPal captured its first payment (an e-c
     )[0];
   /** The owner approves with a payment PayPal captures later; the check grants the plan. */
   async function grantedUncaptured(owner: TestUser) {
-    const { id: sub } = await plans.control<{ id: string }>('paypal', '/subscriptions', {
-      quantity: '3',
-      custom_id: owner.id,
-      pending_payments: true,
-    });
-    const bought = await plans.buyByPaypal(owner, sub);
-    expect(bought.status, JSON.stringify(bought.json)).toBe(200);
-    expect((await firstPaymentJob(sub))?.status).toBe('queued');
-    return { sub, paymentId: (bought.json.data as { payment: { id: string } }).payment.id };
+    const bought = await plans.boughtUncaptured(owner);
+    expect((await firstPaymentJob(bought.sub))?.status).toBe('queued');
+    return bought;
   }
   /** The job's next look, `daysOld` days after it was written. */
   const lookNow = (sub: string, daysOld: number) =>

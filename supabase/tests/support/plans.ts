@@ -93,10 +93,15 @@ export const buyByCard = (user: TestUser, billingKey: string, plan: TPlan = BASI
     user.accessToken,
   );
 
-export const paypalSubscription = (user: TestUser | { id: string }, quantity: number) =>
+/**
+ * A subscription the owner approved in PayPal's window (`extra`: the fake's other fields, such as
+ * pending_payments: its first payment captured later, an e-check's).
+ */
+export const paypalSubscription = (user: TestUser | { id: string }, quantity: number, extra = {}) =>
   control<{ id: string }>('paypal', '/subscriptions', {
     quantity: String(quantity),
     custom_id: user.id,
+    ...extra,
   }).then((s) => s.id);
 
 /** check-paypal-payment: `plan` bought with the PayPal subscription `subscriptionId`. */
@@ -118,6 +123,17 @@ export async function changeByPaypal(owner: TestUser, paymentId: string, plan: T
   const res = await callFunction('change-paypal-payment', { paymentId, plan }, owner.accessToken);
   expect(res.status, JSON.stringify(res.json)).toBe(200);
   return res;
+}
+
+/**
+ * The owner buys Basic with a $3 subscription whose first payment PayPal captures later (pending,
+ * no last_payment: an e-check, or the seconds after the activation); the check grants the plan.
+ */
+export async function boughtUncaptured(owner: TestUser) {
+  const sub = await paypalSubscription(owner, 3, { pending_payments: true });
+  const bought = await buyByPaypal(owner, sub);
+  expect(bought.status, JSON.stringify(bought.json)).toBe(200);
+  return { sub, paymentId: (bought.json.data as { payment: { id: string } }).payment.id };
 }
 
 /** The basic plan bought with a PayPal subscription of `quantity` (check-paypal-payment). */
