@@ -280,6 +280,13 @@ begin
     end if;
     return to_jsonb(v_charge) || jsonb_build_object('existing', true);
   end if;
+  -- a subscription being given back never starts a checkout: plan.paypal-orphan decided so under
+  -- this lock (queue_orphan_refund) and may be cancelling it at PayPal now, or a check refused it
+  -- (a second plan, not the plan ordered); a plan recorded from it would be cancelled and refunded
+  if p_method = 'paypal'
+     and exists (select 1 from public.paypal_refunds where subscription_id = p_provider_ref) then
+    raise exception 'This subscription was cancelled; its payment is given back' using errcode = 'PT410';
+  end if;
 
   if (private.active_plan(p_user_id)).id is not null then
     raise exception 'You already have an active plan' using errcode = 'PT409';
@@ -467,6 +474,38 @@ begin
 end;
 $$;
 revoke execute on function public.queue_paypal_refund(text, uuid, text) from public, anon, authenticated;
+
+-- plan.paypal-orphan's decision to give back a subscription with no checkout and no plan, taken
+-- under the owner's lock, which start_plan_checkout takes first (private.lock_plan): a checkout
+-- the owner's check started meanwhile answers 'settling' (pending) or 'plan' (recorded, or a plan
+-- row on the subscription) and nothing is queued; otherwise the refund is queued
+-- (queue_paypal_refund, 'queued'), and from then on start_plan_checkout refuses a checkout of the
+-- subscription: a check that comes while the job cancels it at PayPal records no plan that the
+-- job then gives back. 'no account': the owner's profile is gone (its stop gives it back).
+-- security definer: it locks the owner's profile and writes the refund row and its job, which the
+-- service role's job does not own.
+create function public.queue_orphan_refund(p_subscription_id text, p_user_id uuid, p_reason text)
+returns text language plpgsql security definer set search_path = '' as $$
+declare
+  v_status text;
+begin
+  if not private.lock_plan(p_user_id) then
+    return 'no account';
+  end if;
+  select status into v_status from private.payment_charges
+    where kind = 'first' and method = 'paypal' and provider_ref = p_subscription_id;
+  if v_status = 'pending' then
+    return 'settling';
+  end if;
+  if v_status = 'recorded' or exists (select 1 from public.payments
+                                        where method = 'paypal' and provider_payment_id = p_subscription_id) then
+    return 'plan';
+  end if;
+  perform public.queue_paypal_refund(p_subscription_id, p_user_id, p_reason);
+  return 'queued';
+end;
+$$;
+revoke execute on function public.queue_orphan_refund(text, uuid, text) from public, anon, authenticated;
 
 -- What the refund job found in the end. `failed` (PayPal refused the refund, or the job gives up)
 -- also queues `plan.refund-alert`, the operator's mail, in the same transaction. p_reason: a refund

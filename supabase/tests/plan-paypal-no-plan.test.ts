@@ -232,6 +232,33 @@ describe('a PayPal subscription approved and billed whose check never ran', () =
     expect(await refundRow(sub)).toBeUndefined();
   });
 
+  it('a check that comes while the job cancels the subscription records no plan: told it is given back', async () => {
+    // an outside tester's note: the job looked (no checkout), then cancelled and refunded at
+    // PayPal with nothing to stop a check in between; the check recorded a plan whose
+    // subscription the job then cancelled and gave back (before: 200, an active plan, its
+    // subscription CANCELLED and its payment REFUNDED)
+    const owner = await newUser('pporphan-race');
+    const sub = await plans.paypalSubscription(owner, 3);
+    await webhooksAnswered(sub);
+    await plans.control('paypal', `/subscriptions/${sub}/hold-cancel`);
+    await sql('update private.jobs set run_at = now() where dedupe_key = $1', [
+      `plan.paypal-orphan:${sub}`,
+    ]);
+    const worker = plans.runWorker();
+    // the job has looked and its cancel waits at PayPal, the subscription still ACTIVE
+    await eventually(async () => (await plans.paypalState()).cancelsHeld.includes(sub));
+    const check = await plans.buyByPaypal(owner, sub);
+    await plans.control('paypal', `/subscriptions/${sub}/release-cancel`);
+    await worker;
+    await workedUntil(async () => (await refundRow(sub))?.status === 'refunded');
+    expect(check.status, JSON.stringify(check.json)).toBe(409);
+    expect(check.json.error).toMatchObject({ code: 'approval_expired' });
+    expect(await plans.paymentsOf(owner.id)).toEqual([]);
+    expect(await plans.chargesOf(owner.id)).toEqual([]);
+    expect(await plans.subscriptionStatus(sub)).toBe('CANCELLED');
+    expect(await plans.takenFor(sub)).toEqual(['REFUNDED:3.00']);
+  });
+
   it('an orphan job already running when a late check starts is left to run', async () => {
     const owner = await newUser('pporphan-settling');
     const sub = await plans.paypalSubscription(owner, 3);

@@ -2060,6 +2060,10 @@ export type Database = {
       prepare_letter_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
       prepare_notification_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
       prepare_notion_jobs: { Args: { p_job_ids: number[] }; Returns: Json };
+      queue_orphan_refund: {
+        Args: { p_reason: string; p_subscription_id: string; p_user_id: string };
+        Returns: string;
+      };
       queue_paypal_refund: {
         Args: { p_reason: string; p_subscription_id: string; p_user_id: string };
         Returns: undefined;

@@ -9,8 +9,9 @@
 //                       checkout nor a plan of ours (the buyer approved, then check-paypal-payment
 //                       never ran: the tab closed, the network cut): an hour after its webhook
 //                       (the check has had its chance), still neither, it is cancelled and given
-//                       back as a second purchase is (queue_paypal_refund, plan.paypal-refund); the
-//                       owner's account gone, its stop does it (stop_for_deleted_account).
+//                       back as a second purchase is (queue_orphan_refund decides it under the
+//                       owner's lock, which the check's checkout takes too; plan.paypal-refund);
+//                       the owner's account gone, its stop does it (stop_for_deleted_account).
 // Nothing twice: the cancel of a cancelled subscription is a no-op, each refund has its
 // PayPal-Request-Id and a refunded payment is skipped (refundPaypalPayments). Nothing lost: PayPal
 // failing retries with the queue's backoff (100 attempts); a refund PayPal refuses, or one still
@@ -25,7 +26,6 @@ import { paypalClient } from './paypal-env.ts';
 import { PayPalError, type PayPalSubscription } from './paypal.ts';
 import {
   finishPaypalRefund,
-  queuePaypalRefund,
   refundable,
   refundPaypalNow,
   refundPaypalPayments,
@@ -200,7 +200,18 @@ export const paypalOrphan: JobHandler = {
           })
         )
           return { status: 'done', result: { account_deleted: true } };
-        await queuePaypalRefund(id, owner, ORPHAN_REASON);
+        // decided under the owner's lock that the check's checkout takes: a checkout started since
+        // the look above keeps the subscription, and none starts once the refund is queued (the
+        // check meeting the cancel below answers approval_expired, never a plan given back)
+        const claimed = await rpc<'queued' | 'settling' | 'plan' | 'no account'>(
+          'queue_orphan_refund',
+          { p_subscription_id: id, p_user_id: owner, p_reason: ORPHAN_REASON },
+        );
+        if (claimed === 'plan') return { status: 'done', result: { skipped: 'a plan' } };
+        if (claimed === 'settling') return lookAgain(10 * 60_000);
+        // deleted since the look above: the next try finds it gone and its stop does it
+        if (claimed === 'no account')
+          return { status: 'retry', error: 'the account is being deleted' };
         const refund = await refundPaypalNow(id, ORPHAN_REASON);
         return { status: 'done', result: { refund } };
       } catch (err) {

@@ -20,7 +20,7 @@ import {
 import { paypalClient } from '../_shared/paypal-env.ts';
 import { kickWorker } from '../_shared/background.ts';
 import { PayPalError, type PayPalSubscription } from '../_shared/paypal.ts';
-import { queuePaypalRefund, refundable } from '../_shared/paypal-refund.ts';
+import { queuePaypalRefund, refundable, refundOutcomeOf } from '../_shared/paypal-refund.ts';
 import { orphanRefundOf } from '../_shared/paypal-no-plan.ts';
 import {
   planPrice,
@@ -94,6 +94,9 @@ Deno.serve(
           `${message}. The payment will be given back.`,
         );
       }
+      // being given back (plan.paypal-orphan's hour came first and it is cancelling it at PayPal
+      // now, or a check refused it before): how its refund stands, no checkout
+      if (err instanceof DbError && err.code === 'PT410') await answerGivenBack(subscription.id);
       // the account was deleted while this check ran (its subscription approved just before): the
       // subscription is cancelled and what PayPal took given back by the account's stop
       if (err instanceof DbError && err.code === 'PT403')
@@ -112,69 +115,82 @@ Deno.serve(
   }),
 );
 
+/** A database call of the check, its failure as the answer (httpErrorOf). */
+async function dbCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw httpErrorOf(err, 'check-paypal-payment');
+  }
+}
+
+/**
+ * The answer for a subscription cancelled and given back (`why`), as its refund stands: refused by
+ * PayPal (refund_failed), given back (`refunded`'s code), else on its way (`pending`'s code).
+ */
+function givenBackAnswer(
+  refund: string,
+  why: string,
+  codes: { refunded: string; pending: string },
+): HttpError {
+  if (refund === 'failed')
+    return new HttpError(
+      409,
+      'refund_failed',
+      `${why}. PayPal refused to give the payment back; the Plan page says whom to write to.`,
+    );
+  if (refund === 'refunded')
+    return new HttpError(409, codes.refunded, `${why}. The payment was given back.`);
+  return new HttpError(409, codes.pending, `${why}. Any payment taken will be given back.`);
+}
+
 /**
  * A subscription plan.paypal-orphan cancelled and gives back, its check come after the hour: how
  * its refund stands, as the owner's answer (approval_expired_refunded, approval_expired, or
  * refund_failed when PayPal refused it); nothing when the job did not give it back.
  */
 async function answerIfGivenBackLate(subscriptionId: string): Promise<void> {
-  let refund: Awaited<ReturnType<typeof orphanRefundOf>>;
-  try {
-    refund = await orphanRefundOf(subscriptionId);
-  } catch (err) {
-    throw httpErrorOf(err, 'check-paypal-payment');
-  }
+  const refund = await dbCall(() => orphanRefundOf(subscriptionId));
   if (!refund) return;
-  const late =
-    'The purchase was not completed within an hour of the approval, so the subscription was cancelled';
-  if (refund === 'failed')
-    throw new HttpError(
-      409,
-      'refund_failed',
-      `${late}. PayPal refused to give the payment back; the Plan page says whom to write to.`,
-    );
-  if (refund === 'refunded')
-    throw new HttpError(409, 'approval_expired_refunded', `${late}. The payment was given back.`);
-  throw new HttpError(409, 'approval_expired', `${late}. Any payment taken will be given back.`);
+  throw givenBackAnswer(
+    refund,
+    'The purchase was not completed within an hour of the approval, so the subscription was cancelled',
+    { refunded: 'approval_expired_refunded', pending: 'approval_expired' },
+  );
+}
+
+/**
+ * A subscription whose refund was queued before this check's checkout (start_plan_checkout's
+ * PT410): plan.paypal-orphan's, as a check after its hour is answered; another's (a check that
+ * refused it, asked again), as its refund stands.
+ */
+async function answerGivenBack(subscriptionId: string): Promise<never> {
+  await answerIfGivenBackLate(subscriptionId);
+  throw givenBackAnswer(
+    await dbCall(() => refundOutcomeOf(subscriptionId)),
+    'This subscription was cancelled, so no plan was added',
+    { refunded: 'refunded', pending: 'refund_pending' },
+  );
 }
 
 /** Queues the refund of a subscription about to be cancelled; not queued, it is not cancelled. */
-async function giveBackLater(
-  subscriptionId: string,
-  userId: string,
-  reason: string,
-): Promise<void> {
-  try {
-    await queuePaypalRefund(subscriptionId, userId, reason);
-  } catch (err) {
-    throw httpErrorOf(err, 'check-paypal-payment');
-  }
-}
+const giveBackLater = (subscriptionId: string, userId: string, reason: string) =>
+  dbCall(() => queuePaypalRefund(subscriptionId, userId, reason));
 
 /**
  * A subscription of an account that no longer exists: its stop queued (plan.account-stop cancels it
  * and gives back what PayPal took); stop_for_deleted_account writes nothing for a live account.
  */
 async function stopForDeletedAccount(userId: string, subscriptionId: string): Promise<void> {
-  try {
-    if (
-      await rpc<boolean>('stop_for_deleted_account', {
-        p_user_id: userId,
-        p_method: 'paypal',
-        p_ref: subscriptionId,
-      })
-    )
-      kickWorker();
-  } catch (err) {
-    throw httpErrorOf(err, 'check-paypal-payment');
-  }
+  const stopped = await dbCall(() =>
+    rpc<boolean>('stop_for_deleted_account', {
+      p_user_id: userId,
+      p_method: 'paypal',
+      p_ref: subscriptionId,
+    }),
+  );
+  if (stopped) kickWorker();
 }
 
 /** Whether the subscription may be given back (refundable); the database failing is its error. */
-async function refundableOrFail(subscriptionId: string) {
-  try {
-    return await refundable(subscriptionId);
-  } catch (err) {
-    throw httpErrorOf(err, 'check-paypal-payment');
-  }
-}
+const refundableOrFail = (subscriptionId: string) => dbCall(() => refundable(subscriptionId));

@@ -78,6 +78,8 @@ export const paypalState = () =>
       status: string;
     }>;
     webhooks: FakeState['webhooks'];
+    /** Subscriptions whose held cancel waits for its release (hold-cancel). */
+    cancelsHeld: string[];
   }>('paypal');
 
 export const cardKey = (user: TestUser, decline = false) =>

@@ -29,6 +29,7 @@ export async function control(
       ),
       refunds: model.refunds,
       webhooks: model.webhooks.log,
+      cancelsHeld: [...model.cancelHolds].filter(([, h]) => h.waiting).map(([id]) => id),
     });
   }
   if (path === '/subscriptions' && method === 'POST') {
@@ -85,6 +86,14 @@ export async function control(
       model.activate(s);
     }
     return sendJson(res, 200, model.view(s));
+  }
+  if ((m = /^\/subscriptions\/([^/]+)\/(hold|release)-cancel$/.exec(path)) && method === 'POST') {
+    // a cancel slow to reach PayPal: the next one waits until released
+    const id = decodeURIComponent(m[1]!);
+    if (!subscriptions.has(id)) throw new HttpError(404, 'No such subscription');
+    if (m[2] === 'hold') model.holdCancel(id);
+    else model.releaseCancel(id);
+    return sendJson(res, 200, { id });
   }
   if ((m = /^\/subscriptions\/([^/]+)\/collect$/.exec(path)) && method === 'POST') {
     // the outstanding balance collected on its own (PayPal's capture of it), no new cycle

@@ -129,6 +129,9 @@ export const unprocessable = (
 export const validQuantity = (quantity: string) => /^[1-9][0-9]{0,5}$/.test(quantity);
 
 export const now = () => new Date().toISOString();
+
+/** The longest a held cancel waits for its release (only bounds a test that never releases it). */
+const CANCEL_HOLD_MS = 60_000;
 export const addMonth = (iso: string) => {
   const d = new Date(iso);
   d.setUTCMonth(d.getUTCMonth() + 1);
@@ -164,6 +167,15 @@ export class PayPalModel {
    * its subscription's id; COMPLETED when neither is set.
    */
   readonly refundAnswers = new Map<string, RefundStatus>();
+  /**
+   * Cancels held (control API: hold-cancel), by subscription: its next cancel request waits until
+   * released (at most CANCEL_HOLD_MS), as a cancel slow to reach PayPal, so a test can make a
+   * call happen between a job's look at the subscription and its cancel. `waiting` once it waits.
+   */
+  readonly cancelHolds = new Map<
+    string,
+    { waiting: boolean; release: () => void; released: Promise<void> }
+  >();
   readonly webhooks: WebhookSender;
   /** The fake's own origin and prefix, for the links it hands out. */
   readonly api: string;
@@ -227,6 +239,8 @@ export class PayPalModel {
     this.refundsByRequest.clear();
     this.outages.clear();
     this.refundAnswers.clear();
+    for (const hold of this.cancelHolds.values()) hold.release();
+    this.cancelHolds.clear();
     this.webhooks.clear();
     this.seed();
   }
@@ -485,6 +499,32 @@ export class PayPalModel {
         'Authentication failed due to invalid authentication credentials or a missing Authorization header.',
       );
     }
+  }
+
+  /** The next cancel of the subscription waits until releaseCancel (control API). */
+  holdCancel(id: string): void {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    this.cancelHolds.get(id)?.release();
+    this.cancelHolds.set(id, { waiting: false, release, released });
+  }
+
+  releaseCancel(id: string): void {
+    this.cancelHolds.get(id)?.release();
+  }
+
+  /** Before a cancel of the subscription is carried out: a held one waits to be released. */
+  async beforeCancel(id: string): Promise<void> {
+    const hold = this.cancelHolds.get(id);
+    if (!hold) return;
+    hold.waiting = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      hold.released,
+      new Promise((r) => (timer = setTimeout(r, CANCEL_HOLD_MS))),
+    ]);
+    clearTimeout(timer);
+    if (this.cancelHolds.get(id) === hold) this.cancelHolds.delete(id);
   }
 
   find(id: string): Subscription {

@@ -107,8 +107,10 @@ const revise: Route = async (model, req, res, id) => {
 };
 
 const cancel: Route = async (model, req, res, id) => {
-  const s = model.find(id);
+  model.find(id);
   const body = await readJson(req);
+  await model.beforeCancel(id);
+  const s = model.find(id);
   if (s.status !== 'ACTIVE' && s.status !== 'SUSPENDED')
     throw unprocessable(
       'SUBSCRIPTION_STATUS_INVALID',
