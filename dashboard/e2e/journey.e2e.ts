@@ -27,7 +27,9 @@
 //   texts at 1280 and 375 px, the description's rich-text editor (demo-owner.ts);
 // - the owner on their own public block, one session with the dashboard: Admin, sign-out in
 //   either, a plain session from before sealed once; storage blocked (own-block.ts);
-// - letters and audience (letters.ts, also alone: npm run e2e:letters).
+// - letters and audience (letters.ts, also alone: npm run e2e:letters);
+// - a sign-in return left at once, during the exchange, or after the server took the code, and
+//   no PKCE verifier left behind (sign-in-return.ts, also alone: npm run e2e:sign-in).
 // Run: npm run build -w @reaction-blocks/sdk && npm run build -w @reaction-blocks/dashboard &&
 //      npm run e2e -w @reaction-blocks/dashboard
 import assert from 'node:assert/strict';
@@ -46,6 +48,7 @@ import { moderateComments } from './moderation.ts';
 import { firstScreensInKorean, landingInEnglish } from './landing.ts';
 import { lettersJourney } from './letters.ts';
 import { signInOwner } from './owner.ts';
+import { signInReturnSurvives } from './sign-in-return.ts';
 import { ownerOnOwnBlock, storageBlocked } from './own-block.ts';
 import { planAndStop, secondOwnerPaysByPaypal, upgradeByCard } from './plans.ts';
 import { notionIntegration } from './integration.ts';
@@ -192,6 +195,10 @@ try {
     await page.getByRole('menuitem', { name: '로그아웃' }).click();
     await page.waitForURL(`${journey.base}/`);
   });
+
+  await step('a sign-in return survives the page being left', () =>
+    signInReturnSurvives(journey, errors),
+  );
 
   assert.deepEqual(errors, []);
   assert.deepEqual(failureLines, [], 'log lines that read as failures during ordinary use');

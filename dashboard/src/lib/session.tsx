@@ -31,6 +31,11 @@ export interface SessionValue {
    * `gone`: the session already left the store (a block's "Log out"): nothing is sent either.
    */
   signOut: (options?: { deleted?: boolean; gone?: boolean }) => Promise<void>;
+  /**
+   * Why the provider's return this tab held did not sign in (its code already spent, a flow of
+   * another browser: lib/supabase.ts finishSignIn), for the sign-in page to say; else null.
+   */
+  signInFailure?: unknown;
 }
 
 export const SessionContext = createContext<SessionValue | null>(null);
@@ -67,6 +72,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null>(null);
   const [profile, setProfile] = useState<ProfileRow | null>(null);
   const [profileLoading, setProfileLoading] = useState(false);
+  const [signInFailure, setSignInFailure] = useState<unknown>(null);
   const userId = isEligibleUser(user) ? user.id : null;
   /** The signed-in owner this page read for (null once signed out). */
   const lastUser = useRef(userId);
@@ -78,7 +84,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     let unsubscribe = () => {};
     const connect = () =>
       void loadClient().then(async (supabase) => {
+        // A provider's return is exchanged first: read before, the session is none yet, and
+        // the sign-in page would show while it signs in.
+        const failure = await supabase.signInReturn;
         if (!alive) return;
+        if (failure) setSignInFailure(failure);
         const follow = (session: Session | null) => {
           // The owner's session went without this page's sign-out: a block's "Log out" on this
           // origin (the workspace's preview, /block/ in another tab), a refresh refused. The
@@ -199,8 +209,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [signOut]);
 
   const value = useMemo<SessionValue>(
-    () => ({ status, user, profile, profileLoading, refreshProfile, signOut }),
-    [status, user, profile, profileLoading, refreshProfile, signOut],
+    () => ({ status, user, profile, profileLoading, refreshProfile, signOut, signInFailure }),
+    [status, user, profile, profileLoading, refreshProfile, signOut, signInFailure],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

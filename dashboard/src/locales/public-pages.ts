@@ -13,6 +13,8 @@ const en = {
     // the provider's access_denied: the person cancelled, or the provider refused
     denied:
       'It was cancelled, or Google or Apple did not allow it. Try again, or use the other one.',
+    unfinished:
+      'It did not finish: the page was left while it was being completed, or it was started in another browser. Sign in again.',
     notEligible: 'Owners sign in with Google or Apple. Continue with one of them.',
   },
   notSupported: {
@@ -96,6 +98,8 @@ const ko: SameShape<typeof en> = {
     error: '로그인하지 못했습니다: {{message}}',
     denied:
       '로그인을 취소했거나 Google 또는 Apple에서 허용하지 않았습니다. 다시 시도하거나 다른 방법으로 로그인해 주세요.',
+    unfinished:
+      '로그인을 마무리하는 중에 페이지를 떠났거나, 다른 브라우저에서 시작한 로그인입니다. 다시 로그인해 주세요.',
     notEligible: '소유자는 Google 또는 Apple로 로그인합니다. 둘 중 하나로 계속해 주세요.',
   },
   notSupported: {

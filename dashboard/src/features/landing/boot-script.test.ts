@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { pendingSignInReturn, SIGN_IN_RETURN_KEY } from '../../lib/auth-storage';
 import { detectLanguage } from '../../lib/i18n';
 
 const indexHtml = readFileSync(
@@ -18,16 +19,30 @@ interface Visit {
   stored?: string | null;
   browser?: string;
   storageWorks?: boolean;
+  /** Other localStorage keys present (a PKCE verifier). */
+  keys?: string[];
 }
 
-/** Runs the boot script for one visit and returns the <html> element it may have marked. */
-function boot({ route = '/', url, stored = null, browser = 'en-US', storageWorks = true }: Visit) {
+/** Runs the boot script for one visit: what it kept in sessionStorage, and the address after. */
+function run({
+  route = '/',
+  url,
+  stored = null,
+  browser = 'en-US',
+  storageWorks = true,
+  keys = [],
+}: Visit) {
   const html = document.createElement('html');
   html.setAttribute('data-route', route);
   html.setAttribute('data-lang', 'en');
   const location = new URL(url, 'https://app.example');
   const items = new Map<string, string>(stored ? [['reaction.language', stored]] : []);
+  for (const key of keys) items.set(key, 'rb1.sealed');
   const localStorage = {
+    get length() {
+      return items.size;
+    },
+    key: (i: number) => [...items.keys()][i] ?? null,
     getItem: (key: string) => items.get(key) ?? null,
     setItem: (key: string, value: string) => {
       if (!storageWorks) throw new Error('SecurityError');
@@ -35,10 +50,39 @@ function boot({ route = '/', url, stored = null, browser = 'en-US', storageWorks
     },
     removeItem: (key: string) => items.delete(key),
   };
-  const run = new Function('document', 'location', 'localStorage', 'navigator', source);
-  run({ documentElement: html }, location, localStorage, { language: browser });
-  return html.getAttribute('data-render');
+  const session = new Map<string, string>();
+  const sessionStorage = {
+    setItem: (key: string, value: string) => {
+      if (!storageWorks) throw new Error('SecurityError');
+      session.set(key, value);
+    },
+  };
+  let address = location.pathname + location.search + location.hash;
+  const history = {
+    state: null,
+    replaceState: (_state: unknown, _title: string, next: string) => {
+      address = next;
+      const moved = new URL(next, location.href);
+      location.search = moved.search;
+    },
+  };
+  const script = new Function(
+    'document',
+    'location',
+    'localStorage',
+    'sessionStorage',
+    'history',
+    'navigator',
+    source,
+  );
+  script({ documentElement: html }, location, localStorage, sessionStorage, history, {
+    language: browser,
+  });
+  return { render: html.getAttribute('data-render'), session, address };
 }
+
+/** Runs the boot script for one visit and returns the <html> element it may have marked. */
+const boot = (visit: Visit) => run(visit).render;
 
 describe('boot script', () => {
   it('is in index.html', () => {
@@ -74,5 +118,42 @@ describe('boot script', () => {
   ])('agrees with detectLanguage for %s, saved %s, browser %s', (url, stored, browser) => {
     const language = detectLanguage(new URL(url, 'https://x').search, stored, browser);
     expect(boot({ url, stored, browser })).toBe(language === 'en' ? null : 'client');
+  });
+});
+
+describe('boot script: a provider sign-in return', () => {
+  const verifier = 'reaction-blocks.session:https://api.example-code-verifier';
+
+  it('moves the code of a flow started here into sessionStorage, where the app reads it', () => {
+    const visit = run({
+      route: '/',
+      url: '/dashboard/reaction?code=c0de&sb_flow_id=f1&locale=ko#main',
+      keys: [verifier],
+    });
+    const kept = JSON.parse(visit.session.get(SIGN_IN_RETURN_KEY) ?? 'null') as {
+      code: string;
+      at: number;
+    };
+    expect(kept.code).toBe('c0de');
+    expect(Date.now() - kept.at).toBeLessThan(60_000);
+    expect(visit.address).toBe('/dashboard/reaction?locale=ko#main');
+    // what the app's client then finds (lib/supabase.ts finishSignIn)
+    window.sessionStorage.setItem(SIGN_IN_RETURN_KEY, visit.session.get(SIGN_IN_RETURN_KEY)!);
+    try {
+      expect(pendingSignInReturn()).toBe('c0de');
+    } finally {
+      window.sessionStorage.removeItem(SIGN_IN_RETURN_KEY);
+    }
+  });
+
+  it("leaves a code alone when no flow was started here, on an integration's return, or without storage", () => {
+    for (const visit of [
+      run({ url: '/dashboard/reaction?code=c0de' }),
+      run({ url: '/oauth/notion?code=c0de&state=s', keys: [verifier] }),
+      run({ url: '/dashboard/reaction?code=c0de', keys: [verifier], storageWorks: false }),
+    ]) {
+      expect(visit.session.size).toBe(0);
+      expect(visit.address).toContain('code=c0de');
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { setLanguage } from '../../../lib/i18n';
-import { renderWithProviders } from '../../../test/utils';
+import { fakeSession, renderWithProviders } from '../../../test/utils';
 import { LoginPage, oauthErrorFrom, returnPath } from './login-page';
 
 const signInWithOAuth = vi.fn();
@@ -59,6 +59,33 @@ describe('LoginPage', () => {
     await setLanguage('ko', false);
     expect(await screen.findByRole('button', { name: 'Google로 로그인' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Apple로 로그인' })).toBeTruthy();
+  });
+
+  it('says a sign-in return whose code was spent or whose flow began elsewhere did not finish (en, ko)', async () => {
+    // auth-js's answers (lib/supabase.ts finishSignIn): GoTrue's flow_state_not_found, no verifier
+    for (const code of ['flow_state_not_found', 'pkce_code_verifier_not_found']) {
+      const failure = Object.assign(new Error('invalid flow state'), { code, status: 404 });
+      const view = renderWithProviders(<LoginPage />, {
+        route: '/audience',
+        session: fakeSession({ status: 'signedOut', signInFailure: failure }),
+      });
+      expect(screen.getByRole('alert').textContent).toBe(
+        'Sign-in failed: It did not finish: the page was left while it was being completed, or it was started in another browser. Sign in again.',
+      );
+      view.unmount();
+    }
+    await setLanguage('ko', false);
+    renderWithProviders(<LoginPage />, {
+      route: '/audience',
+      session: fakeSession({
+        status: 'signedOut',
+        signInFailure: Object.assign(new Error('x'), { code: 'flow_state_not_found' }),
+      }),
+    });
+    expect(screen.getByRole('alert').textContent).toBe(
+      '로그인하지 못했습니다: 로그인을 마무리하는 중에 페이지를 떠났거나, 다른 브라우저에서 시작한 로그인입니다. 다시 로그인해 주세요.',
+    );
+    await setLanguage('en', false);
   });
 
   it("shows an error the provider sent back in the reader's language, not the provider's", async () => {

@@ -33,7 +33,13 @@ export function oauthErrorFrom(
 }
 
 /** The sign-in answers with a text of their own; anything else reads as failureReason says. */
-const SIGN_IN_FAILURES = { access_denied: 'login.denied' };
+const SIGN_IN_FAILURES = {
+  access_denied: 'login.denied',
+  // the return's code was spent by a page left before the answer, or the flow began elsewhere
+  flow_state_not_found: 'login.unfinished',
+  flow_state_expired: 'login.unfinished',
+  pkce_code_verifier_not_found: 'login.unfinished',
+};
 
 /**
  * Where to come back after signing in: the signed-in page the login is shown in place of,
@@ -50,10 +56,12 @@ export function returnPath(pathname: string, search: string): string | undefined
 
 export function LoginPage() {
   const { t } = useTranslation();
-  const { user } = useSession();
+  const { user, signInFailure } = useSession();
   const location = useLocation();
   const [pending, setPending] = useState<TOAuthProvider | null>(null);
-  const [error, setError] = useState<unknown>(() => oauthErrorFrom(location.search, location.hash));
+  const [error, setError] = useState<unknown>(
+    () => oauthErrorFrom(location.search, location.hash) ?? signInFailure ?? null,
+  );
 
   const start = async (provider: TOAuthProvider) => {
     if (pending) return;
