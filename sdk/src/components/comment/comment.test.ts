@@ -755,13 +755,19 @@ describe('reaction-comment', () => {
     expect(localStorage.getItem('reaction-blocks.session:' + PROJECT)).to.match(/^rb1\./);
   });
 
-  // The dashboard's preview sets the properties either on a defined element or, on a page's
-  // first workspace, before the SDK defines it (Lit keeps them aside until the first update, so
-  // connectedCallback ran with dummy = false: the preview took the owner's session, and its Log
-  // out signed the owner out everywhere).
+  // The dashboard's preview (BlockPreview) sets the properties, never the attribute, in React's
+  // layout effect: after React connected a defined element, or, on a page's first workspace,
+  // before the SDK defines it (kept aside until the first update). Either way connectedCallback
+  // ran with dummy = false and read the owner's session: the preview showed the owner, and its
+  // Log out signed the owner out everywhere. The SDK's one guard drops it at the first update.
   let upgrades = 0;
-  for (const defined of [true, false])
-    it(`a preview (dummy mode) on the owner's page is a visitor's: no session of the page's, no one signed in or out (element ${defined ? 'defined' : 'defined after its properties were set'})`, async () => {
+  const ORDERS = {
+    defined: 'defined, set before it connects',
+    connected: "defined, set after it connected (the dashboard's layout effect)",
+    late: 'defined after its properties were set',
+  };
+  for (const order of ['defined', 'connected', 'late'] as const)
+    it(`a preview (dummy mode) on the owner's page is a visitor's: no session of the page's, no one signed in or out (element ${ORDERS[order]})`, async () => {
       // the dashboard's workspace: the owner signed in on the page, the element given the draft
       api = mockApi({});
       signIn('owner-1');
@@ -770,14 +776,18 @@ describe('reaction-comment', () => {
       let popups = 0;
       window.open = () => (popups++, null);
       try {
-        const tag = defined ? 'reaction-comment' : `preview-comment-${++upgrades}`;
+        const tag = order === 'late' ? `preview-comment-${++upgrades}` : 'reaction-comment';
         const el = document.createElement(tag) as ReactionComment;
-        el.dummy = true;
-        el.view = commentView();
         el.setAttribute('project-url', PROJECT);
         el.setAttribute('anon-key', KEY);
+        const preview = () => {
+          el.dummy = true;
+          el.view = commentView();
+        };
+        if (order !== 'connected') preview();
         document.body.append(el);
-        if (!defined)
+        if (order === 'connected') preview();
+        if (order === 'late')
           customElements.define(tag, class extends customElements.get('reaction-comment')! {});
         await until(() => $(el, '[part~=name]'));
         await el.updateComplete;

@@ -30,10 +30,10 @@ export function BlockPreview({
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
-    // The attribute first: an element defined after this sees it before its connectedCallback
-    // (a property set now reaches it only at its first update). The properties, set again once
-    // it is defined, so a late upgrade cannot miss an edit.
-    el.setAttribute('dummy', '');
+    // Properties, not attributes: set before the element is defined they are picked up when it
+    // upgrades; set again once it is, so a late upgrade cannot miss an edit. A session the element
+    // read on connecting, before `dummy` reached it (an upgrade after this, or this effect after
+    // React connected it), is dropped by the SDK at its first update (BlockElement.willUpdate).
     el.dummy = true;
     el.view = view;
     let alive = true;
