@@ -187,34 +187,23 @@ begin
       where id = (p_mail ->> 'delivery_id')::uuid and status = 'reserved';
   end if;
   -- a mail whose answer was lost (unknown, no message id): events SES published for it that
-  -- came first carry its job's tag; the first names the message (adopt_job_mail), the message's
-  -- lock first as record_mail_event takes it
+  -- came first carry its job's tag, and the first names the message (adopt_job_mail). The job's
+  -- lock before the look: every event of the mail carries the tag and passes this lock before it
+  -- is kept (adopt_job_mail), holding it until it commits, so the look (a statement after the
+  -- lock: its snapshot sees that commit) finds every event kept before, and an event after it
+  -- waits and finds this row by the tag. Not the message's lock: an event holds it while it waits
+  -- for this one (a deadlock), and a committing event may still hold it when the job's lock is
+  -- already released (a commit releases its locks one by one): ce3df4d4's try of it then failed
+  -- and the kept event stayed kept (rev-fixes D2)
   if p_status = 'unknown' and p_mail ->> 'provider_message_id' is null and p_job_id is not null then
+    perform pg_advisory_xact_lock(hashtextextended('mail_job:' || p_job_id, 0));
     select k.message_id into v_message from private.early_mail_events k
       where k.event -> 'tags' ->> 'job' = p_job_id::text
       order by k.received_at, k.event_id limit 1;
     if v_message is not null then
-      perform private.lock_mail_messages(array[v_message]);
       perform private.adopt_job_mail(p_job_id, v_message,
         (select k.event from private.early_mail_events k where k.message_id = v_message
          order by k.received_at, k.event_id limit 1));
-    else
-      -- an event that comes later finds this row by the tag (adopt_job_mail, under this lock)
-      perform pg_advisory_xact_lock(hashtextextended('mail_job:' || p_job_id, 0));
-      -- an event kept while this waited for the lock (adopt_job_mail held it until the event
-      -- committed; the read above, with this statement's snapshot, did not see it): read again,
-      -- now that it committed (rev-fixes D2). Its message's lock is taken only if free: whoever
-      -- holds it is an event of that message, which takes this job's lock next (adopt_job_mail)
-      -- and adopts this row once this commits; waiting for it here would deadlock
-      select k.message_id into v_message from private.early_mail_events k
-        where k.event -> 'tags' ->> 'job' = p_job_id::text
-        order by k.received_at, k.event_id limit 1;
-      if v_message is not null
-         and pg_try_advisory_xact_lock(hashtextextended('mail_message:' || v_message, 0)) then
-        perform private.adopt_job_mail(p_job_id, v_message,
-          (select k.event from private.early_mail_events k where k.message_id = v_message
-           order by k.received_at, k.event_id limit 1));
-      end if;
     end if;
     return;
   end if;
@@ -320,8 +309,10 @@ revoke execute on function private.apply_mail_event(text, jsonb) from public;
 -- recorded the mail: it is recorded from the event, its address, From and subject as SES names
 -- them). The kept events of the message then apply, in the order they came. Without it such a
 -- mail stayed `unknown` for good and its events, a bounce included, were purged after a day.
--- The caller holds the message's lock (private.lock_mail_messages); the job's lock is taken here,
--- after it, as finish_jobs' record of an unknown mail takes them. Answers the mail, or null.
+-- An event's caller holds the message's lock (private.lock_mail_messages); the job's lock is taken
+-- here, after it. finish_jobs' record of an unknown mail (record_outbound_mail) takes the job's lock
+-- alone, so an event that waited here for it may find the mail named already. Answers the mail, or
+-- null.
 create function private.adopt_job_mail(p_job_id bigint, p_message_id text, p_event jsonb)
 returns private.outbound_mails language plpgsql set search_path = '' as $$
 declare
@@ -336,6 +327,12 @@ begin
     set provider_message_id = p_message_id, status = 'sent', updated_at = now()
     where job_id = p_job_id and provider_message_id is null and status = 'unknown' and delivery_id is null
     returning * into v_mail;
+  if v_mail.id is null then
+    -- named while this waited for the job's lock (record_outbound_mail adopted an earlier event
+    -- of the message): the caller's event applies to it
+    select * into v_mail from private.outbound_mails
+      where job_id = p_job_id and provider_message_id = p_message_id;
+  end if;
   if v_mail.id is null then
     select * into v_job from private.jobs where id = p_job_id and status = 'unknown' and kind <> 'letter';
     if v_job.id is null or exists (select 1 from private.outbound_mails where job_id = p_job_id) then
