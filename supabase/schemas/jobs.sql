@@ -283,6 +283,10 @@ begin
       if jsonb_typeof(v_item -> 'mail') = 'object' then
         perform private.record_outbound_mail(v_job.id, v_item -> 'mail', 'sent');
       end if;
+      -- a like's page under its Notion page: where a later retry's lookup starts (notion.sql)
+      if v_job.kind = 'notion' and v_item -> 'result' ? 'under' then
+        perform private.keep_notion_page(v_job, v_item -> 'result');
+      end if;
       v_key := 'done';
     elsif v_status = 'defer' then
       update private.jobs set status = 'queued', attempts = greatest(attempts - 1, 0),

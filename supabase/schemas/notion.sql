@@ -73,11 +73,14 @@ create table public.integration_notes (
   -- target_missing: the data source or page is gone or no longer shared (the block was unlinked)
   -- unauthorized: Notion refused the token (the integration is not granted any more)
   -- write_failed: a response could not be written after every retry
+  -- write_uncertain: after every retry it is not known whether a response was written (Notion
+  -- did not answer an attempt that may have written it: a lost answer, a 5xx)
   -- cafe24_unauthorized: the mall refused our tokens; cafe24_loader_failed: the loader could not be
   -- installed or removed after every retry; cafe24_taken_over: the mall refused our tokens and
   -- another account then connected it (detail.mall_id) (schemas/cafe24.sql)
   code text not null check (code in ('column_type', 'target_missing', 'unauthorized', 'write_failed',
-                                     'cafe24_unauthorized', 'cafe24_loader_failed', 'cafe24_taken_over')),
+                                     'write_uncertain', 'cafe24_unauthorized', 'cafe24_loader_failed',
+                                     'cafe24_taken_over')),
   -- the column's name for column_type ('' otherwise)
   property text not null default '' check (char_length(property) <= 200),
   detail jsonb not null default '{}'::jsonb check (jsonb_typeof(detail) = 'object'),
@@ -106,11 +109,44 @@ returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if new.notion_database is distinct from old.notion_database or new.notion_page is distinct from old.notion_page then
     delete from public.integration_notes
-      where block_id = new.block_id and code in ('column_type', 'target_missing', 'write_failed');
+      where block_id = new.block_id
+        and code in ('column_type', 'target_missing', 'write_failed', 'write_uncertain');
   end if;
   return null;
 end;
 $$;
+
+-- The last page a like block's jobs wrote under its Notion page (kept by finish_jobs from a done
+-- job's result {page_id, under}). A job's first attempt keeps it in its payload (`anchor`,
+-- prepare_notion_jobs): Notion lists a page's children in the order they were added, so a retry
+-- that looks for the page an uncertain attempt may have written lists them from that page on,
+-- one call for the pages added since, instead of every child page from the first (100 calls for
+-- 10,000 likes). One row per block, written once per page written.
+create table private.notion_last_pages (
+  block_id uuid primary key references public.blocks (id) on delete cascade,
+  -- the Notion page it was written under (a block linked to another page starts again)
+  parent_id text not null check (char_length(parent_id) <= 100),
+  page_id text not null check (char_length(page_id) <= 100),
+  written_at timestamptz not null default now()
+);
+comment on table private.notion_last_pages is
+  'The last page each like block''s Notion jobs wrote under its page: where a retry''s lookup of a page that may have been written starts listing the children.';
+alter table private.notion_last_pages enable row level security;
+revoke all on private.notion_last_pages from public, anon, authenticated;
+
+-- A done `notion` job that wrote (or found) a page under a page: it is the block's last page.
+-- Called by finish_jobs (jobs.sql).
+create function private.keep_notion_page(p_job private.jobs, p_result jsonb)
+returns void language sql set search_path = '' as $$
+  insert into private.notion_last_pages (block_id, parent_id, page_id)
+    select b.id, p_result ->> 'under', p_result ->> 'page_id'
+    from public.blocks b
+    where b.id = (p_job.payload ->> 'block_id')::uuid
+      and coalesce(p_result ->> 'under', '') <> '' and coalesce(p_result ->> 'page_id', '') <> ''
+  on conflict (block_id) do update
+    set parent_id = excluded.parent_id, page_id = excluded.page_id, written_at = now();
+$$;
+revoke execute on function private.keep_notion_page(private.jobs, jsonb) from public;
 
 -- A new response (form, ab vote, like, button click) or message (comment, question, reply) of a
 -- block linked to Notion, whose owner has connected Notion: one `notion` job. The owner's jobs
@@ -289,8 +325,12 @@ revoke execute on function public.delay_notion_jobs(uuid, timestamp with time zo
 
 -- What the worker needs to write each claimed notion job: the owner's token, the target, the
 -- title column's choice, the block and the item (a response with its answers in question order,
--- or a message). Answers per job {id, context} or {id, skip} (nothing to write any more) or
--- {id, defer_until} (access revoked: parked until the owner connects again).
+-- or a message), `anchor` (a like's: the block's last page under the target when the job first
+-- ran, private.notion_last_pages, kept in the job's payload at its first attempt: a retry's
+-- lookup lists the children from it) and `maybe_written` (the previous attempt got no answer to
+-- a write that may have been carried out: its error starts 'uncertain:'). Answers per job {id,
+-- context} or {id, skip} (nothing to write any more) or {id, defer_until} (access revoked:
+-- parked until the owner connects again).
 create function public.prepare_notion_jobs(p_job_ids bigint[])
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
@@ -325,6 +365,15 @@ begin
       continue;
     end if;
     select access_token into v_token from private.integration_tokens where integration_id = v_integration.id;
+    -- a like's first attempt: the page its write will come after (one job per owner runs at a
+    -- time, so every kept page was written before this job's). Kept once: a deferred first
+    -- attempt (429, access revoked) runs again as the first, with the same anchor
+    if v_block.type = 'like' and v_job.attempts = 1 and not v_job.payload ? 'anchor' then
+      v_job.payload := v_job.payload || jsonb_build_object('anchor',
+        (select to_jsonb(l.page_id) from private.notion_last_pages l
+         where l.block_id = v_block.id and l.parent_id = v_target));
+      update private.jobs set payload = v_job.payload where id = v_job.id;
+    end if;
 
     if v_job.payload ? 'response_id' then
       select jsonb_build_object(
@@ -364,7 +413,9 @@ begin
       'title_mode', coalesce(v_private.notion_database_title, 'response_id'),
       'block', jsonb_build_object('id', v_block.id, 'name', v_block.name, 'type', v_block.type,
                                   'language', v_block.language),
-      'item', v_item));
+      'item', v_item,
+      'anchor', v_job.payload -> 'anchor',
+      'maybe_written', coalesce(v_job.last_error, '') like 'uncertain:%'));
     v_item := null;
   end loop;
   return v_out;

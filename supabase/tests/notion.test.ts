@@ -108,6 +108,59 @@ const notionJobs = (blockId: string) =>
     [blockId],
   );
 
+/** A new visitor clicks the button (record_button_click) as `name`. */
+async function clickAs(button: string, name: string) {
+  const guest = await newGuest();
+  await guest.client.rpc('record_button_click', { p_block_id: button, p_creator_name: name });
+}
+
+/** A new visitor likes the like block as `name`. */
+async function likeAs(like: string, name: string) {
+  const guest = await newGuest();
+  await guest.client.rpc('toggle_block_like', { p_block_id: like, p_creator_name: name });
+}
+
+/**
+ * `write` while the workspace's Notion fails as `mode` (the fake's switch), until the block's
+ * `index`th notion job is back in the queue with its error; then `meanwhile` with that job, Notion
+ * still failing; answers the job.
+ */
+async function failingOnce(
+  ws: string,
+  mode: 'lost' | 'outage',
+  blockId: string,
+  index: number,
+  write: () => Promise<void>,
+  meanwhile?: (job: Awaited<ReturnType<typeof notionJobs>>[number]) => Promise<void>,
+) {
+  await notionControl('/failure', { workspace_id: ws, mode });
+  try {
+    await write();
+    await runWorker();
+    const job = await eventually(async () => {
+      const job = (await notionJobs(blockId))[index];
+      return job?.status === 'queued' && job.attempts >= 1 && !!job.last_error && job;
+    });
+    await meanwhile?.(job);
+    return job;
+  } finally {
+    await notionControl('/failure', { workspace_id: ws, mode: null });
+  }
+}
+
+/** The block's queued notion jobs run now (their backoff skipped) until its `index`th is `status`. */
+async function rerunJobs(blockId: string, index: number, status = 'done') {
+  await sql(
+    `update private.jobs set run_at = now() where kind = 'notion' and status = 'queued' and payload ->> 'block_id' = $1`,
+    [blockId],
+  );
+  await runWorker();
+  return eventually(async () => {
+    const job = (await notionJobs(blockId))[index];
+    return job?.status === status && job;
+  });
+}
+
 const rowsIn = (ws: NotionWorkspaceState, dataSourceId: string) =>
   ws.pages.filter(
     (p) => p.parent.type === 'data_source_id' && p.parent.data_source_id === dataSourceId,
@@ -537,31 +590,14 @@ describe('a lost answer', () => {
       res.json.data as { objects: Array<{ id: string; title: string }> }
     ).objects.find((o) => o.title === 'Responses')!;
     const button = await buttonInto(owner, responses.id);
-    await notionControl('/failure', { workspace_id: ws, mode: 'lost' });
-    try {
-      const guest = await newGuest();
-      await guest.client.rpc('record_button_click', { p_block_id: button, p_creator_name: 'L' });
-      await runWorker();
-      await eventually(async () => {
-        const [job] = await notionJobs(button);
-        return job?.status === 'queued' && job.attempts >= 1 && !!job.last_error;
-      });
-      // no answer after the request went out: Notion may have written it (not "unavailable")
-      expect((await notionJobs(button))[0]!.last_error).toMatch(/^uncertain: /);
-      expect((await logOf('/pages')).map((l) => l.status)).toEqual([0]);
-      expect(rowsIn(await notionWorkspace(ws), responses.id)).toHaveLength(1);
-    } finally {
-      await notionControl('/failure', { workspace_id: ws, mode: null });
-    }
-    await sql(
-      `update private.jobs set run_at = now() where kind = 'notion' and status = 'queued' and payload ->> 'block_id' = $1`,
-      [button],
-    );
-    await runWorker();
-    await eventually(async () => (await notionJobs(button))[0]?.status === 'done');
-    const [job] = await notionJobs(button);
+    const lost = await failingOnce(ws, 'lost', button, 0, () => clickAs(button, 'L'));
+    // no answer after the request went out: Notion may have written it (not "unavailable")
+    expect(lost.last_error).toMatch(/^uncertain: /);
+    expect((await logOf('/pages')).map((l) => l.status)).toEqual([0]);
+    expect(rowsIn(await notionWorkspace(ws), responses.id)).toHaveLength(1);
+    const job = await rerunJobs(button, 0);
     const [row] = rowsIn(await notionWorkspace(ws), responses.id);
-    expect(job!.result).toMatchObject({ page_id: row!.id, found_after_retry: true });
+    expect(job.result).toMatchObject({ page_id: row!.id, found_after_retry: true });
     expect(rowsIn(await notionWorkspace(ws), responses.id)).toHaveLength(1);
     expect(await logOf('/pages')).toHaveLength(1);
   });
@@ -577,115 +613,133 @@ describe('a lost answer', () => {
       notion_database: feedback.id,
       notion_database_title: 'block_name',
     });
-    for (const name of ['A', 'B']) {
-      const guest = await newGuest();
-      await guest.client.rpc('record_button_click', { p_block_id: button, p_creator_name: name });
-    }
+    for (const name of ['A', 'B']) await clickAs(button, name);
     await runWorker();
     await eventually(async () => (await notionJobs(button)).every((j) => j.status === 'done'));
     expect(rowsIn(await notionWorkspace(ws), feedback.id)).toHaveLength(2);
-    await notionControl('/failure', { workspace_id: ws, mode: 'lost' });
-    try {
-      const guest = await newGuest();
-      await guest.client.rpc('record_button_click', { p_block_id: button, p_creator_name: 'C' });
-      await runWorker();
-      await eventually(async () => {
-        const job = (await notionJobs(button))[2];
-        return job?.status === 'queued' && !!job.last_error;
-      });
-      expect(rowsIn(await notionWorkspace(ws), feedback.id)).toHaveLength(3);
-    } finally {
-      await notionControl('/failure', { workspace_id: ws, mode: null });
-    }
-    await sql(
-      `update private.jobs set run_at = now() where kind = 'notion' and status = 'queued' and payload ->> 'block_id' = $1`,
-      [button],
-    );
-    await runWorker();
-    await eventually(async () => (await notionJobs(button))[2]?.status === 'done');
+    await failingOnce(ws, 'lost', button, 2, () => clickAs(button, 'C'));
+    expect(rowsIn(await notionWorkspace(ws), feedback.id)).toHaveLength(3);
+    const job = await rerunJobs(button, 2);
     const rows = rowsIn(await notionWorkspace(ws), feedback.id);
     expect(rows).toHaveLength(3);
-    const [job] = (await notionJobs(button)).slice(2);
-    expect(job!.result).toMatchObject({ found_after_retry: true });
+    expect(job.result).toMatchObject({ found_after_retry: true });
     // the row of C's click: its body names the item
-    const found = rows.find((r) => r.id === (job!.result as { page_id: string }).page_id)!;
+    const found = rows.find((r) => r.id === (job.result as { page_id: string }).page_id)!;
     expect(JSON.stringify(found.children)).toContain(' · C · ');
   });
 });
 
+/**
+ * A paid owner's like block written under their Notion page "Likes" (every like's page titled by
+ * the block's name: the body tells them apart), the page already holding `notes` other child
+ * pages, and likes by `names` written under it.
+ */
+async function likesUnderPage(tag: string, notes: number, names: string[]) {
+  const owner = await paidOwner(tag);
+  const ws = await connect(owner);
+  const pages = await search(owner, 'page');
+  const likes = (pages.json.data as { objects: Array<{ id: string; title: string }> }).objects.find(
+    (o) => o.title === 'Likes',
+  )!;
+  const like = await createBlock(owner, 'like');
+  await link(owner, like, { notion_page: likes.id, notion_database_title: 'block_name' });
+  const [{ token }] = (await sql<{ token: string }>(
+    `select t.access_token as token from public.integrations i
+     join private.integration_tokens t on t.integration_id = i.id where i.user_id = $1`,
+    [owner.id],
+  )) as [{ token: string }];
+  const api = `${stack().providersUrl}/notion/v1`;
+  for (let n = 0; n < notes; n++) {
+    const made = await fetch(`${api}/pages`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'notion-version': '2025-09-03',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        parent: { page_id: likes.id },
+        properties: { title: { title: [{ type: 'text', text: { content: `note ${n}` } }] } },
+      }),
+    });
+    expect(made.status).toBe(200);
+  }
+  for (const name of names) await likeAs(like, name);
+  await runWorker();
+  await eventually(async () => (await notionJobs(like)).every((j) => j.status === 'done'));
+  const childrenOf = async () =>
+    (await notionWorkspace(ws)).pages.filter((p) => p.parent.page_id === likes.id);
+  expect(await childrenOf()).toHaveLength(notes + names.length);
+  /** The calls listing the page's children since `since` (an ISO time). */
+  const listCalls = async (since: string) =>
+    (await notionWorkspace(ws)).log.filter(
+      (l) => l.method === 'GET' && l.path === `/blocks/${likes.id}/children` && l.at >= since,
+    );
+  return { owner, ws, likes, like, childrenOf, listCalls };
+}
+
 describe('a lost answer under a page', () => {
   // a like is written as a page under the owner's page: no column to look it up by, so the retry
-  // finds it among the page's child pages (Notion lists them with the page's content, 100 a call)
-  it('a like whose answer is lost is written once; the retry finds it under the page', async () => {
-    const owner = await paidOwner('notion-lost-page');
-    const ws = await connect(owner);
-    const pages = await search(owner, 'page');
-    const likes = (
-      pages.json.data as { objects: Array<{ id: string; title: string }> }
-    ).objects.find((o) => o.title === 'Likes')!;
-    const like = await createBlock(owner, 'like');
-    // every like's page has the same title (the block's name): the body tells them apart
-    await link(owner, like, { notion_page: likes.id, notion_database_title: 'block_name' });
-    // the page already holds more than one list call of children, older likes among them
-    const [{ token }] = (await sql<{ token: string }>(
-      `select t.access_token as token from public.integrations i
-       join private.integration_tokens t on t.integration_id = i.id where i.user_id = $1`,
-      [owner.id],
-    )) as [{ token: string }];
-    const api = `${stack().providersUrl}/notion/v1`;
-    for (let n = 0; n < 120; n++) {
-      const made = await fetch(`${api}/pages`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'notion-version': '2025-09-03',
-          'content-type': 'application/json',
-        },
-        body: JSON.stringify({
-          parent: { page_id: likes.id },
-          properties: { title: { title: [{ type: 'text', text: { content: `note ${n}` } }] } },
-        }),
-      });
-      expect(made.status).toBe(200);
-    }
-    const childrenOf = async () =>
-      (await notionWorkspace(ws)).pages.filter((p) => p.parent.page_id === likes.id);
-    const likeJobs = () => notionJobs(like);
-    for (const name of ['A', 'B']) {
-      const guest = await newGuest();
-      await guest.client.rpc('toggle_block_like', { p_block_id: like, p_creator_name: name });
-    }
-    await runWorker();
-    await eventually(async () => (await likeJobs()).every((j) => j.status === 'done'));
-    expect(await childrenOf()).toHaveLength(122);
-
-    await notionControl('/failure', { workspace_id: ws, mode: 'lost' });
-    try {
-      const guest = await newGuest();
-      await guest.client.rpc('toggle_block_like', { p_block_id: like, p_creator_name: 'C' });
-      await runWorker();
-      await eventually(async () => {
-        const job = (await likeJobs())[2];
-        return job?.status === 'queued' && job.attempts >= 1 && !!job.last_error;
-      });
-      expect((await likeJobs())[2]!.last_error).toMatch(/^uncertain: /);
-      expect(await childrenOf()).toHaveLength(123);
-    } finally {
-      await notionControl('/failure', { workspace_id: ws, mode: null });
-    }
+  // finds it among the page's child pages (Notion lists them with the page's content, 100 a
+  // call), listed from the block's last page written before the job (its anchor)
+  it('a like whose answer is lost is written once; the retry finds it in one list call from the last like', async () => {
+    const { ws, like, childrenOf, listCalls } = await likesUnderPage('notion-lost-page', 120, [
+      'A',
+      'B',
+    ]);
+    const lost = await failingOnce(ws, 'lost', like, 2, () => likeAs(like, 'C'));
+    expect(lost.last_error).toMatch(/^uncertain: /);
+    expect(await childrenOf()).toHaveLength(123);
     const written = (await childrenOf()).at(-1)!;
     expect(written.title).toBe((await childrenOf()).at(-2)!.title);
-    await sql(
-      `update private.jobs set run_at = now() where kind = 'notion' and status = 'queued' and payload ->> 'block_id' = $1`,
-      [like],
-    );
-    await runWorker();
-    await eventually(async () => (await likeJobs())[2]?.status === 'done');
-    expect((await likeJobs())[2]!.result).toMatchObject({
+    const since = new Date().toISOString();
+    expect((await rerunJobs(like, 2)).result).toMatchObject({
       page_id: written.id,
       found_after_retry: true,
     });
     expect(await childrenOf()).toHaveLength(123);
+    // from B's page on: one call, where every child from the first took two (123 children)
+    expect(await listCalls(since)).toHaveLength(1);
+  });
+
+  it('an anchor Notion refuses (the page deleted or moved): the retry lists every child and still finds it', async () => {
+    const { ws, like, childrenOf, listCalls } = await likesUnderPage('notion-lost-anchor', 120, [
+      'A',
+    ]);
+    await failingOnce(ws, 'lost', like, 1, () => likeAs(like, 'B'));
+    await sql(
+      `update private.jobs set payload = payload || jsonb_build_object('anchor', $2::text)
+       where kind = 'notion' and status = 'queued' and payload ->> 'block_id' = $1`,
+      [like, randomUUID()],
+    );
+    const since = new Date().toISOString();
+    expect((await rerunJobs(like, 1)).result).toMatchObject({
+      page_id: (await childrenOf()).at(-1)!.id,
+      found_after_retry: true,
+    });
+    expect(await childrenOf()).toHaveLength(122);
+    // the refused anchor, then the children from the first: two calls of 100
+    expect(await listCalls(since)).toHaveLength(3);
+  });
+
+  it('a 5xx is uncertain too; a last attempt that cannot tell says the like may have been written', async () => {
+    const { owner, ws, like } = await likesUnderPage('notion-5xx-page', 0, []);
+    await failingOnce(
+      ws,
+      'outage',
+      like,
+      0,
+      () => likeAs(like, 'A'),
+      async (first) => {
+        // Notion's 503 after the request: it may have stored the page (not "unavailable")
+        expect(first.last_error).toMatch(/^uncertain: /);
+        // the last attempt, Notion still down: its lookup cannot tell either
+        await sql(`update private.jobs set max_attempts = attempts + 1 where id = $1`, [first.id]);
+        const last = await rerunJobs(like, 0, 'failed');
+        expect(last.last_error).toMatch(/^uncertain: an earlier attempt may have written it/);
+      },
+    );
+    expect((await notes(owner)).data).toMatchObject([{ block_id: like, code: 'write_uncertain' }]);
   });
 });
 

@@ -37,6 +37,7 @@ export type NoteCode =
   | 'target_missing'
   | 'unauthorized'
   | 'write_failed'
+  | 'write_uncertain'
   | 'cafe24_unauthorized'
   | 'cafe24_loader_failed'
   | 'cafe24_taken_over';

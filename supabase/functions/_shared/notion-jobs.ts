@@ -9,12 +9,16 @@
 // - 404 (or 403): the data source or page is gone or no longer shared: the block is unlinked,
 //   with a note; nothing more is written for it;
 // - 429: the owner's queue waits as long as Retry-After says (the attempt is not counted);
-// - 5xx, connection refused: retried with the queue's backoff (40 attempts ride out a day);
-// - no answer after the request was sent (a lost answer, a timeout: `uncertain`): retried, and
-//   every retry first looks for the page it may have written, so it is not written twice: a row
-//   by its Response ID (the title or a "Response ID" column) or else by its title among the rows
-//   created since the job was enqueued and the item's id in its body, a page under a page among the
-//   parent's child pages, by its title and the item's id in its body;
+// - connection refused: retried with the queue's backoff (40 attempts ride out a day);
+// - no answer after the request was sent (a lost answer, a timeout) or a 5xx (`uncertain`: a
+//   proxy's 502 or 504, or Notion's 500 after it stored the page, may follow a write that was
+//   carried out): retried the same way, and every retry first looks for the page it may have
+//   written, so it is not written twice: a row by its Response ID (the title or a "Response ID"
+//   column) or else by its title among the rows created since the job was enqueued and the
+//   item's id in its body, a page under a page among the parent's child pages listed from the
+//   block's last page before the job (its `anchor`), by its title and the item's id in its body.
+//   When the last attempt ends so, the owner's note says the item may have been written
+//   (write_uncertain), not that it could not be (write_failed);
 // - 400 naming a column: the page is written without that column and a note says which.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { rpc, type ClaimedJob, type Delivery, type JobHandler, type Outcome } from './jobs.ts';
@@ -128,12 +132,16 @@ async function alreadyWritten(
 /**
  * The page a previous attempt may have written under the target page (like blocks: a page under
  * a page has no column to look up). Notion lists a page's content with the pages written under it
- * as `child_page` blocks (title only), in the order they were added, 100 a call; so this reads the
- * parent's list (one call per 100 children, on a retry only), keeps the child pages with the
- * page's title created since the job was enqueued (Notion's block times are whole minutes; one
- * minute more for the clocks), newest first, and opens each until one's body names the item's
- * id (its last paragraph: block, creator, time, id). Not found (the owner renamed or moved it
- * meanwhile): written again.
+ * as `child_page` blocks (title only), in the order they were added, 100 a call, and a child
+ * page's block id is the page's id, which a list's start_cursor takes (its next_cursor is the
+ * next block's id). So this lists the children from the block's last page before the job
+ * (`anchor`: one call for up to 100 pages added since, where every child from the first took one
+ * call per 100: 100 calls for 10,000 likes), or from the first child when there is none or Notion
+ * refuses it (the owner deleted or moved that page), keeps the child pages with the page's title
+ * created since the job was enqueued (Notion's block times are whole minutes; one minute more for
+ * the clocks), newest first, and opens each until one's body names the item's id (its last
+ * paragraph: block, creator, time, id). Not found (the owner renamed or moved it meanwhile):
+ * written again.
  */
 async function alreadyWrittenUnder(
   ctx: NotionContext,
@@ -142,25 +150,38 @@ async function alreadyWrittenUnder(
 ): Promise<string | null> {
   const client = notionClient(ctx.access_token);
   const from = Date.parse(sinceMinute(since));
-  const candidates: string[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.blocks.children.list({
-      block_id: ctx.target.id,
-      page_size: 100,
-      ...(cursor ? { start_cursor: cursor } : {}),
-    });
-    for (const b of page.results as Array<Record<string, unknown>>) {
-      const child = b.child_page as { title?: string } | undefined;
-      if (
-        b.type === 'child_page' &&
-        child?.title === title &&
-        Date.parse(String(b.created_time)) >= from
-      )
-        candidates.push(String(b.id));
-    }
-    cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined;
-  } while (cursor);
+  const list = async (start: string | undefined) => {
+    const candidates: string[] = [];
+    let cursor = start;
+    do {
+      const page = await client.blocks.children.list({
+        block_id: ctx.target.id,
+        page_size: 100,
+        ...(cursor ? { start_cursor: cursor } : {}),
+      });
+      for (const b of page.results as Array<Record<string, unknown>>) {
+        const child = b.child_page as { title?: string } | undefined;
+        if (
+          b.type === 'child_page' &&
+          b.id !== start &&
+          child?.title === title &&
+          Date.parse(String(b.created_time)) >= from
+        )
+          candidates.push(String(b.id));
+      }
+      cursor = page.has_more && page.next_cursor ? page.next_cursor : undefined;
+    } while (cursor);
+    return candidates;
+  };
+  let candidates: string[];
+  try {
+    candidates = await list(ctx.anchor ?? undefined);
+  } catch (err) {
+    const kind = classifyNotionError(err).kind;
+    // the anchor is no longer a child of the page (deleted, moved): from the first child
+    if (!ctx.anchor || (kind !== 'invalid' && kind !== 'not_found')) throw err;
+    candidates = await list(undefined);
+  }
   for (const id of candidates.reverse()) if (await bodyNames(ctx, id)) return id;
   return null;
 }
@@ -175,15 +196,22 @@ function noteRows(ctx: NotionContext, notes: ColumnNote[]) {
   }));
 }
 
-/** The outcome of a failure that is not about the page's content. */
-/** The owner's note that an item could not be written to Notion, with Notion's reason. */
-function recordWriteFailed(db: SupabaseClient, ctx: NotionContext, message: string) {
+/**
+ * The owner's note that an item could not be written to Notion, or (`uncertain`) may have been:
+ * Notion did not answer an attempt that may have written it, with Notion's reason.
+ */
+function recordWriteFailed(
+  db: SupabaseClient,
+  ctx: NotionContext,
+  message: string,
+  uncertain = false,
+) {
   return rpc(db, 'record_notion_notes', {
     p_notes: [
       {
         user_id: ctx.user_id,
         block_id: ctx.block.id,
-        code: 'write_failed',
+        code: uncertain ? 'write_uncertain' : 'write_failed',
         property: '',
         detail: { item_id: ctx.item.id, message: message.slice(0, 500) },
       },
@@ -191,6 +219,7 @@ function recordWriteFailed(db: SupabaseClient, ctx: NotionContext, message: stri
   });
 }
 
+/** The outcome of a failure that is not about the page's content. */
 async function failureOutcome(
   db: SupabaseClient,
   job: ClaimedJob,
@@ -223,7 +252,7 @@ async function failureOutcome(
     default: {
       const error = `${failure.kind}: ${failure.message}`.slice(0, 500);
       if (job.attempts >= job.max_attempts) {
-        await recordWriteFailed(db, ctx, failure.message);
+        await recordWriteFailed(db, ctx, failure.message, failure.kind === 'uncertain');
         return { status: 'failed', error };
       }
       return { status: 'retry', error };
@@ -261,7 +290,15 @@ function delivery(
             await rpc(db, 'record_notion_notes', { p_notes: noteRows(ctx, notes) }).catch((err) =>
               console.error('[notion] notes:', err),
             );
-          return { status: 'done', result: { page_id: page.id, notes: notes.length } };
+          return {
+            status: 'done',
+            // under: a like's page, kept as the block's last (finish_jobs, notion_last_pages)
+            result: {
+              page_id: page.id,
+              notes: notes.length,
+              ...(ctx.target.kind === 'page' ? { under: ctx.target.id } : {}),
+            },
+          };
         } catch (err) {
           const failure = classifyNotionError(err);
           if (failure.kind !== 'invalid') return failureOutcome(db, job, ctx, failure);
@@ -324,7 +361,10 @@ async function prepareOne(
       if (job.attempts > 1) {
         const existing = await alreadyWrittenUnder(ctx, mapped.title, job.created_at);
         if (existing)
-          return { status: 'done', result: { page_id: existing, found_after_retry: true } };
+          return {
+            status: 'done',
+            result: { page_id: existing, found_after_retry: true, under: ctx.target.id },
+          };
       }
       return delivery(db, job, ctx, mapped);
     }
@@ -339,13 +379,21 @@ async function prepareOne(
   } catch (err) {
     const failure = classifyNotionError(err);
     // reads changed nothing at Notion: a timeout here is as safe to retry as an outage, and a
-    // target id Notion calls invalid is as gone as one it cannot find
+    // target id Notion calls invalid is as gone as one it cannot find. But a read that could not
+    // look for the page an earlier attempt may have written leaves that doubt as it was: the job
+    // stays uncertain (its next retry looks again; its last says the page may have been written)
+    const unanswered = failure.kind === 'uncertain' || failure.kind === 'unavailable';
     const read: NotionFailure =
-      failure.kind === 'uncertain'
-        ? { kind: 'unavailable', message: failure.message }
-        : failure.kind === 'invalid'
-          ? { kind: 'not_found', message: failure.message }
-          : failure;
+      unanswered && ctx.maybe_written
+        ? {
+            kind: 'uncertain',
+            message: `an earlier attempt may have written it, and looking for it failed: ${failure.message}`,
+          }
+        : failure.kind === 'uncertain'
+          ? { kind: 'unavailable', message: failure.message }
+          : failure.kind === 'invalid'
+            ? { kind: 'not_found', message: failure.message }
+            : failure;
     return failureOutcome(db, job, ctx, read);
   }
 }

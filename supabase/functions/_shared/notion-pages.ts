@@ -38,6 +38,13 @@ export interface NotionContext {
   title_mode: TitleMode;
   block: { id: string; name: string; type: string; language: 'en' | 'ko' | string };
   item: ResponseItem | MessageItem;
+  /**
+   * A like's: the block's last page under the target when the job first ran (the retry's
+   * lookup lists the children from it); null or absent: from the first child.
+   */
+  anchor?: string | null;
+  /** The previous attempt got no answer to a write Notion may have carried out. */
+  maybe_written?: boolean;
 }
 
 export interface SchemaProperty {

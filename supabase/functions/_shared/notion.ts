@@ -46,9 +46,12 @@ export type NotionFailure =
   | { kind: 'not_found'; message: string }
   | { kind: 'rate_limited'; message: string; retryAfter: number }
   | { kind: 'invalid'; message: string }
-  /** Notion answered 5xx, or could not be reached (provider-fetch.ts unanswered): it did nothing. */
+  /** Notion could not be reached (provider-fetch.ts unanswered: no connection): it did nothing. */
   | { kind: 'unavailable'; message: string }
-  /** No answer (a lost answer, a timeout): Notion may have done it. */
+  /**
+   * No answer (a lost answer, a timeout) or a 5xx: Notion may have done it (a 500 after the page
+   * was stored, a proxy's 502 or 504 after Notion took the request).
+   */
   | { kind: 'uncertain'; message: string };
 
 function header(headers: unknown, name: string): string | null {
@@ -88,7 +91,7 @@ export function classifyNotionError(err: unknown): NotionFailure {
         retryAfter: retryAfterSeconds(header(err.headers, 'retry-after')),
       };
     }
-    if (err.status >= 500) return { kind: 'unavailable', message };
+    if (err.status >= 500) return { kind: 'uncertain', message };
     return { kind: 'invalid', message };
   }
   if (isNotionClientError(err)) {
@@ -104,7 +107,8 @@ export function classifyNotionError(err: unknown): NotionFailure {
           header((err as { headers?: unknown }).headers, 'retry-after'),
         ),
       };
-    if (status >= 500 || status === 0) return { kind: 'unavailable', message };
+    if (status >= 500) return { kind: 'uncertain', message };
+    if (status === 0) return { kind: 'unavailable', message };
     return { kind: 'invalid', message };
   }
   // fetch failed with no answer: nothing reached Notion only if the connection never opened;

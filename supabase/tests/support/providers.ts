@@ -231,7 +231,8 @@ export interface NotionWorkspaceState {
     properties: Record<string, Record<string, unknown>>;
     children: Array<Record<string, unknown>>;
   }>;
-  log: Array<{ method: string; path: string; status: number }>;
+  /** The last 200 calls, oldest first (`at`: when, ISO). */
+  log: Array<{ at: string; method: string; path: string; status: number }>;
 }
 
 export const notionWorkspace = (workspaceId: string) =>

@@ -242,6 +242,26 @@ describe('/profile/integration', () => {
     expect(a.dismiss).toHaveBeenCalledWith('n1');
   });
 
+  it('a write Notion never answered says it may have been written, not that it failed (en, ko)', async () => {
+    const uncertain = [note({ id: 'n3', code: 'write_uncertain', detail: { message: '502' } })];
+    render(api({ notion: notion(), notes: uncertain }));
+    const card = (await screen.findByRole('heading', { name: 'Notion' })).closest('li')!;
+    const notes = await within(card).findByRole('list', { name: 'Notes' });
+    expect(notes.textContent).toContain(
+      'A response may have been written to Notion: Notion did not answer its last attempts, so we could not tell. Look for it in Notion before adding it by hand (502).',
+    );
+    expect(notes.textContent).not.toContain('could not be written');
+    cleanup();
+    const { setLanguage } = await import('../../../lib/i18n');
+    await setLanguage('ko', false);
+    render(api({ notion: notion(), notes: uncertain }));
+    const ko = (await screen.findByRole('heading', { name: '노션' })).closest('li')!;
+    await waitFor(() =>
+      expect(ko.textContent).toContain('응답 하나가 노션에 쓰였을 수도 있습니다.'),
+    );
+    await setLanguage('en', false);
+  });
+
   it('free owners see the paid hint instead of a working button', async () => {
     render(api({ notion: null }), false);
     const button = await screen.findByRole('button', { name: 'Connect Notion' });
