@@ -195,24 +195,32 @@ end;
 $$;
 revoke execute on function private.check_message_content(text) from public;
 
+-- A visitor's short fields (a comment's, a form's, a like's): the contracts' rules
+-- (VISITOR_COLOR_RE, BIDI_CONTROL_RE; visitor-checks.sql; contracts.test.ts runs both on the same
+-- cases). Each refusal says invalid_input in its detail, which the elements say in the block's
+-- language. No exception block: a visitor write costs no subtransaction here.
 create function private.check_visitor_fields(p_creator_name text, p_color text,
                                               p_photo_url text default null, p_home_url text default null,
                                               p_timezone text default null)
 returns void language plpgsql immutable set search_path = '' as $$
 begin
   if char_length(p_creator_name) > 100 then
-    raise exception 'Too long name' using errcode = 'P0001';
+    raise exception 'Too long name' using errcode = 'P0001', detail = 'invalid_input';
   end if;
-  -- a colour as the contracts' ZColor has it (#rgb or #rrggbb; the SDK sends #rrggbb), or none:
-  -- only its length was checked, and 'red;}' was stored as given
-  if char_length(p_color) > 32 or p_color !~* '^(#([0-9a-f]{3}|[0-9a-f]{6}))?$' then
-    raise exception 'Invalid color' using errcode = 'P0001';
+  -- a bidi embedding, override or isolate would let a name read as another's ('\u202eOwner')
+  if private.has_bidi_control(p_creator_name) then
+    raise exception 'Invalid name' using errcode = 'P0001', detail = 'invalid_input';
+  end if;
+  -- a colour as the elements draw an avatar with (#rgb or #rrggbb; the SDK sends #rrggbb), or
+  -- none ('' or null): only its length was checked, and 'red;}' was stored as given
+  if nullif(p_color, '') is not null and not private.is_visitor_color(p_color) then
+    raise exception 'Invalid color' using errcode = 'P0001', detail = 'invalid_input';
   end if;
   if char_length(p_photo_url) > 500 or char_length(p_home_url) > 500 then
-    raise exception 'Too long URL' using errcode = 'P0001';
+    raise exception 'Too long URL' using errcode = 'P0001', detail = 'invalid_input';
   end if;
   if char_length(p_timezone) > 64 then
-    raise exception 'Invalid timezone' using errcode = 'P0001';
+    raise exception 'Invalid timezone' using errcode = 'P0001', detail = 'invalid_input';
   end if;
   -- The zone's name is not checked against Postgres's zone table: it is the visitor's browser's
   -- word (Intl), shown to the owner as text and never computed with, and a browser can name a

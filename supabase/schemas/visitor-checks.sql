@@ -27,6 +27,24 @@ end;
 $$;
 revoke execute on function private.check_honeypot(public.blocks, text) from public;
 
+-- The rules of a visitor's short fields, one definition each, as the contracts write them
+-- (contracts/limits.ts VISITOR_COLOR_RE and BIDI_CONTROL_RE; supabase/tests/contracts.test.ts
+-- runs both on the same cases). A colour is #rgb or #rrggbb (what the elements draw an avatar
+-- with).
+create function private.is_visitor_color(p_color text)
+returns boolean language sql immutable set search_path = '' as $$
+  select p_color ~ '^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$';
+$$;
+revoke execute on function private.is_visitor_color(text) from public;
+
+-- A bidi embedding, override or isolate (U+202A-U+202E, U+2066-U+2069): in a name or a link it
+-- makes the text read as something else (a visitor's name as another's, a link's end reversed).
+create function private.has_bidi_control(p_text text)
+returns boolean language sql immutable set search_path = '' as $$
+  select p_text ~ '[\u202A-\u202E\u2066-\u2069]';
+$$;
+revoke execute on function private.has_bidi_control(text) from public;
+
 -- An avatar comes only from a signed-in visitor's provider profile (https, the providers' image
 -- hosts of setting avatars.hosts, or the project's storage under avatars.storage_prefix);
 -- anonymous visitors have none. A home URL is http or https, nothing else. Both without
@@ -49,13 +67,15 @@ begin
     if not v_allowed and coalesce(v_prefix ~ '^https://[^/]+/', false) then
       v_allowed := left(p_photo_url, char_length(v_prefix)) = v_prefix and position('..' in p_photo_url) = 0;
     end if;
-    if private.is_anonymous_caller() or p_photo_url ~ '[[:space:][:cntrl:]]' or not v_allowed then
-      raise exception 'Invalid avatar URL' using errcode = 'P0001';
+    if private.is_anonymous_caller() or p_photo_url ~ '[[:space:][:cntrl:]]' or not v_allowed
+       or private.has_bidi_control(p_photo_url) then
+      raise exception 'Invalid avatar URL' using errcode = 'P0001', detail = 'invalid_input';
     end if;
   end if;
   if nullif(p_home_url, '') is not null
-     and (p_home_url !~* '^https?://[^/?#@[:space:]]+([/?#]|$)' or p_home_url ~ '[[:space:][:cntrl:]]') then
-    raise exception 'Invalid home URL' using errcode = 'P0001';
+     and (p_home_url !~* '^https?://[^/?#@[:space:]]+([/?#]|$)' or p_home_url ~ '[[:space:][:cntrl:]]'
+          or private.has_bidi_control(p_home_url)) then
+    raise exception 'Invalid home URL' using errcode = 'P0001', detail = 'invalid_input';
   end if;
 end;
 $$;

@@ -26,6 +26,7 @@ import {
   SENDER_EMAIL_MAX,
   waitUnit,
 } from '@reaction-blocks/contracts/limits';
+import { BIDI_CONTROL_RE, VISITOR_COLOR_RE } from '@reaction-blocks/contracts/visitor';
 import { ZAudienceRow, ZSaveLetter } from '@reaction-blocks/contracts/letters';
 import { ZUseCoupon } from '@reaction-blocks/contracts/plans';
 import {
@@ -538,4 +539,37 @@ describe("profile URLs: update-profile's rule is the profiles columns' rule", ()
       homeColumn: (url) => databaseAccepts('profiles', 'home_url', url),
     });
   });
+});
+
+describe("a visitor's colour and name: the elements' rule is post_message's (rev-visitor4 D8)", () => {
+  /** The database's verdict on a value: private.<fn>(value). */
+  const verdictOf = (fn: string) => async (value: string) =>
+    (await sql<{ ok: boolean }>(`select private.${fn}($1) as ok`, [value]))[0]!.ok;
+  const COLORS: Array<[string, boolean]> = [
+    ...['#abc', '#ABC', '#a1B2c3', '#000000'].map((c): [string, boolean] => [c, true]),
+    ...['red', 'red;}', '#12', '#1234', '#12345', '#1234567', '#12345678', '#ggg', '#abc ']
+      .concat(['#abc\n', ''])
+      .map((c): [string, boolean] => [c, false]),
+  ];
+  // each embedding, override and isolate, and the characters around them (U+2029, U+202F,
+  // U+2065, U+206A), between letters; right-to-left letters and the mark U+200F are no controls
+  const NAMES: Array<[string, boolean]> = [
+    ...[0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x202f, 0x2065, 0x2066, 0x2067]
+      .concat([0x2068, 0x2069, 0x206a])
+      .map((c): [string, boolean] => [
+        `a${String.fromCharCode(c)}b`,
+        (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069),
+      ]),
+    ...['Quiet Otter', '조용한 수달', 'שלום', '\u200f'].map((n): [string, boolean] => [n, false]),
+  ];
+  for (const [rule, cases, re, fn] of [
+    ['the same verdict on the same colours', COLORS, VISITOR_COLOR_RE, 'is_visitor_color'],
+    [
+      'the same bidi controls in both (and nothing around them)',
+      NAMES,
+      BIDI_CONTROL_RE,
+      'has_bidi_control',
+    ],
+  ] as const)
+    it(rule, () => expectSameVerdicts(cases, { contracts: (v) => re.test(v), sql: verdictOf(fn) }));
 });

@@ -510,10 +510,12 @@ describe('messages', () => {
       [{ p_color: '#12345' }, 'Invalid color'],
     ];
     for (const [fields, error] of attempts) {
-      await hostile.refusedPost(visitor, blocks.comment, error, 400, {
+      const res = await hostile.refusedPost(visitor, blocks.comment, error, 400, {
         p_content: 'hi',
         ...fields,
       });
+      // a short field's refusal says invalid_input, which the elements say in the block's language
+      if (!('p_content' in fields)) expect(res.error?.details, error).toBe('invalid_input');
     }
     // what the SDK and older clients send is taken: #rgb, #RRGGBB, none; any zone name a browser
     // gives within the length (a newer zone than the server's tzdata, Chrome's 'Etc/Unknown'): it
@@ -549,6 +551,82 @@ describe('messages', () => {
       p_creator_name: 'n'.repeat(100),
       p_home_url: longUrl.slice(0, 500),
     });
+  });
+
+  it("a bidi control in a visitor's name or link is refused as invalid_input, by every write (rev-visitor4 D8)", async () => {
+    const { blocks } = await hostile.ownerWith('comment', 'form', 'like');
+    const [visitor, member] = await Promise.all([newGuest(), newUser('bidi')]);
+    // U+202E shows '\u202eOwner' as 'renwO' and a link's end reversed ('gnp.exe' reads exe.png);
+    // each embedding, override and isolate (contracts BIDI_CONTROL_RE = private.has_bidi_control)
+    const BIDI = [
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+    ];
+    const refusals: Array<[TestUser, Record<string, unknown>, string]> = [
+      ...BIDI.map((c): [TestUser, Record<string, unknown>, string] => [
+        visitor,
+        { p_creator_name: `${c}renwO` },
+        'Invalid name',
+      ]),
+      [visitor, { p_home_url: 'https://example.com/\u202egnp.exe' }, 'Invalid home URL'],
+      // a signed-in visitor's avatar from an allowed host, with the override in its path
+      [
+        member,
+        { p_creator_photo_url: 'https://lh3.googleusercontent.com/a/\u202egnp.exe' },
+        'Invalid avatar URL',
+      ],
+    ];
+    for (const [writer, fields, error] of refusals) {
+      const res = await hostile.refusedPost(writer, blocks.comment, error, 400, fields);
+      expect(res.error, JSON.stringify(fields)).toMatchObject({
+        code: 'P0001',
+        details: 'invalid_input',
+      });
+    }
+    // a form's answers and a like check the same name with the same rule
+    const form = await hostile.refusedSubmit(visitor, blocks.form, {}, 'Invalid name', 400, {
+      p_creator_name: '\u2067Owner',
+    });
+    expect(form.error?.details).toBe('invalid_input');
+    await hostile.refused(
+      blocks.like,
+      () =>
+        visitor.client.rpc('toggle_block_like', {
+          p_block_id: blocks.like,
+          p_creator_name: '\u202eA',
+        }),
+      'Invalid name',
+      400,
+    );
+    // right-to-left names without control characters, and the marks that are not embeddings,
+    // overrides or isolates (U+200F RLM, U+202F narrow no-break space), are taken
+    for (const name of ['שלום', 'مرحبا', 'a\u200fb', 'a\u202fb'])
+      expect(
+        await hostile.post(await newGuest(), blocks.comment, { p_creator_name: name }),
+      ).toBeTruthy();
+  });
+
+  it('what PostgREST refuses before post_message runs answers a code the elements translate (rev-visitor4 D8)', async () => {
+    const { blocks } = await hostile.ownerWith('comment');
+    const visitor = await newGuest();
+    // Postgres text cannot hold NUL and a uuid argument is cast before the function runs, so these
+    // answers are PostgREST's, in Postgres's English: core/writer.ts said() has words for both codes
+    const nul = await hostile.refusedPost(visitor, blocks.comment, /Unicode|unsupported/i, 400, {
+      p_content: 'a\u0000b',
+    });
+    expect(nul.error).toMatchObject({ code: '22P05' });
+    const { error, status } = await visitor.client.rpc('post_message', {
+      p_block_id: 'not-a-uuid',
+      p_content: 'hi',
+    });
+    expect({ code: error?.code, status }).toEqual({ code: '22P02', status: 400 });
   });
 
   it('list_messages cannot be made to return more than 50 threads at once', async () => {
