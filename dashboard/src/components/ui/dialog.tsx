@@ -1,4 +1,5 @@
-// Modal dialog: focus moves in and is trapped, Escape closes, focus returns to the opener.
+// Modal dialog: focus moves in and is trapped (and comes back when its control goes away),
+// Escape closes, focus returns to the opener.
 import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { focusableWithin } from './focusable';
@@ -39,7 +40,16 @@ export function Dialog({
       const first = node.querySelector<HTMLElement>('[data-autofocus]') ?? focusableWithin(node)[0];
       (first ?? node).focus();
     }
+    // A control that goes away while focused (a dialog's Import button once the import is done)
+    // drops focus to <body>, behind the modal: Escape and the Tab trap would then no longer work,
+    // and a screen reader hears nothing. Focus comes back to the dialog itself.
+    const keep = new MutationObserver(() => {
+      if (node && (!document.activeElement || document.activeElement === document.body))
+        node.focus();
+    });
+    if (node) keep.observe(node, { childList: true, subtree: true });
     return () => {
+      keep.disconnect();
       // Back to what opened the dialog; when that was nothing (a dialog that opened by itself,
       // like the consent modal) or it has gone, to the page's heading rather than <body>.
       if (opener && opener !== document.body && document.contains(opener)) opener.focus();

@@ -57,6 +57,30 @@ describe('Dialog', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(opener);
   });
+
+  it('takes focus back when its focused control goes away, so Escape still closes it (rev-owner D2)', async () => {
+    function Vanishing({ onClose }: { onClose: () => void }) {
+      const [done, setDone] = useState(false);
+      return (
+        <Dialog
+          open
+          title="Import"
+          onClose={onClose}
+          actions={done ? null : <button onClick={() => setDone(true)}>Import</button>}
+        >
+          <p role={done ? 'status' : undefined}>{done ? 'Imported' : 'Ready'}</p>
+        </Dialog>
+      );
+    }
+    const onClose = vi.fn();
+    render(<Vanishing onClose={onClose} />);
+    const dialog = screen.getByRole('dialog', { name: 'Import' });
+    fireEvent.click(screen.getByRole('button', { name: 'Import' }));
+    await screen.findByRole('status');
+    await vi.waitFor(() => expect(document.activeElement).toBe(dialog));
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
 });
 
 function ConfirmHarness({ action }: { action: () => Promise<void> }) {

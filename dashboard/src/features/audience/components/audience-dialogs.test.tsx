@@ -187,6 +187,35 @@ describe('CSV import dialog', () => {
     }
   });
 
+  it('reads a file Korean Excel saved (CP949) as Korean, and says so (rev-owner D3)', async () => {
+    // before: read as UTF-8, the names were stored as U+FFFD, silently
+    // 박민수, 최지우 in code page 949; the rest is ASCII
+    const CP949: Record<string, number[]> = {
+      박: [0xb9, 0xda],
+      민: [0xb9, 0xce],
+      수: [0xbc, 0xf6],
+      최: [0xc3, 0xd6],
+      지: [0xc1, 0xf6],
+      우: [0xbf, 0xec],
+    };
+    const cp949 = (text: string) =>
+      Uint8Array.from([...text].flatMap((c) => CP949[c] ?? [c.charCodeAt(0)]));
+    const bytes = cp949('name,email,group\n박민수,minsu@x.com,\n최지우,jiwoo@x.com,\n');
+    const dialog = await choose(new File([bytes], 'list.csv', { type: 'text/csv' }));
+    expect(await within(dialog).findByText('2 row(s) ready to import.')).toBeTruthy();
+    expect(
+      within(dialog).getByText(
+        'This file is not UTF-8, so it was read as Korean Excel saves CSV (EUC-KR): its first name reads “박민수”. If that looks wrong, save the file as “CSV UTF-8” and choose it again.',
+      ),
+    ).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Import' }));
+    await vi.waitFor(() => expect(api.importBatch).toHaveBeenCalled());
+    expect(api.importBatch.mock.calls[0]![1].map((r: { name: string }) => r.name)).toEqual([
+      '박민수',
+      '최지우',
+    ]);
+  });
+
   it('an address added meanwhile in another case costs its batch nothing: the rest is sent, it counts as there', async () => {
     const rows = ['ann@x.com', 'late@x.com', 'bo@x.com'];
     const onDone = vi.fn();

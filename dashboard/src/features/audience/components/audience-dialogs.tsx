@@ -355,6 +355,13 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
           ) : (
             <>
               <p>{t('audience.importDialog.ready', { count: plan.rows.length })}</p>
+              {plan.encoding !== 'utf-8' && plan.rows[0] ? (
+                <p>
+                  {t(`audience.importDialog.encoding.${plan.encoding}`, {
+                    name: plan.rows[0].name,
+                  })}
+                </p>
+              ) : null}
               {plan.already.length > 0 ? (
                 <p>{t('audience.importDialog.inAudience', { count: plan.already.length })}</p>
               ) : null}

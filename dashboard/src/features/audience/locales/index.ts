@@ -84,6 +84,13 @@ export const en = {
     missingColumns:
       'The header row (the first line) needs a name and an email column, separated by commas, semicolons, tabs or |.',
     ready: '{{count}} row(s) ready to import.',
+    /** Said when the file is not UTF-8 (model/csv.ts CsvEncoding). */
+    encoding: {
+      'euc-kr':
+        'This file is not UTF-8, so it was read as Korean Excel saves CSV (EUC-KR): its first name reads “{{name}}”. If that looks wrong, save the file as “CSV UTF-8” and choose it again.',
+      'utf-16le': 'This file was read as UTF-16 text: its first name reads “{{name}}”.',
+      'utf-16be': 'This file was read as UTF-16 text: its first name reads “{{name}}”.',
+    },
     start: 'Import',
     progress: 'Importing… {{done}} of {{total}}',
     done: 'Imported {{added}} new member(s).',
@@ -213,6 +220,12 @@ export const ko: typeof en = {
     missingColumns:
       '머리글(첫 줄)에 name과 email 열이 쉼표, 세미콜론, 탭 또는 |로 나뉘어 있어야 합니다.',
     ready: '{{count}}줄을 가져올 수 있습니다.',
+    encoding: {
+      'euc-kr':
+        'UTF-8 파일이 아니어서 한국어 Excel이 CSV를 저장하는 방식(EUC-KR)으로 읽었습니다. 첫 이름은 “{{name}}”입니다. 이상하게 보이면 파일을 “CSV UTF-8”로 다시 저장해 선택해 주세요.',
+      'utf-16le': 'UTF-16 텍스트로 읽었습니다. 첫 이름은 “{{name}}”입니다.',
+      'utf-16be': 'UTF-16 텍스트로 읽었습니다. 첫 이름은 “{{name}}”입니다.',
+    },
     start: '가져오기',
     progress: '가져오는 중… {{total}}줄 중 {{done}}줄',
     done: '새 구성원 {{added}}명을 가져왔습니다.',

@@ -45,9 +45,18 @@ export type SeparatorName = (typeof SEPARATORS)[keyof typeof SEPARATORS];
 const separatorName = (delimiter: string | undefined): SeparatorName =>
   SEPARATORS[delimiter as keyof typeof SEPARATORS] ?? 'comma';
 
+/**
+ * The text encodings a file is read in: UTF-8 unless its bytes say otherwise (a UTF-16 byte order
+ * mark, or bytes that are no UTF-8: then Korean Windows' code page 949, which Korean Excel's
+ * "CSV (쉼표로 분리)" saves in; `euc-kr` is its WHATWG name).
+ */
+export type CsvEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'euc-kr';
+
 export interface ParsedCsv {
   /** The separator the file was read with. */
   separator: SeparatorName;
+  /** The encoding the file was read in. */
+  encoding: CsvEncoding;
   /** The rows after the header, keyed by its fields (a field a short row lacks is undefined). */
   records: Array<Record<string, string | undefined>>;
   fields: string[];
@@ -74,6 +83,8 @@ export interface ImportPlan {
   missingColumns: boolean;
   /** The file's separator: a field holding it must be quoted (the tooManyFields report names it). */
   separator: SeparatorName;
+  /** The encoding the file was read in (the report says so when it is not UTF-8). */
+  encoding: CsvEncoding;
 }
 
 const NAME_KEYS = ['name', 'creatorname', '이름'];
@@ -91,7 +102,7 @@ const column = (fields: string[], keys: string[]) =>
  * aside: the database's key); a row with one of them is counted as already there.
  */
 export function planImport(
-  { records, fields, problems, lines, separator, through }: ParsedCsv,
+  { records, fields, problems, lines, separator, encoding, through }: ParsedCsv,
   groups: readonly string[],
   existing: ReadonlySet<string> = new Set(),
 ): ImportPlan {
@@ -105,6 +116,7 @@ export function planImport(
     groupDropped: [],
     missingColumns: !nameKey || !emailKey,
     separator,
+    encoding,
   };
   if (plan.missingColumns) return plan;
   const seen = new Set<string>();
@@ -166,9 +178,10 @@ const guessDelimiter = (chunk: string) =>
  * papaparse, so that each record keeps the line of the file it stands on: the report names lines
  * as the owner's editor numbers them (a quoted field's own line breaks count too).
  */
-function collector() {
+function collector(encoding: CsvEncoding) {
   const parsed = {
     separator: 'comma',
+    encoding,
     records: [],
     fields: [],
     problems: new Map(),
@@ -176,6 +189,7 @@ function collector() {
     through: new Map(),
   } as {
     separator: SeparatorName;
+    encoding: CsvEncoding;
     records: ParsedCsv['records'];
     fields: string[];
     problems: Map<number, SkipReason>;
@@ -228,12 +242,40 @@ function collector() {
   return { parsed: parsed as ParsedCsv, options };
 }
 
-/** Parses a CSV file with its header row (papaparse reads it in the background, in chunks). */
-export function parseCsv(file: File): Promise<ParsedCsv> {
+/** The encoding a file's bytes are in (CsvEncoding says which are read). */
+export function encodingOf(bytes: Uint8Array): CsvEncoding {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return 'utf-8';
+  } catch {
+    return 'euc-kr';
+  }
+}
+
+/** A file's bytes (through FileReader, as papaparse reads it). */
+function bytesOf(file: File): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    const { parsed, options } = collector();
+    const reader = new FileReader();
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
+    reader.onerror = () => reject(reader.error ?? new Error('read failed'));
+    reader.readAsArrayBuffer(file);
+  });
+}
+
+/**
+ * Parses a CSV file with its header row (papaparse reads it in the background, in chunks, in the
+ * encoding its bytes are in: a file Korean Excel saved is no UTF-8, and read as one its Korean
+ * names came out as U+FFFD, silently).
+ */
+export async function parseCsv(file: File): Promise<ParsedCsv> {
+  const encoding = encodingOf(await bytesOf(file));
+  return new Promise((resolve, reject) => {
+    const { parsed, options } = collector(encoding);
     Papa.parse<Record<string, string | undefined>>(file, {
       ...options,
+      encoding,
       chunkSize: 256 * 1024,
       complete: () => resolve(parsed),
       error: (err) => reject(err),
@@ -243,7 +285,7 @@ export function parseCsv(file: File): Promise<ParsedCsv> {
 
 /** Text parsing for tests and small inputs. */
 export function parseCsvText(text: string): ParsedCsv {
-  const { parsed, options } = collector();
+  const { parsed, options } = collector('utf-8');
   Papa.parse<Record<string, string | undefined>>(text, options);
   return parsed;
 }
