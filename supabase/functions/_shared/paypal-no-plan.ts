@@ -17,6 +17,7 @@
 // failing retries with the queue's backoff (100 attempts); a refund PayPal refuses, or one still
 // pending after 14 days, is recorded `failed` in public.paypal_refunds (the owner's Plan page says
 // so, plan.refund-alert mails the operator).
+import { PAYPAL_ENDED_REASON } from '@reaction-blocks/contracts/plans';
 import { serviceClient } from './clients.ts';
 import { env } from './env.ts';
 import { rpc as rpcWith, type JobHandler, type Outcome } from './jobs.ts';
@@ -35,7 +36,7 @@ export const PAYPAL_ENDED_JOB = 'plan.paypal-ended';
 export const PAYPAL_ORPHAN_JOB = 'plan.paypal-orphan';
 
 /** Why a payment for an ended plan goes back (public.paypal_refunds.reason). */
-export const ENDED_REASON = 'The plan had ended; this payment paid no period';
+export const ENDED_REASON = PAYPAL_ENDED_REASON;
 /** Why a subscription with no checkout and no plan is cancelled and given back. */
 export const ORPHAN_REASON =
   'The subscription was approved but the purchase was never completed; the payment is given back';

@@ -11,6 +11,13 @@ import { COUPON_CODE_MAX } from './limits.ts';
 
 export const STARTER = { blocks: 3, emails: 100 } as const;
 
+/**
+ * public.paypal_refunds.reason of a payment PayPal took for a plan already ended
+ * (plan.paypal-ended): the owner's Plan page says that case in its own words when PayPal refused
+ * the refund, where every other refund is of a subscription cancelled without a plan.
+ */
+export const PAYPAL_ENDED_REASON = 'The plan had ended; this payment paid no period';
+
 export const PLAN_RULES = {
   /** Blocks and emails one dollar a month buys on the Custom plan. */
   blocksPerUnit: 4,

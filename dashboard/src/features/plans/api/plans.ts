@@ -58,13 +58,15 @@ function toPlanRows<R extends { price: unknown; next_price: unknown; paid_next_p
 export interface FailedRefund {
   subscription_id: string;
   created_at: string;
+  /** Why it was to go back: PAYPAL_ENDED_REASON (a payment after the plan's end) or another. */
+  reason: string;
 }
 
 /** The owner's PayPal payments not given back, newest first (few: each is an operator's case). */
 export async function listFailedRefunds(signal: AbortSignal): Promise<FailedRefund[]> {
   const { data, error } = await supabase
     .from('paypal_refunds')
-    .select('subscription_id, created_at')
+    .select('subscription_id, created_at, reason')
     .eq('status', 'failed')
     .order('created_at', { ascending: false })
     .abortSignal(signal);

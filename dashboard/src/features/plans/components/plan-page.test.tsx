@@ -6,6 +6,7 @@ import * as plansApi from '../api/plans';
 import type { PlanRow } from '../model/plans';
 import { planRow as row } from '../test/fixtures';
 import { PlanPage } from './plan-page';
+import { PAYPAL_ENDED_REASON } from '@reaction-blocks/contracts/plans';
 
 vi.mock(import('../api/plans'), (original) =>
   fakeExports(original, [
@@ -68,6 +69,16 @@ async function inKorean(el: Element) {
   }
 }
 
+/** The page with one refund PayPal refused: its box, once shown. */
+async function failedRefund(refund: plansApi.FailedRefund): Promise<HTMLElement> {
+  api.listFailedRefunds.mockResolvedValue([refund]);
+  render();
+  const heading = await screen.findByRole('heading', {
+    name: 'A PayPal payment was not given back',
+  });
+  return heading.closest('section')!;
+}
+
 beforeEach(() => {
   api.loadUsage.mockResolvedValue({
     block_count: 20,
@@ -97,14 +108,11 @@ describe('plan page', () => {
       screen.queryByRole('heading', { name: 'A PayPal payment was not given back' }),
     ).toBeNull();
     cleanup();
-    api.listFailedRefunds.mockResolvedValue([
-      { subscription_id: 'I-REFUSED00001', created_at: '2026-11-20T08:00:00Z' },
-    ]);
-    render();
-    const heading = await screen.findByRole('heading', {
-      name: 'A PayPal payment was not given back',
+    const box = await failedRefund({
+      subscription_id: 'I-REFUSED00001',
+      created_at: '2026-11-20T08:00:00Z',
+      reason: 'The subscription was approved but the purchase was never completed',
     });
-    const box = heading.closest('section')!;
     expect(box.querySelector('p')!.textContent).toBe(
       'We cancelled your PayPal subscription I-REFUSED00001 of 26.11.20 without a plan, and could not give its payment back automatically. Nothing is lost: write to us with this subscription id and we give it back by hand. Contact us through Help',
     );
@@ -114,6 +122,21 @@ describe('plan page', () => {
     ).toBe('/help');
     expect(await inKorean(box)).toBe(
       '돌려드리지 못한 PayPal 결제가 있습니다26.11.20의 PayPal 구독 I-REFUSED00001을(를) 플랜 없이 취소했지만, 결제 금액을 자동으로 돌려드리지 못했습니다. 금액은 사라지지 않았습니다. 이 구독 ID와 함께 연락해 주시면 직접 환불해 드립니다. 도움말에서 문의하기',
+    );
+  });
+
+  it('says a payment PayPal took after the plan had ended in its own words, not "without a plan" (en, ko)', async () => {
+    api.listActivePlans.mockResolvedValue([]);
+    const box = await failedRefund({
+      subscription_id: 'I-ENDED000001',
+      created_at: '2026-11-21T08:00:00Z',
+      reason: PAYPAL_ENDED_REASON,
+    });
+    expect(box.querySelector('p')!.textContent).toBe(
+      'PayPal took a payment on your subscription I-ENDED000001 after your plan had ended. We cancelled the subscription, and on 26.11.21 we could not give that payment back automatically. Nothing is lost: write to us with this subscription id and we give it back by hand. Contact us through Help',
+    );
+    expect(await inKorean(box)).toBe(
+      '돌려드리지 못한 PayPal 결제가 있습니다플랜이 끝난 뒤 PayPal이 구독 I-ENDED000001에서 결제를 한 번 더 받았습니다. 구독은 취소했지만, 26.11.21에 그 결제 금액을 자동으로 돌려드리지 못했습니다. 금액은 사라지지 않았습니다. 이 구독 ID와 함께 연락해 주시면 직접 환불해 드립니다. 도움말에서 문의하기',
     );
   });
 

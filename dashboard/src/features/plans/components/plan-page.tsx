@@ -19,6 +19,7 @@ import {
   type FailedRefund,
 } from '../api/plans';
 import { site } from '../../../config/site';
+import { PAYPAL_ENDED_REASON } from '@reaction-blocks/contracts/plans';
 import {
   activeCoupons,
   activePlan,
@@ -223,10 +224,15 @@ function FailedRefunds({ refunds }: { refunds: FailedRefund[] }) {
       <h2 id="plan-refunds-title">{t('plans.refundFailed.heading')}</h2>
       {refunds.map((r) => (
         <p key={r.subscription_id}>
-          {t('plans.refundFailed.text', {
-            id: r.subscription_id,
-            date: formatPlanDate(r.created_at.slice(0, 10)),
-          })}{' '}
+          {t(
+            r.reason === PAYPAL_ENDED_REASON
+              ? 'plans.refundFailed.ended'
+              : 'plans.refundFailed.text',
+            {
+              id: r.subscription_id,
+              date: formatPlanDate(r.created_at.slice(0, 10)),
+            },
+          )}{' '}
           {email ? (
             <a href={`mailto:${email}?subject=${encodeURIComponent(r.subscription_id)}`}>
               {t('plans.refundFailed.email', { email })}

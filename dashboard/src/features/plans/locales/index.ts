@@ -50,6 +50,9 @@ export const en = {
   refundFailed: {
     heading: 'A PayPal payment was not given back',
     text: 'We cancelled your PayPal subscription {{id}} of {{date}} without a plan, and could not give its payment back automatically. Nothing is lost: write to us with this subscription id and we give it back by hand.',
+    // plan.paypal-ended's: a payment PayPal took after the plan had ended
+    ended:
+      'PayPal took a payment on your subscription {{id}} after your plan had ended. We cancelled the subscription, and on {{date}} we could not give that payment back automatically. Nothing is lost: write to us with this subscription id and we give it back by hand.',
     email: 'Write to {{email}}',
     help: 'Contact us through Help',
   },
@@ -344,6 +347,8 @@ export const ko: typeof en = {
   refundFailed: {
     heading: '돌려드리지 못한 PayPal 결제가 있습니다',
     text: '{{date}}의 PayPal 구독 {{id}}을(를) 플랜 없이 취소했지만, 결제 금액을 자동으로 돌려드리지 못했습니다. 금액은 사라지지 않았습니다. 이 구독 ID와 함께 연락해 주시면 직접 환불해 드립니다.',
+    ended:
+      '플랜이 끝난 뒤 PayPal이 구독 {{id}}에서 결제를 한 번 더 받았습니다. 구독은 취소했지만, {{date}}에 그 결제 금액을 자동으로 돌려드리지 못했습니다. 금액은 사라지지 않았습니다. 이 구독 ID와 함께 연락해 주시면 직접 환불해 드립니다.',
     email: '{{email}}(으)로 문의하기',
     help: '도움말에서 문의하기',
   },
