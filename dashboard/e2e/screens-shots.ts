@@ -489,7 +489,8 @@ export const SHOTS: Shot[] = [
         .locator('option', { hasText: 'Feedback' })
         .waitFor({ state: 'attached' });
       await section.locator('.integration-notes').waitFor();
-      await section.scrollIntoViewIfNeeded();
+      // the notes in view (the last, a write Notion never answered, below a column's)
+      await section.locator('.integration-notes li').last().scrollIntoViewIfNeeded();
       await settle(page);
     },
   },

@@ -41,8 +41,9 @@ import {
 
 /**
  * Connects the demo owner to the Notion fake as a person would (the popup, the local authorise
- * page), links the form to the "Feedback" database in its workspace, and leaves one note of the
- * kind the jobs worker writes when a column cannot take a value.
+ * page), links the form to the "Feedback" database in its workspace, and leaves two notes of the
+ * kinds the jobs worker writes: a column that cannot take a value, and a write Notion never
+ * answered (it may have been written).
  */
 async function connectNotion(page: Page, base: string, db: pg.Client) {
   const { rows } = await db.query('select 1 from public.integrations where user_id = $1', [
@@ -71,7 +72,8 @@ async function connectNotion(page: Page, base: string, db: pg.Client) {
   }
   await db.query(
     `insert into public.integration_notes (user_id, block_id, code, property, detail, count)
-     values ($1, $2, 'column_type', 'Done', '{"column_type":"checkbox","field":"Done","value_kind":"text","reason":"type"}', 3)
+     values ($1, $2, 'column_type', 'Done', '{"column_type":"checkbox","field":"Done","value_kind":"text","reason":"type"}', 3),
+            ($1, $2, 'write_uncertain', '', '{"message":"Notion is unavailable, please try again later."}', 1)
      on conflict (user_id, block_id, code, property) do nothing`,
     [DEMO_ID, block('06')],
   );

@@ -64,7 +64,7 @@ export const en = {
       'Notion refused our access: the integration was removed or its access changed in Notion. Connect Notion again; responses received meanwhile are written then.',
     write_failed: 'A response could not be written to Notion after every retry: {{message}}',
     write_uncertain:
-      'A response may have been written to Notion: Notion did not answer its last attempts, so we could not tell. Look for it in Notion before adding it by hand ({{message}}).',
+      'A response may have been written to Notion: Notion did not answer its last attempts, so we could not tell. Look for it in Notion before adding it by hand. Last error: {{message}}',
     cafe24_unauthorized:
       'Cafe24 refused our access: the app was removed from your shop, or its access expired. Connect Cafe24 again.',
     cafe24_loader_failed: 'Your Cafe24 shop could not be updated after every retry: {{message}}',
@@ -214,7 +214,7 @@ export const ko: typeof en = {
       '노션이 액세스를 거부했습니다. 노션에서 연동이 제거되었거나 권한이 바뀌었습니다. 노션을 다시 연결하면 그동안 받은 응답이 작성됩니다.',
     write_failed: '여러 번 다시 시도했지만 응답 하나를 노션에 쓰지 못했습니다: {{message}}',
     write_uncertain:
-      '응답 하나가 노션에 쓰였을 수도 있습니다. 마지막 시도까지 노션이 응답하지 않아 확인하지 못했습니다. 직접 추가하기 전에 노션에서 찾아보세요({{message}}).',
+      '응답 하나가 노션에 쓰였을 수도 있습니다. 마지막 시도까지 노션이 응답하지 않아 확인하지 못했습니다. 직접 추가하기 전에 노션에서 찾아보세요. 마지막 오류: {{message}}',
     cafe24_unauthorized:
       '카페24가 액세스를 거부했습니다. 쇼핑몰에서 앱이 삭제되었거나 액세스가 만료되었습니다. 카페24를 다시 연결해 주세요.',
     cafe24_loader_failed:

@@ -248,7 +248,7 @@ describe('/profile/integration', () => {
     const card = (await screen.findByRole('heading', { name: 'Notion' })).closest('li')!;
     const notes = await within(card).findByRole('list', { name: 'Notes' });
     expect(notes.textContent).toContain(
-      'A response may have been written to Notion: Notion did not answer its last attempts, so we could not tell. Look for it in Notion before adding it by hand (502).',
+      'A response may have been written to Notion: Notion did not answer its last attempts, so we could not tell. Look for it in Notion before adding it by hand. Last error: 502',
     );
     expect(notes.textContent).not.toContain('could not be written');
     cleanup();
