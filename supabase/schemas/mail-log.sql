@@ -313,6 +313,14 @@ revoke execute on function private.apply_mail_event(text, jsonb) from public;
 -- here, after it. finish_jobs' record of an unknown mail (record_outbound_mail) takes the job's lock
 -- alone, so an event that waited here for it may find the mail named already. Answers the mail, or
 -- null.
+-- A job payload's text as a uuid, null when it is none (a payload is the enqueuer's, not checked).
+create function private.uuid_in(p_text text)
+returns uuid language sql immutable set search_path = '' as $$
+  select case when p_text ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+              then p_text::uuid end;
+$$;
+revoke execute on function private.uuid_in(text) from public;
+
 create function private.adopt_job_mail(p_job_id bigint, p_message_id text, p_event jsonb)
 returns private.outbound_mails language plpgsql set search_path = '' as $$
 declare
@@ -339,13 +347,16 @@ begin
       return null;
     end if;
     -- the owner and block the job was for (rev-fixes D3), as its worker would have recorded them:
-    -- a notification's block (payload block_id) and its owner, else the payload's owner_id
+    -- a notification's block (payload block_id) and its owner, else the payload's owner_id or
+    -- user_id (a quota notice), else its payment's owner (a plan mail; rev-fixes2 D6)
     select b.id, b.owner_id into v_block_id, v_owner_id from public.blocks b
-      where b.id = case when v_job.payload ->> 'block_id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-                        then (v_job.payload ->> 'block_id')::uuid end;
-    v_owner_id := coalesce(v_owner_id, (select p.id from public.profiles p
-      where p.id = case when v_job.payload ->> 'owner_id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-                        then (v_job.payload ->> 'owner_id')::uuid end));
+      where b.id = private.uuid_in(v_job.payload ->> 'block_id');
+    v_owner_id := coalesce(v_owner_id,
+      (select p.id from public.profiles p
+        where p.id = coalesce(private.uuid_in(v_job.payload ->> 'owner_id'),
+                              private.uuid_in(v_job.payload ->> 'user_id'))),
+      (select pay.user_id from public.payments pay
+        where pay.id = private.uuid_in(v_job.payload ->> 'payment_id')));
     insert into private.outbound_mails (job_id, kind, user_id, block_id, to_email, from_email, subject,
                                         provider_message_id, status)
       values (p_job_id, v_job.kind, v_owner_id, v_block_id,

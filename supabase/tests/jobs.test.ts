@@ -840,11 +840,18 @@ describe('mail events', () => {
         'select user_id, block_id, status from private.outbound_mails where job_id = $1',
         [jobId],
       );
+    // rev-fixes2 D6: a plan mail (its payment) and a quota notice (user_id) had no owner
+    const [{ id: paymentId }] = (await sql<{ id: string }>(
+      `insert into public.payments (user_id, type, is_active) values ($1, 'custom', false) returning id`,
+      [owner.id],
+    )) as [{ id: string }];
     const payloads = {
-      'notify.owner': { block_id: blockId, message_id: randomUUID() },
-      'confirm.mail': { email: 'x@example.com', owner_id: owner.id, block_id: blockId },
-    };
-    for (const [jobKind, payload] of Object.entries(payloads)) {
+      'notify.owner': [{ block_id: blockId, message_id: randomUUID() }, blockId],
+      'confirm.mail': [{ email: 'x@example.com', owner_id: owner.id, block_id: blockId }, blockId],
+      'quota.notice': [{ user_id: owner.id, month: '2026-11-01', level: 80 }, null],
+      'plan.mail': [{ payment_id: paymentId, template: 'ending' }, null],
+    } as const;
+    for (const [jobKind, [payload, block]] of Object.entries(payloads)) {
       const [{ id }] = (await sql<{ id: number }>(
         `insert into private.jobs (kind, payload, status, attempts, locked_until)
          values ($1, $2::jsonb, 'sending', 1, now() + interval '1 hour') returning id`,
@@ -867,7 +874,7 @@ describe('mail events', () => {
       );
       await claim(kindOf()); // any claim reaps it
       expect(await owned(id), jobKind).toEqual([
-        { user_id: owner.id, block_id: blockId, status: 'delivered' },
+        { user_id: owner.id, block_id: block, status: 'delivered' },
       ]);
     }
   });
