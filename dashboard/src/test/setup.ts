@@ -27,7 +27,10 @@ afterEach(async () => {
   cleanup();
   resetNavigation();
   await setLanguage('en', false);
-  if (typeof window !== 'undefined') window.localStorage.clear();
+  if (typeof window !== 'undefined') {
+    window.localStorage.clear();
+    window.sessionStorage.clear();
+  }
 });
 
 // jsdom does not implement scrolling; the router scrolls to the top on navigation. (Tests of code

@@ -125,6 +125,23 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
             mode: t(modeLabelKey(type, mode)),
           })}
         </PageHeading>
+        {ws.keptOffer ? (
+          <div className="notice workspace-kept" role="status">
+            <p>{t('workspace.kept.text')}</p>
+            <div className="workspace-kept-actions">
+              <button
+                type="button"
+                className="button button-primary"
+                onClick={() => ws.answerKept(true)}
+              >
+                {t('workspace.kept.restore')}
+              </button>
+              <button type="button" className="button" onClick={() => ws.answerKept(false)}>
+                {t('workspace.kept.discard')}
+              </button>
+            </div>
+          </div>
+        ) : null}
         {mode === 'edit' ? (
           <div className="workspace-edit" data-editor={draft.form ? 'form' : undefined}>
             <SettingsPanel

@@ -27,6 +27,11 @@ export const en = {
       'No link was sent this time. A link goes at most once a day; if none arrives, check the address.',
   },
   leave: { text: 'You have unsaved changes. They will be lost if you leave this page.' },
+  kept: {
+    text: 'Your unsaved edits to this block from before you were signed out (or the page was reloaded) were kept in this tab.',
+    restore: 'Restore my edits',
+    discard: 'Discard them',
+  },
   settings: {
     title: '{{type}} settings',
     main: 'Main settings',
@@ -223,6 +228,11 @@ export const ko: typeof en = {
       '이번에는 링크를 보내지 않았습니다. 링크는 하루에 한 번까지만 보냅니다. 링크가 오지 않으면 주소를 확인해 주세요.',
   },
   leave: { text: '저장하지 않은 변경 사항이 있습니다. 이 페이지를 나가면 사라집니다.' },
+  kept: {
+    text: '로그아웃되기 전(또는 페이지를 새로 고치기 전)에 이 블록에서 저장하지 않은 변경 사항을 이 탭에 보관해 두었습니다.',
+    restore: '변경 사항 복원',
+    discard: '버리기',
+  },
   settings: {
     title: '{{type}} 설정',
     main: '기본 설정',
