@@ -40,6 +40,11 @@ const CASES: [string, string | null][] = [
   ['https:///path', null],
   ['https://?x', null],
   ['https://example.com/' + 'a'.repeat(481), null],
+  // a bidi override or isolate (contracts BIDI_CONTROL_RE) reads the link's end reversed
+  ['https://example.com/\u202egnp.exe', null],
+  ['https://example.com/\u2066x\u2069', null],
+  // an internal address is taken: it is only a link shown to the owner and readers (security.md)
+  ['http://127.0.0.1:54322/', 'http://127.0.0.1:54322/'],
 ];
 
 /** The server's answer for a home URL: null when taken, else its message. */

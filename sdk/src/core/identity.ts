@@ -1,4 +1,5 @@
 import { COMMENT_LIMITS, LIMITS } from '@reaction-blocks/contracts/limits';
+import { BIDI_CONTROLS_RE } from '@reaction-blocks/contracts/visitor';
 import { flush, LEGACY_PROFILE_KEY, load, peek, PROFILE_KEY, stored, write } from './storage.js';
 
 export { PROFILE_KEY };
@@ -36,6 +37,14 @@ const valid = (v: unknown): v is Identity =>
   /^#[0-9a-f]{6}$/i.test((v as Identity).color) &&
   text((v as Identity).homeUrl, LIMITS.homeUrl) &&
   text((v as Identity).email, COMMENT_LIMITS.email);
+
+/**
+ * A writer's name as the server takes it (check_visitor_fields): without bidi controls (contracts
+ * BIDI_CONTROLS_RE: they would make it read as another's, and the server refuses them) and at most
+ * 100 characters, so that an account's name from its provider never refuses every write.
+ */
+export const sendable = (name: string): string =>
+  [...name.replace(BIDI_CONTROLS_RE, '').trim()].slice(0, COMMENT_LIMITS.name).join('');
 
 /** The name and colour kept in plain JSON before: sealed as the profile once, then removed. */
 function takeLegacy(): Identity | null {

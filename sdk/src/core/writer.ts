@@ -57,11 +57,13 @@ const panels = new WeakMap<HTMLElement, { state: 'open' | 'failed'; cancel?: () 
 export async function writer(
   session: Session | null,
 ): Promise<{ p_creator_name: string; p_color: string }> {
-  const [{ profileReady }, { displayUser }] = await Promise.all([identity(), auth()]);
+  const [{ profileReady, sendable }, { displayUser }] = await Promise.all([identity(), auth()]);
   // a stored profile opened now if no element opened it with its first data (core/profile.ts)
   const id = await profileReady();
   return {
-    p_creator_name: (session && !session.user.is_anonymous && displayUser(session).name) || id.name,
+    p_creator_name: sendable(
+      (session && !session.user.is_anonymous && displayUser(session).name) || id.name,
+    ),
     p_color: id.color,
   };
 }
@@ -184,9 +186,12 @@ async function send<T>(h: WriteHost, name: string, body: object): Promise<T> {
 
 /**
  * What a refused write says in the block's language (BlockElement.fail): the refusals the visitor
- * can act on (too fast, automated, blocked) and the owner's monthly responses being used up; a
- * 429 that says its wait, the server's own words (English, per action) or the same in the block's
- * language from its lazily loaded texts. '' for any other failure.
+ * can act on (too fast, automated, blocked, a name or link not taken, a character text cannot
+ * hold) and the owner's monthly responses being used up; a 429 that says its wait, the server's
+ * own words (English, per action) or the same in the block's language from its lazily loaded
+ * texts. '' for any other failure. 22P05 and 22P02 are PostgREST's (Postgres's English, before
+ * the function runs): a NUL in a text, and a value that is not its type (a block or message id
+ * that is not a uuid, a text with half an emoji).
  */
 export function said(e: ApiError | null, lang: string): string {
   const { code, details, retry_after: wait } = e || ({} as ApiError);
@@ -195,19 +200,23 @@ export function said(e: ApiError | null, lang: string): string {
     (code === 'PT429' && /^(rate_limit|captcha)$/.test(details)) ||
     /^(over_request_rate_limit|captcha_failed|429)$/.test(code)
       ? 'tooFast'
-      : details === 'honeypot'
-        ? 'automated'
-        : details === 'blocked'
-          ? 'blockedWriter'
-          : details === 'quota'
-            ? 'quotaReached'
-            : code === 'signed_out' // core/auth.ts SIGNED_OUT
-              ? details
-                ? 'signedOut'
-                : 'signedOutRetry'
-              : '';
-  return key && translator(lang, texts)(key);
+      : code === 'signed_out' // core/auth.ts SIGNED_OUT
+        ? details
+          ? 'signedOut'
+          : 'signedOutRetry'
+        : REFUSALS[details] || REFUSALS[code];
+  return key ? translator(lang, texts)(key) : '';
 }
+
+/** The text of a refusal, by its details (the visitor RPCs') or its code (PostgREST's). */
+const REFUSALS: Record<string, keyof typeof texts | undefined> = {
+  honeypot: 'automated',
+  blocked: 'blockedWriter',
+  quota: 'quotaReached',
+  invalid_input: 'invalidInput',
+  '22P05': 'badCharacter',
+  '22P02': 'badRequest',
+};
 
 /**
  * The element's captcha panel while a limit tripped (open, or failed once): the check's widget in

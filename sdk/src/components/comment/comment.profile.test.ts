@@ -190,6 +190,28 @@ describe("reaction-comment's composer and the writer's profile", () => {
       expect(name(el).value, 'after logging out').to.equal(animal);
     });
 
+  // An account's name comes from its provider as it is: its bidi controls (which the server refuses:
+  // they make a name read as another's) are taken out and it is cut to 100 characters, so that no
+  // account's name refuses every write; a typed name loses its controls too (rev-visitor4 D8)
+  it("sends an account's name without bidi controls and cut to 100 characters, and a typed one without them", async () => {
+    serve('comment');
+    withSession('owner-1', false, {
+      user_metadata: { full_name: '\u202eRenwo ' + '가'.repeat(120) },
+    });
+    const el = await mountReady<ReactionComment>('reaction-comment');
+    focus(el);
+    await until(() => el['paths']);
+    await loadIdentity();
+    await el.updateComplete;
+    expect(await send(el)).to.equal('Renwo ' + '가'.repeat(94));
+    // once that post is done, past the message term (no sleep)
+    await until(() => !el['_sending']);
+    el['lastSent'] = 0;
+    type(name(el), 'Ada\u2067 Lovelace\u2069');
+    await el.updateComplete;
+    expect(await send(el)).to.equal('Ada Lovelace');
+  });
+
   // Once typed, the field holds the name taken (trimmed; spaces alone are no name, so the account's
   // again). A field left showing " Kim " over the state's "Kim" reads as still being typed in: the
   // name stayed through log out, and the next anonymous writer posted under it.

@@ -950,6 +950,38 @@ describe('reaction-comment', () => {
       });
     });
 
+    it("says a name or link not taken, a character text cannot hold and an unreadable value in the block's words (rev-visitor4 D8)", async () => {
+      // the server's short-field refusals say invalid_input; a NUL (22P05) and a value that is not
+      // its type (22P02: a block id that is not a uuid) are PostgREST's, in Postgres's English
+      const refusals = {
+        invalid: new ApiError(400, 'Invalid name', 'P0001', 'invalid_input'),
+        nul: new ApiError(400, 'unsupported Unicode escape sequence', '22P05'),
+        cast: new ApiError(400, 'invalid input syntax for type uuid: "x"', '22P02'),
+      };
+      const cases = [
+        ['en', 'invalid', 'This was not sent: your name or website was not accepted.'],
+        ['ko', 'invalid', '보내지 않았습니다: 이름 또는 웹사이트 주소를 받을 수 없습니다.'],
+        ['en', 'nul', 'This was not sent: it contains a character that cannot be saved.'],
+        ['ko', 'nul', '보내지 않았습니다: 저장할 수 없는 문자가 들어 있습니다.'],
+        ['en', 'cast', 'This was not sent: the server could not read it.'],
+        ['ko', 'cast', '보내지 않았습니다: 서버가 읽을 수 없는 내용입니다.'],
+      ] as const;
+      await eachOnItsOwn(cases, async ([lang, refusal, text]) => {
+        const el = await mountIn(
+          lang,
+          {},
+          {
+            post_message: () => {
+              throw refusals[refusal];
+            },
+          },
+        );
+        await refused(el, text);
+        const said = alertIn(el.shadowRoot as unknown as Element);
+        expect(said, "not the server's English").not.to.include(refusals[refusal].message);
+      });
+    });
+
     it('has a honeypot people neither see nor reach nor hear, and sends its value', async () => {
       const el = await mount();
       const trap = $(el, '[part=composer] .hp');

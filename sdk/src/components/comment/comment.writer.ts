@@ -9,7 +9,7 @@ import { EMAIL_RE, COMMENT_LIMITS, lengthOf } from '@reaction-blocks/contracts/l
 import { pageOf, timezone } from '../../core/api.js';
 import { loadChunk } from '../../core/chunk.js';
 import type { ReactionEventMap } from '../../core/base.js';
-import { getIdentity, setIdentityName, setProfile } from '../../core/identity.js';
+import { getIdentity, sendable, setIdentityName, setProfile } from '../../core/identity.js';
 import { displayUser } from '../../core/user.js';
 import { dashboardUrl } from '../../core/config.js';
 import { homeUrl } from '../../core/home-url.js';
@@ -126,7 +126,8 @@ export async function post(
           p_block_id: b.id,
           p_parent_id: parentId,
           p_content: text,
-          p_creator_name: c._name.trim() || id.name,
+          // without bidi controls, at most 100 characters: an account's name may have either
+          p_creator_name: sendable(c._name.trim() || id.name),
           p_color: id.color,
           // an avatar only from a signed-in visitor's provider profile (the server's rule)
           p_creator_photo_url: visitorAvatar(
