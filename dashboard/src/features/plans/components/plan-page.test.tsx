@@ -179,9 +179,14 @@ describe('plan page', () => {
     const blocks = screen.getByRole('meter', { name: 'Blocks' });
     expect(blocks.getAttribute('aria-valuenow')).toBe('100');
     expect(blocks.getAttribute('aria-valuetext')).toBe('20 of 15 blocks (100%)');
-    expect(
-      screen.getByRole('meter', { name: 'Emails this month' }).getAttribute('aria-valuenow'),
-    ).toBe('14');
+    const emails = screen.getByRole('meter', { name: 'Emails this month' });
+    expect(emails.getAttribute('aria-valuenow')).toBe('14');
+    // what the monthly count counts is said, not only "emails" (rev-owner D7)
+    const hint = () => document.getElementById(emails.getAttribute('aria-describedby') ?? '');
+    expect(hint()?.textContent).toMatch(/^Answers to your forms and A\/B blocks count here too/);
+    await act(() => i18next.changeLanguage('ko'));
+    expect(screen.getByRole('meter', { name: '이번 달 이메일' })).toBe(emails);
+    expect(hint()?.textContent).toMatch(/폼·A\/B 블록에 받은 응답도 여기에 셉니다/);
   });
 
   it('shows a card plan charged 3 days early beside the current one until it starts, and a second change after it (en, ko)', async () => {

@@ -456,6 +456,7 @@ export function PlanPage() {
               />
               <UsageGauge
                 label={s('usage.emails')}
+                hint={s('usage.emailsHint')}
                 used={usage.response_monthly_count}
                 limit={usage.response_monthly_limit}
                 valueText={s('usage.emailsValue', {

@@ -7,13 +7,17 @@ export function UsageGauge({
   used,
   limit,
   valueText,
+  hint,
 }: {
   label: string;
   used: number;
   limit: number;
   valueText: string;
+  /** What is counted, where the label alone does not say it (the meter's description). */
+  hint?: string;
 }) {
   const id = useId();
+  const hintId = `${id}-hint`;
   const percent = usagePercent(used, limit);
   return (
     <div className="usage-gauge">
@@ -27,6 +31,7 @@ export function UsageGauge({
         className={`usage-gauge-bar${percent >= 100 ? ' usage-gauge-full' : ''}`}
         role="meter"
         aria-labelledby={id}
+        aria-describedby={hint ? hintId : undefined}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent}
@@ -34,6 +39,11 @@ export function UsageGauge({
       >
         <span style={{ width: `${percent}%` }} />
       </div>
+      {hint ? (
+        <p id={hintId} className="usage-gauge-hint">
+          {hint}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -73,6 +73,9 @@ export const en = {
     blocksValue: '{{used}} of {{limit}} blocks',
     emails: 'Emails this month',
     emailsValue: '{{used}} of {{limit}} emails',
+    /** docs/plans.md: the monthly count is form and A/B answers and letter emails (rev-owner D7) */
+    emailsHint:
+      'Answers to your forms and A/B blocks count here too, beside the emails your letters send. At the limit, forms and A/B blocks stop taking answers until the next month (UTC).',
   },
   actions: {
     stop: 'Stop',
@@ -157,7 +160,8 @@ export const en = {
     blocks: 'Extra blocks',
     blocksHint: 'In steps of 4, on top of the 3 of Starter: {{total}} blocks in all.',
     emails: 'Extra emails a month',
-    emailsHint: 'In steps of 1,000, on top of the 100 of Starter: {{total}} emails a month in all.',
+    emailsHint:
+      'In steps of 1,000, on top of the 100 of Starter: {{total}} emails a month in all. Form and A/B answers count toward them too.',
     included: 'Included',
     groups: {
       general: 'General',
@@ -369,6 +373,8 @@ export const ko: typeof en = {
     blocksValue: '블록 {{limit}}개 중 {{used}}개',
     emails: '이번 달 이메일',
     emailsValue: '이메일 {{limit}}건 중 {{used}}건',
+    emailsHint:
+      '레터로 보낸 이메일과 함께 폼·A/B 블록에 받은 응답도 여기에 셉니다. 한도에 이르면 다음 달(UTC 기준)까지 폼과 A/B 블록이 응답을 받지 않습니다.',
   },
   actions: {
     stop: '중지',
