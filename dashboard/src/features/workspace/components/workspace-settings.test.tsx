@@ -115,10 +115,11 @@ describe('settings validation', () => {
     const api = fakeApi(workspaceData('comment'));
     renderWorkspace(api);
     const photo = await screen.findByRole('textbox', { name: 'Owner photo URL' });
-    fireEvent.change(photo, { target: { value: 'not a url' } });
+    // an address copied without its scheme: the message says what is missing (rev-owner D8)
+    fireEvent.change(photo, { target: { value: 'example.com/page' } });
     expect(photo.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(photo.getAttribute('aria-describedby')!)!.textContent).toBe(
-      'Invalid URL',
+      'Enter the full address, starting with https:// (e.g. https://example.com/page)',
     );
     const placeholder = screen.getByRole('textbox', { name: 'Placeholder' });
     fireEvent.change(placeholder, { target: { value: 'x'.repeat(501) } });
@@ -151,7 +152,9 @@ describe('settings validation', () => {
     renderWorkspace(fakeApi(workspaceData('comment')));
     const photo = await screen.findByRole('textbox', { name: '소유자 사진 URL' });
     fireEvent.change(photo, { target: { value: 'nope' } });
-    expect(screen.getByText('올바르지 않은 URL입니다')).toBeTruthy();
+    expect(
+      screen.getByText('https://로 시작하는 전체 주소를 입력하세요(예: https://example.com/page)'),
+    ).toBeTruthy();
     expect(modeTabs('작업 모드')).toEqual(['편집', '댓글']);
   });
 });

@@ -434,7 +434,9 @@ describe('FormEditor endings', () => {
     const dialog = screen.getByRole('dialog');
     const url = within(dialog).getByRole('textbox', { name: 'Open URL' });
     fireEvent.change(url, { target: { value: 'not a link' } });
-    expect(within(dialog).getByText('Invalid URL')).toBeTruthy();
+    expect(
+      within(dialog).getByText(/^Enter the full address, starting with https:\/\//),
+    ).toBeTruthy();
     expect(url.getAttribute('aria-invalid')).toBe('true');
     fireEvent.click(within(dialog).getByRole('radio', { name: 'Button' }));
     expect(within(dialog).getByLabelText('Button text').getAttribute('maxlength')).toBe('99');

@@ -124,7 +124,8 @@ export const en = {
     upgrade: 'Upgrade',
   },
   errors: {
-    invalidUrl: 'Invalid URL',
+    // the common mistake is an address copied without its scheme (rev-owner D8): say what is missing
+    invalidUrl: 'Enter the full address, starting with https:// (e.g. https://example.com/page)',
     invalidColor: 'Invalid color',
     invalidEmail: 'Invalid email address.',
   },
@@ -324,7 +325,7 @@ export const ko: typeof en = {
     upgrade: '업그레이드',
   },
   errors: {
-    invalidUrl: '올바르지 않은 URL입니다',
+    invalidUrl: 'https://로 시작하는 전체 주소를 입력하세요(예: https://example.com/page)',
     invalidColor: '올바르지 않은 색상입니다',
     invalidEmail: '올바르지 않은 이메일 주소입니다.',
   },
