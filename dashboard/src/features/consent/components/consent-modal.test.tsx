@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { alertsAfterClicks, functionError, renderWithProviders } from '../../../test/utils';
 import { ConsentModal } from './consent-modal';
@@ -34,6 +34,21 @@ describe('ConsentModal', () => {
     expect(box.checked).toBe(true);
     finish();
     await waitFor(() => expect(agree.getAttribute('aria-busy')).toBe('false'));
+  });
+
+  it('links the full Terms of Service and Privacy Policy in a new tab, en and ko (rev-owner D10)', async () => {
+    const { setLanguage } = await import('../../../lib/i18n');
+    renderWithProviders(<ConsentModal open onAgree={vi.fn()} onDecline={vi.fn()} />);
+    const full = screen.getByRole('link', {
+      name: 'Read the Terms of Service and the Privacy Policy in full (opens in a new tab)',
+    });
+    expect([full.getAttribute('href'), full.getAttribute('target')]).toEqual(['/terms', '_blank']);
+    await act(() => setLanguage('ko', false));
+    expect(
+      screen.getByRole('link', {
+        name: '서비스 이용약관과 개인정보처리방침 전문 보기(새 탭에서 열림)',
+      }),
+    ).toBe(full);
   });
 
   it('names the scrollable terms as a region a keyboard can reach', () => {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextList } from '../../../components/ui/text-list';
+import { paths } from '../../../config/paths';
 import { failureReason } from '../../../lib/errors';
 import { ErrorText } from '../../../components/ui/error-text';
 
@@ -71,6 +72,13 @@ export function ConsentModal({ open, onAgree, onDecline }: ConsentModalProps) {
       <div className="consent-terms" role="region" tabIndex={0} aria-label={t('consent.title')}>
         <TextList ordered lines={terms} />
       </div>
+      {/* what is agreed to, in full, before the box is ticked (rev-owner D10): /terms holds both;
+          a new tab, so the dialog and its state stay as they are */}
+      <p>
+        <a href={paths.terms} target="_blank" rel="noopener">
+          {t('consent.readFull')}
+        </a>
+      </p>
       <p className="checkbox-row">
         <input
           id={checkboxId}
