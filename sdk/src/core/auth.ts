@@ -20,6 +20,11 @@ export { displayUser } from './user.js';
 export const AUTH_MESSAGE = 'reaction-blocks:auth';
 
 const pending = new Map<string, Promise<Session | null>>();
+/**
+ * The refreshes this page sent whose answer has not come yet, by the refresh token each spends
+ * (rotate): another refresh of that session joins the one on its way, never sends the token again.
+ */
+const flying = new Map<string, Promise<Session>>();
 
 export function saveSession(p: Project, s: Session | null): void {
   write(key(p), s);
@@ -61,9 +66,14 @@ export function sessionFromTokens(access: string, refresh: string, expiresIn?: n
  * How long (ms) a call to the auth server (a refresh, a sign-up) waits for its answer, and how
  * long a refresh, a sign-in or a sign-out waits for the lock another caller holds (locked): a
  * stalled refresh in one tab held every other tab's elements at "Loading..." until it settled
- * (40 s and more). The tests shorten them.
+ * (40 s and more). `flight`: how long a refresh's answer is still waited for after that, before
+ * the session's token may be sent again (rotate). The tests shorten them.
  */
-export const waits = { fetch: 10_000, lock: 5_000 };
+export const waits = { fetch: 10_000, lock: 5_000, flight: 60_000 };
+
+/** Rejects after `ms` with the error of an auth server that does not answer. */
+const after = (ms: number): Promise<never> =>
+  new Promise((_, no) => setTimeout(no, ms, new ApiError('Network error', 'network')));
 
 async function authCall(
   p: Project,
@@ -126,21 +136,30 @@ const fresh = (s: Session | null): boolean => !!s && s.expires_at - 60 > Date.no
  * stalled one), the others run without the lock, their compare-and-set and the refresh's (it
  * saves only over the session it refreshed) keeping either from undoing the other.
  */
-const locked = <T>(name: string, fn: () => Promise<T>, waitedOut = fn): Promise<T> => {
-  let granted = false;
-  return navigator.locks
-    ? (
-        navigator.locks.request(
-          'lock:' + name,
-          { signal: AbortSignal.timeout?.(waits.lock) },
-          () => ((granted = true), fn()),
-        ) as Promise<T>
-      ).catch((e) => {
-        if (granted) throw e;
-        return waitedOut();
+const locked = <T>(name: string, fn: () => Promise<T>, waitedOut = fn): Promise<T> =>
+  navigator.locks
+    ? new Promise<T>((ok, no) => {
+        let granted = false;
+        navigator.locks
+          .request('lock:' + name, { signal: AbortSignal.timeout?.(waits.lock) }, () => {
+            granted = true;
+            const r = fn();
+            r.then(ok, no);
+            // held until the refreshes this page sent are answered (or given up for good,
+            // waits.flight): another tab would send the same refresh token again
+            return r.then(held, held);
+          })
+          .catch(() => void (granted || waitedOut().then(ok, no)));
       })
     : fn();
-};
+const held = () => Promise.allSettled(flying.values());
+
+/**
+ * `fn` under the session's lock (locked), or at once where this page's own refresh of `s` is on
+ * its way (its lock callback holds the lock until it is answered): `fn` joins that refresh.
+ */
+const guarded = <T>(p: Project, s: Session, fn: () => Promise<T>, waitedOut: () => Promise<T>) =>
+  flying.has(s.refresh_token) ? fn() : locked(key(p), fn, waitedOut);
 
 /** What a write meets when the visitor's signed-in session was refused: nothing is sent. */
 export const SIGNED_OUT = 'signed_out';
@@ -160,8 +179,9 @@ export async function ensureSession(p: Project, create: boolean): Promise<Sessio
     // refreshed; or another caller's since, or kept (the server could not be reached): no sign-up
     const now =
       (await once(p, 'r', () =>
-        locked(
-          key(p),
+        guarded(
+          p,
+          s,
           () => refresh(p),
           async () => null,
         ),
@@ -198,6 +218,8 @@ async function refresh(p: Project): Promise<Session | null> {
 
 /** Saves `n` (null: forgotten) only over `was`, the session it came from; returns what is stored. */
 async function keep(p: Project, was: Session, n: Session | null): Promise<Session | null> {
+  // forgotten while a refresh of `was` is on its way: its answer first (saved over `was`)
+  if (!n) await flying.get(was.refresh_token)?.catch(() => {});
   // changed while the server answered (signed out or in, here or in another tab): that stays
   const cur = await loadSession(p);
   if (!same(cur, was)) return cur;
@@ -210,26 +232,22 @@ async function keep(p: Project, was: Session, n: Session | null): Promise<Sessio
  * Spends `s`'s refresh token. Waited for `waits.fetch` at most (then: unreachable), but the
  * request is not aborted: one that reached the server has rotated the token there, and an answer
  * dropped cost the visitor their session (the next refresh sent the used token: "Already Used",
- * refused, forgotten). A late answer is kept over `s` when it comes, if `s` is still the stored one.
+ * refused, forgotten). Its answer is kept over `s` when it comes, if `s` is still the stored one,
+ * and until then (waits.flight at most) a refresh of `s` joins it (flying), another tab's waits
+ * for the lock (locked): a second one sent the used token, and GoTrue, past its 10 s reuse
+ * interval, refused it and revoked the new one too.
  */
 function rotate(p: Project, s: Session): Promise<Session> {
-  const call = authCall(
-    p,
-    'token?grant_type=refresh_token',
-    { refresh_token: s.refresh_token },
-    false,
-  );
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, no) => {
-    timer = setTimeout(() => {
-      no(new ApiError('Network error', 'network'));
-      call.then(
-        (n) => keep(p, s, n),
-        () => {},
-      );
-    }, waits.fetch);
-  });
-  return Promise.race([call, late]).finally(() => clearTimeout(timer));
+  const t = s.refresh_token;
+  let f = flying.get(t);
+  if (!f) {
+    const call = authCall(p, 'token?grant_type=refresh_token', { refresh_token: t }, false).then(
+      async (n) => (await keep(p, s, n), n),
+    );
+    f = Promise.race([call, after(waits.flight)]).finally(() => flying.delete(t));
+    flying.set(t, f);
+  }
+  return Promise.race([f, after(waits.fetch)]);
 }
 
 /**
@@ -241,8 +259,8 @@ function rotate(p: Project, s: Session): Promise<Session> {
  * session, null (forgotten), or `s` itself (the auth server could not be reached: kept for the
  * next try); another caller's change meanwhile (refreshed, signed out) is left as it is.
  */
-export const refused = (p: Project, s: Session, again = true): Promise<Session | null> =>
-  locked(key(p), async () => {
+export const refused = (p: Project, s: Session, again = true): Promise<Session | null> => {
+  const run = async () => {
     const cur = await loadSession(p);
     if (cur?.access_token !== s.access_token) return cur;
     if (again)
@@ -254,7 +272,11 @@ export const refused = (p: Project, s: Session, again = true): Promise<Session |
       }
     log('signed out: the server did not take the session');
     return keep(p, s, null);
-  });
+  };
+  // the lock waited out: its holder may be refreshing `s` (another tab's answer on its way), so
+  // no second refresh beside it: kept, as when the auth server cannot be reached
+  return guarded(p, s, run, async () => (again ? s : run()));
+};
 
 /**
  * A read with the visitor's session (core/api.ts rpc, when one is stored), refreshed first when it
