@@ -250,6 +250,22 @@ begin
 end;
 $$;
 
+-- A refresh is about to spend the refresh token: marked on the tokens (save_cafe24_tokens clears
+-- it with the new pair). A refresh that finds the mark of one before it follows a refresh whose
+-- answer never came (lost on the way, or its worker died): that one may have spent the refresh
+-- token this one sends, so a refusal now may be our own doing, not the mall's
+-- (`refresh_lost`, mark_cafe24_not_granted).
+create function public.mark_cafe24_refreshing(p_user_id uuid)
+returns void language sql security definer set search_path = '' as $$
+  update private.integration_tokens t
+    set token_data = t.token_data || case when t.token_data ? 'refreshing_since'
+                                          then jsonb_build_object('refresh_lost', true)
+                                          else jsonb_build_object('refreshing_since', now()) end,
+        updated_at = now()
+    from public.integrations i
+    where i.id = t.integration_id and i.user_id = p_user_id and i.provider = 'cafe24';
+$$;
+
 -- The owner's queued Cafe24 jobs end unrun, saying why.
 create function private.skip_cafe24_jobs(p_user_id uuid, p_reason text)
 returns void language sql set search_path = '' as $$
@@ -306,7 +322,12 @@ $$;
 
 -- The mall refused our tokens (the operator deleted the app, or the refresh token ran out): not
 -- granted, with a note. A shop being disconnected needs nothing more from the mall (deleting
--- the app removes its script tags), so it goes.
+-- the app removes its script tags), so it goes. A refusal after a refresh whose answer never came
+-- (mark_cafe24_refreshing's `refresh_lost`: the retry's refresh token was the one it spent) may
+-- be our own doing, not the mall's: the connection stays granted, so
+-- its blocks are still served and no other account is handed the mall (save_cafe24_connection),
+-- and the owner is asked to connect again (rev-fixes2 D4).
+
 create function public.mark_cafe24_not_granted(p_user_id uuid, p_reason text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
@@ -319,8 +340,11 @@ begin
   if v_shop.removing then
     return private.finish_cafe24_removal(v_shop);
   end if;
-  update public.integrations set status = 'not_granted', status_reason = left(p_reason, 500)
-    where id = v_shop.integration_id;
+  if not exists (select 1 from private.integration_tokens t
+                 where t.integration_id = v_shop.integration_id and t.token_data ? 'refresh_lost') then
+    update public.integrations set status = 'not_granted', status_reason = left(p_reason, 500)
+      where id = v_shop.integration_id;
+  end if;
   perform private.note_integration(p_user_id, null, 'cafe24', 'cafe24_unauthorized',
                                    jsonb_build_object('reason', left(p_reason, 500)));
   -- nothing can reach the mall until the owner connects again (which syncs)
@@ -389,6 +413,7 @@ $$;
 revoke all on function public.save_cafe24_connection(uuid, text, integer, text[], text, text, jsonb) from public, anon, authenticated;
 revoke all on function public.cafe24_shop_context(uuid) from public, anon, authenticated;
 revoke all on function public.save_cafe24_tokens(uuid, text, text, jsonb) from public, anon, authenticated;
+revoke all on function public.mark_cafe24_refreshing(uuid) from public, anon, authenticated;
 revoke all on function public.record_cafe24_sync(uuid, text, text[], text) from public, anon, authenticated;
 revoke all on function public.mark_cafe24_not_granted(uuid, text) from public, anon, authenticated;
 revoke all on function public.remove_cafe24_connection(uuid) from public, anon, authenticated;
@@ -396,6 +421,7 @@ revoke all on function public.save_cafe24_placements(uuid, jsonb) from public, a
 grant execute on function public.save_cafe24_connection(uuid, text, integer, text[], text, text, jsonb) to service_role;
 grant execute on function public.cafe24_shop_context(uuid) to service_role;
 grant execute on function public.save_cafe24_tokens(uuid, text, text, jsonb) to service_role;
+grant execute on function public.mark_cafe24_refreshing(uuid) to service_role;
 grant execute on function public.record_cafe24_sync(uuid, text, text[], text) to service_role;
 grant execute on function public.mark_cafe24_not_granted(uuid, text) to service_role;
 grant execute on function public.remove_cafe24_connection(uuid) to service_role;

@@ -461,6 +461,76 @@ describe('connecting a shop', () => {
     await eventually(async () => (await shopOf(owner3))!.script_no === made!.script_no);
   });
 
+  it('keeps a live mall served and its owner’s when a refresh’s answer was lost and the retry’s token is refused (rev-fixes2 D4)', async () => {
+    // before: the retry's refresh token was the one the lost call spent, Cafe24 refused it, and
+    // the shop went not granted: its blocks unserved and the mall handed to the next account
+    const holder = await paidOwner('cafe24-lost-refresh');
+    const mall = newMallId();
+    const block = await createBlock(holder, 'comment');
+    await connect(holder, mall);
+    await place(holder, [
+      { blockId: block, location: 'product_detail', perProduct: true, selector: '', position: 0 },
+    ]);
+    await runWorker();
+    await eventually(async () => (await ourTags(mall)).length === 1);
+    const shop = (await shopOf(holder))!;
+    const syncJob = async () =>
+      (
+        await sql<{ status: string; last_error: string | null }>(
+          `select status, last_error from private.jobs where kind = 'cafe24.sync' and group_key = $1 order by id desc limit 1`,
+          [`cafe24:${holder.id}`],
+        )
+      )[0];
+    // the access token due: Cafe24 carries the refresh out, its answer never comes
+    await cafe24Control(mall, { failure: 'lost', expireAccess: true });
+    await sql(
+      `update private.integration_tokens t set token_data = t.token_data || '{"expires_at": "2020-01-01T00:00:00Z"}'
+       from public.integrations i where i.id = t.integration_id and i.user_id = $1 and i.provider = 'cafe24'`,
+      [holder.id],
+    );
+    try {
+      await place(holder, [
+        { blockId: block, location: 'main', perProduct: false, selector: '', position: 0 },
+      ]);
+      await runWorker();
+      await eventually(async () =>
+        /may have been carried out/.test((await syncJob())?.last_error ?? ''),
+      );
+    } finally {
+      await cafe24Control(mall, { failure: null });
+    }
+    await sql(
+      `update private.jobs set run_at = now() where kind = 'cafe24.sync' and group_key = $1 and status = 'queued'`,
+      [`cafe24:${holder.id}`],
+    );
+    await runWorker();
+    await eventually(async () => (await syncJob())?.status === 'done');
+    const { data: notes } = await holder.client
+      .from('integration_notes')
+      .select('code')
+      .eq('provider', 'cafe24');
+    expect(notes).toEqual([{ code: 'cafe24_unauthorized' }]);
+    const { data: integration } = await holder.client
+      .from('integrations')
+      .select('status')
+      .eq('provider', 'cafe24')
+      .single();
+    expect(integration).toEqual({ status: 'granted' });
+    expect((await embed(shop.id)).body.placements).toHaveLength(1);
+    // another account signing in to the mall is refused: the mall is live and still the holder's
+    const other = await paidOwner('cafe24-lost-refresh-other');
+    const url = await authorize(other, mall);
+    const back = await cafe24Consent(url);
+    expect((await setCafe24(other, back.code, back.state)).status).toBe(409);
+    // the holder connects again: granted with new tokens, the note gone
+    await connect(holder, mall);
+    const { data: after } = await holder.client
+      .from('integration_notes')
+      .select('code')
+      .eq('provider', 'cafe24');
+    expect(after).toEqual([]);
+  });
+
   it('lets an operator who deleted the app disconnect without an answer from the mall', async () => {
     const owner2 = await paidOwner('cafe24-uninstalled');
     const mall = newMallId();

@@ -87,14 +87,24 @@ async function accessToken(ctx: ShopContext): Promise<string> {
     throw new Cafe24Error('unauthorized', 'no tokens are kept for this shop');
   if (ctx.expires_at && Date.parse(ctx.expires_at) - Date.now() > 5 * 60_000)
     return ctx.access_token;
-  const t = await refreshCafe24Tokens(ctx.mall_id, ctx.refresh_token);
+  return (await refreshed(ctx, ctx.refresh_token)).accessToken;
+}
+
+/**
+ * New tokens for the shop, kept at once. The refresh is marked first (mark_cafe24_refreshing):
+ * should its answer be lost, the refresh token it spent is dead, and the refusal the retry meets
+ * is then ours, not the mall's (mark_cafe24_not_granted keeps the shop granted).
+ */
+async function refreshed(ctx: ShopContext, refreshToken: string) {
+  await rpc('mark_cafe24_refreshing', { p_user_id: ctx.user_id });
+  const t = await refreshCafe24Tokens(ctx.mall_id, refreshToken);
   await rpc('save_cafe24_tokens', {
     p_user_id: ctx.user_id,
     p_access_token: t.accessToken,
     p_refresh_token: t.refreshToken,
     p_token_data: tokenData(t),
   });
-  return t.accessToken;
+  return t;
 }
 
 /** What a Cafe24 failure means for the job and what the owner sees. */
@@ -179,18 +189,12 @@ const sync = perShop(async (ctx, userId) => {
   };
 });
 
-const refresh = perShop(async (ctx, userId) => {
+const refresh = perShop(async (ctx) => {
   if (!ctx || ctx.removing) return { status: 'done', result: { skipped: 'no shop' } };
   if (ctx.status === 'not_granted')
     return { status: 'done', result: { skipped: 'Cafe24 refused our access' } };
   if (!ctx.refresh_token) throw new Cafe24Error('unauthorized', 'no refresh token is kept');
-  const t = await refreshCafe24Tokens(ctx.mall_id, ctx.refresh_token);
-  await rpc('save_cafe24_tokens', {
-    p_user_id: userId,
-    p_access_token: t.accessToken,
-    p_refresh_token: t.refreshToken,
-    p_token_data: tokenData(t),
-  });
+  const t = await refreshed(ctx, ctx.refresh_token);
   return { status: 'done', result: { refresh_token_expires_at: t.refreshTokenExpiresAt } };
 });
 
