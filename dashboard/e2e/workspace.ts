@@ -368,10 +368,10 @@ export async function blockLinkDialog(
   const bytes = await readFile((await png.path())!);
   assert.equal(bytes.subarray(1, 4).toString('latin1'), 'PNG');
 
-  // The second Copy is the snippet's.
+  // Copy embed code (Copy link is the public link's).
   const snippetField = dialog.getByLabel('Embed code');
   const shown = await snippetField.inputValue();
-  await dialog.getByRole('button', { name: 'Copy' }).nth(1).click();
+  await dialog.getByRole('button', { name: 'Copy embed code' }).click();
   await dialog.getByRole('button', { name: 'Copied' }).waitFor();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.equal(copied, shown);

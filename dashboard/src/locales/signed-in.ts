@@ -88,6 +88,9 @@ const en = {
       qrAlt: 'QR code of the public link of {{name}}',
       qrLoading: 'Creating the QR code…',
       qrDownload: 'Download QR code',
+      // two Copy buttons told apart by what they copy (rev-owner D11)
+      copyUrl: 'Copy link',
+      copySnippet: 'Copy embed code',
       qrError: 'The QR code could not be created.',
     },
     actionError: 'Could not do that: {{message}}',
@@ -211,6 +214,8 @@ const ko: SameShape<typeof en> = {
       qrAlt: '{{name}} 공개 링크의 QR 코드',
       qrLoading: 'QR 코드를 만드는 중…',
       qrDownload: 'QR 코드 내려받기',
+      copyUrl: '링크 복사',
+      copySnippet: '코드 복사',
       qrError: 'QR 코드를 만들지 못했습니다.',
     },
     actionError: '처리하지 못했습니다: {{message}}',

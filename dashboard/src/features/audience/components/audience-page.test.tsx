@@ -194,9 +194,24 @@ describe('editing a member', () => {
   const save = async (row: HTMLElement, field: string, value: string, button: string) => {
     fireEvent.change(within(row).getByLabelText(field), { target: { value } });
     await act(async () => {
-      fireEvent.click(within(row).getByRole('button', { name: button }));
+      // named after the member, as Delete is: 'Save Ann', '정하나 저장' (the word is a whole word in it)
+      fireEvent.click(within(row).getByRole('button', { name: new RegExp(`(^| )${button}( |$)`) }));
     });
   };
+
+  it("names each row's Save after its member, as Delete, en and ko (rev-owner D6)", async () => {
+    const { rows } = await editing('Edit');
+    const buttons = (row: HTMLElement) =>
+      within(row)
+        .getAllByRole('button')
+        .map((b) => b.getAttribute('aria-label') ?? b.textContent);
+    expect(rows.map(buttons)).toEqual([
+      ['Save Member 0', 'Delete Member 0'],
+      ['Save Member 1', 'Delete Member 1'],
+    ]);
+    await act(() => i18next.changeLanguage('ko'));
+    expect(buttons(rows[0]!)).toEqual(['Member 0 저장', 'Member 0 삭제']);
+  });
 
   /** What PostgREST answers when the address is another member's (any case: the unique index). */
   const taken = {

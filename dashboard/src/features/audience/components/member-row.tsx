@@ -236,6 +236,8 @@ export function MemberRowView({
             className="button"
             disabled={!changed || !parsed.success || busy}
             onClick={() => void save()}
+            // a list of buttons reads "Save Ann", as Delete's (rev-owner D6); the shown word stays
+            aria-label={t('audience.saveRowNamed', { name })}
           >
             {t('audience.saveRow')}
           </button>

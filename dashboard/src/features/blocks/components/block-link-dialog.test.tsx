@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import QRCode from 'qrcode';
 import { describe, expect, it, vi } from 'vitest';
 import type { BlockRow } from '../../../lib/db-types';
@@ -68,6 +68,20 @@ describe('BlockLinkDialog', () => {
     await screen.findByRole('img', { name: /QR code/ });
     fireEvent.click(screen.getByRole('button', { name: 'Download QR code' }));
     expect(clicks).toEqual(['qrcode_Untitled.png']);
+  });
+
+  it('names each Copy after what it copies, en and ko (rev-owner D11)', async () => {
+    const { setLanguage } = await import('../../../lib/i18n');
+    renderWithProviders(<BlockLinkDialog block={block} onClose={() => {}} />);
+    const copies = () =>
+      screen
+        .getAllByRole('button')
+        .map((b) => b.textContent)
+        .filter((text) => /Copy|복사/.test(text ?? ''));
+    expect(copies()).toEqual(['Copy link', 'Copy embed code']);
+    await act(() => setLanguage('ko', false));
+    expect(copies()).toEqual(['링크 복사', '코드 복사']);
+    await waitFor(() => expect(screen.getByRole('img')).toBeTruthy());
   });
 
   it('keeps the copy and snippet features', async () => {

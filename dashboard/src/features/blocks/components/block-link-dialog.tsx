@@ -100,7 +100,7 @@ export function BlockLinkDialog({
       <div className="copy-row">
         <input id={urlId} readOnly value={publicUrl} onFocus={(e) => e.currentTarget.select()} />
         <button type="button" className="button button-ghost" onClick={() => void copy('url')}>
-          {copied === 'url' ? t('common.copied') : t('common.copy')}
+          {copied === 'url' ? t('common.copied') : t('blocks.linkDialog.copyUrl')}
         </button>
       </div>
       <div className="qr-code">
@@ -139,7 +139,7 @@ export function BlockLinkDialog({
         onFocus={(e) => e.currentTarget.select()}
       />
       <button type="button" className="button button-ghost" onClick={() => void copy('snippet')}>
-        {copied === 'snippet' ? t('common.copied') : t('common.copy')}
+        {copied === 'snippet' ? t('common.copied') : t('blocks.linkDialog.copySnippet')}
       </button>
       <span className="visually-hidden" aria-live="polite">
         {copied ? t('common.copied') : ''}
