@@ -1,6 +1,6 @@
--- Baseline (fourteenth squash): every migration up to 20261128103749 squashed into one, made of the
+-- Baseline (fifteenth squash): every migration up to 20261128133031 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the thirteenth baseline (20261128054959), its schedules and the 14
+-- file after file. It replaces the fourteenth baseline (20261128103749), its schedules and the 9
 -- migrations of 2026-11-28 that followed them (all generated); its version is the newest one's,
 -- so a project that applied them all already has it (docs/data-model.md, "Migrations", says what
 -- such a project does). The schedules are in the next migration.
@@ -360,6 +360,26 @@ $$;
 comment on function private.is_owner_account(jsonb, boolean) is
   'An owner: a permanent user with a Google or Apple identity (app_metadata.providers), or made one by the admin API (app_metadata.owner = true).';
 revoke execute on function private.is_owner_account(jsonb, boolean) from public;
+
+-- The auth server's Send Email Hook (config.toml [auth.hook.send_email]; on a hosted project
+-- Authentication -> Hooks, the same function): the auth server calls it, as supabase_auth_admin,
+-- instead of sending any auth mail, and its error is the caller's answer, with the change that
+-- would have mailed rolled back. The product sends no auth mail: owners sign in with Google or
+-- Apple, visitors stay anonymous, and nobody confirms, recovers or changes an address; the mail
+-- an email change would send goes to any address typed (a "Not me" mailbox too), outside every
+-- per-mailbox cap (docs/security.md). So it refuses every kind.
+create function public.send_email_hook(event jsonb)
+returns jsonb language sql immutable set search_path = '' as $$
+  select jsonb_build_object('error', jsonb_build_object('http_code', 403, 'message',
+    case event -> 'email_data' ->> 'email_action_type'
+      when 'email_change' then 'Email addresses cannot be changed: owners sign in with Google or Apple'
+      else 'This project sends no sign-in mail: owners sign in with Google or Apple' end));
+$$;
+comment on function public.send_email_hook(jsonb) is
+  'Send Email Hook of the auth server: refuses every auth mail (the product sends none; docs/security.md).';
+revoke execute on function public.send_email_hook(jsonb) from public, anon, authenticated, service_role;
+grant usage on schema public to supabase_auth_admin;
+grant execute on function public.send_email_hook(jsonb) to supabase_auth_admin;
 
 -- Creates the profile (profiles_after_insert adds its reserved audience groups) for a user who
 -- is an owner (above), when the user is made or becomes one. security definer: runs as the auth
@@ -1273,8 +1293,13 @@ revoke execute on function private.audience_members_take_awaiting() from public;
 -- An email is attached only when no other member of the owner has it. The visitor typed it, so
 -- it waits for confirmation (awaiting_confirmation) unless the address already confirmed this
 -- owner's letters; a form's answer asks the address to confirm (a `confirm.mail` job,
--- mail-consent.sql). A comment's address is asked about reply notifications instead (post_message)
--- and stays awaiting here until it confirms the owner's letters through one of their forms.
+-- mail-consent.sql) when the owner can send letters to their audience (a paid plan: an audience
+-- send, letter-triggers.sql and reserve_letter's group send all need one). An unpaid owner's
+-- member is kept, awaiting, and asked nothing: the mail would ask for letters that cannot come
+-- (docs/data-model.md, "A typed address is asked when letters can follow"); it is asked when the
+-- address is next given once the owner is paid, as a capped ask is. A comment's address is asked
+-- about reply notifications instead (post_message) and stays awaiting here until it confirms the
+-- owner's letters through one of their forms.
 -- One visitor's member row of the owner's audience, added or brought up to date with this event
 -- (record_audience_event).
 create function private.upsert_audience_member(p_block public.blocks, p_uid uuid, p_name text,
@@ -1318,8 +1343,10 @@ begin
   if v_email is not null then
     v_awaiting := not private.mail_confirmed(v_email, p_block.owner_id, null);
     -- no ask to an address that unsubscribed from the owner: its yes would lead to no letter
-    -- (every letter skips it), and a stranger could make the owner mail it (rev-mission D1)
+    -- (every letter skips it), and a stranger could make the owner mail it (rev-mission D1);
+    -- none for an owner who cannot send letters to their audience (not paid): no letter follows
     if v_awaiting and p_block.type = 'form'
+       and coalesce((select p.paid from public.profiles p where p.id = p_block.owner_id), false)
        and not private.letter_unsubscribed(p_block.owner_id, v_email) then
       perform private.ask_mail_consent(v_email, p_block.owner_id, null, p_block.id,
                                        private.request_locale(p_block.language));
@@ -2773,34 +2800,37 @@ end;
 $$;
 revoke execute on function private.check_message_content(text) from public;
 
+-- A visitor's short fields (a comment's, a form's, a like's): the contracts' rules
+-- (VISITOR_COLOR_RE, BIDI_CONTROL_RE; visitor-checks.sql; contracts.test.ts runs both on the same
+-- cases). Each refusal says invalid_input in its detail, which the elements say in the block's
+-- language. No exception block: a visitor write costs no subtransaction here.
 create function private.check_visitor_fields(p_creator_name text, p_color text,
                                               p_photo_url text default null, p_home_url text default null,
                                               p_timezone text default null)
 returns void language plpgsql immutable set search_path = '' as $$
 begin
   if char_length(p_creator_name) > 100 then
-    raise exception 'Too long name' using errcode = 'P0001';
+    raise exception 'Too long name' using errcode = 'P0001', detail = 'invalid_input';
   end if;
-  -- a colour as the contracts' ZColor has it (#rgb or #rrggbb; the SDK sends #rrggbb), or none:
-  -- only its length was checked, and 'red;}' was stored as given
-  if char_length(p_color) > 32 or p_color !~* '^(#([0-9a-f]{3}|[0-9a-f]{6}))?$' then
-    raise exception 'Invalid color' using errcode = 'P0001';
+  -- a bidi embedding, override or isolate would let a name read as another's ('\u202eOwner')
+  if private.has_bidi_control(p_creator_name) then
+    raise exception 'Invalid name' using errcode = 'P0001', detail = 'invalid_input';
+  end if;
+  -- a colour as the elements draw an avatar with (#rgb or #rrggbb; the SDK sends #rrggbb), or
+  -- none ('' or null): only its length was checked, and 'red;}' was stored as given
+  if nullif(p_color, '') is not null and not private.is_visitor_color(p_color) then
+    raise exception 'Invalid color' using errcode = 'P0001', detail = 'invalid_input';
   end if;
   if char_length(p_photo_url) > 500 or char_length(p_home_url) > 500 then
-    raise exception 'Too long URL' using errcode = 'P0001';
+    raise exception 'Too long URL' using errcode = 'P0001', detail = 'invalid_input';
   end if;
   if char_length(p_timezone) > 64 then
-    raise exception 'Invalid timezone' using errcode = 'P0001';
+    raise exception 'Invalid timezone' using errcode = 'P0001', detail = 'invalid_input';
   end if;
-  -- a zone Postgres knows (as block_results_summary checks the owner's), or none: 'Mars/Base' was
-  -- stored as given. The zone table is cached after its first use; a read-only block costs no xid.
-  if nullif(p_timezone, '') is not null then
-    begin
-      perform pg_catalog.timezone(p_timezone, pg_catalog.to_timestamp(0));
-    exception when others then
-      raise exception 'Invalid timezone' using errcode = 'P0001';
-    end;
-  end if;
+  -- The zone's name is not checked against Postgres's zone table: it is the visitor's browser's
+  -- word (Intl), shown to the owner as text and never computed with, and a browser can name a
+  -- zone this server's tzdata is too old to know, or 'Etc/Unknown' (Chrome, no system zone):
+  -- refusing it refused that visitor's every write (and its check cost a subtransaction a write).
 end;
 $$;
 revoke execute on function private.check_visitor_fields(text, text, text, text, text) from public;
@@ -3961,6 +3991,24 @@ end;
 $$;
 revoke execute on function private.check_honeypot(public.blocks, text) from public;
 
+-- The rules of a visitor's short fields, one definition each, as the contracts write them
+-- (contracts/limits.ts VISITOR_COLOR_RE and BIDI_CONTROL_RE; supabase/tests/contracts.test.ts
+-- runs both on the same cases). A colour is #rgb or #rrggbb (what the elements draw an avatar
+-- with).
+create function private.is_visitor_color(p_color text)
+returns boolean language sql immutable set search_path = '' as $$
+  select p_color ~ '^#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$';
+$$;
+revoke execute on function private.is_visitor_color(text) from public;
+
+-- A bidi embedding, override or isolate (U+202A-U+202E, U+2066-U+2069): in a name or a link it
+-- makes the text read as something else (a visitor's name as another's, a link's end reversed).
+create function private.has_bidi_control(p_text text)
+returns boolean language sql immutable set search_path = '' as $$
+  select p_text ~ '[\u202A-\u202E\u2066-\u2069]';
+$$;
+revoke execute on function private.has_bidi_control(text) from public;
+
 -- An avatar comes only from a signed-in visitor's provider profile (https, the providers' image
 -- hosts of setting avatars.hosts, or the project's storage under avatars.storage_prefix);
 -- anonymous visitors have none. A home URL is http or https, nothing else. Both without
@@ -3983,13 +4031,15 @@ begin
     if not v_allowed and coalesce(v_prefix ~ '^https://[^/]+/', false) then
       v_allowed := left(p_photo_url, char_length(v_prefix)) = v_prefix and position('..' in p_photo_url) = 0;
     end if;
-    if private.is_anonymous_caller() or p_photo_url ~ '[[:space:][:cntrl:]]' or not v_allowed then
-      raise exception 'Invalid avatar URL' using errcode = 'P0001';
+    if private.is_anonymous_caller() or p_photo_url ~ '[[:space:][:cntrl:]]' or not v_allowed
+       or private.has_bidi_control(p_photo_url) then
+      raise exception 'Invalid avatar URL' using errcode = 'P0001', detail = 'invalid_input';
     end if;
   end if;
   if nullif(p_home_url, '') is not null
-     and (p_home_url !~* '^https?://[^/?#@[:space:]]+([/?#]|$)' or p_home_url ~ '[[:space:][:cntrl:]]') then
-    raise exception 'Invalid home URL' using errcode = 'P0001';
+     and (p_home_url !~* '^https?://[^/?#@[:space:]]+([/?#]|$)' or p_home_url ~ '[[:space:][:cntrl:]]'
+          or private.has_bidi_control(p_home_url)) then
+    raise exception 'Invalid home URL' using errcode = 'P0001', detail = 'invalid_input';
   end if;
 end;
 $$;
@@ -4578,6 +4628,10 @@ begin
       end if;
       if jsonb_typeof(v_item -> 'mail') = 'object' then
         perform private.record_outbound_mail(v_job.id, v_item -> 'mail', 'sent');
+      end if;
+      -- a like's page under its Notion page: where a later retry's lookup starts (notion.sql)
+      if v_job.kind = 'notion' and v_item -> 'result' ? 'under' then
+        perform private.keep_notion_page(v_job, v_item -> 'result');
       end if;
       v_key := 'done';
     elsif v_status = 'defer' then
@@ -5927,34 +5981,23 @@ begin
       where id = (p_mail ->> 'delivery_id')::uuid and status = 'reserved';
   end if;
   -- a mail whose answer was lost (unknown, no message id): events SES published for it that
-  -- came first carry its job's tag; the first names the message (adopt_job_mail), the message's
-  -- lock first as record_mail_event takes it
+  -- came first carry its job's tag, and the first names the message (adopt_job_mail). The job's
+  -- lock before the look: every event of the mail carries the tag and passes this lock before it
+  -- is kept (adopt_job_mail), holding it until it commits, so the look (a statement after the
+  -- lock: its snapshot sees that commit) finds every event kept before, and an event after it
+  -- waits and finds this row by the tag. Not the message's lock: an event holds it while it waits
+  -- for this one (a deadlock), and a committing event may still hold it when the job's lock is
+  -- already released (a commit releases its locks one by one): ce3df4d4's try of it then failed
+  -- and the kept event stayed kept (rev-fixes D2)
   if p_status = 'unknown' and p_mail ->> 'provider_message_id' is null and p_job_id is not null then
+    perform pg_advisory_xact_lock(hashtextextended('mail_job:' || p_job_id, 0));
     select k.message_id into v_message from private.early_mail_events k
       where k.event -> 'tags' ->> 'job' = p_job_id::text
       order by k.received_at, k.event_id limit 1;
     if v_message is not null then
-      perform private.lock_mail_messages(array[v_message]);
       perform private.adopt_job_mail(p_job_id, v_message,
         (select k.event from private.early_mail_events k where k.message_id = v_message
          order by k.received_at, k.event_id limit 1));
-    else
-      -- an event that comes later finds this row by the tag (adopt_job_mail, under this lock)
-      perform pg_advisory_xact_lock(hashtextextended('mail_job:' || p_job_id, 0));
-      -- an event kept while this waited for the lock (adopt_job_mail held it until the event
-      -- committed; the read above, with this statement's snapshot, did not see it): read again,
-      -- now that it committed (rev-fixes D2). Its message's lock is taken only if free: whoever
-      -- holds it is an event of that message, which takes this job's lock next (adopt_job_mail)
-      -- and adopts this row once this commits; waiting for it here would deadlock
-      select k.message_id into v_message from private.early_mail_events k
-        where k.event -> 'tags' ->> 'job' = p_job_id::text
-        order by k.received_at, k.event_id limit 1;
-      if v_message is not null
-         and pg_try_advisory_xact_lock(hashtextextended('mail_message:' || v_message, 0)) then
-        perform private.adopt_job_mail(p_job_id, v_message,
-          (select k.event from private.early_mail_events k where k.message_id = v_message
-           order by k.received_at, k.event_id limit 1));
-      end if;
     end if;
     return;
   end if;
@@ -6060,8 +6103,18 @@ revoke execute on function private.apply_mail_event(text, jsonb) from public;
 -- recorded the mail: it is recorded from the event, its address, From and subject as SES names
 -- them). The kept events of the message then apply, in the order they came. Without it such a
 -- mail stayed `unknown` for good and its events, a bounce included, were purged after a day.
--- The caller holds the message's lock (private.lock_mail_messages); the job's lock is taken here,
--- after it, as finish_jobs' record of an unknown mail takes them. Answers the mail, or null.
+-- An event's caller holds the message's lock (private.lock_mail_messages); the job's lock is taken
+-- here, after it. finish_jobs' record of an unknown mail (record_outbound_mail) takes the job's lock
+-- alone, so an event that waited here for it may find the mail named already. Answers the mail, or
+-- null.
+-- A job payload's text as a uuid, null when it is none (a payload is the enqueuer's, not checked).
+create function private.uuid_in(p_text text)
+returns uuid language sql immutable set search_path = '' as $$
+  select case when p_text ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+              then p_text::uuid end;
+$$;
+revoke execute on function private.uuid_in(text) from public;
+
 create function private.adopt_job_mail(p_job_id bigint, p_message_id text, p_event jsonb)
 returns private.outbound_mails language plpgsql set search_path = '' as $$
 declare
@@ -6077,18 +6130,27 @@ begin
     where job_id = p_job_id and provider_message_id is null and status = 'unknown' and delivery_id is null
     returning * into v_mail;
   if v_mail.id is null then
+    -- named while this waited for the job's lock (record_outbound_mail adopted an earlier event
+    -- of the message): the caller's event applies to it
+    select * into v_mail from private.outbound_mails
+      where job_id = p_job_id and provider_message_id = p_message_id;
+  end if;
+  if v_mail.id is null then
     select * into v_job from private.jobs where id = p_job_id and status = 'unknown' and kind <> 'letter';
     if v_job.id is null or exists (select 1 from private.outbound_mails where job_id = p_job_id) then
       return null;
     end if;
     -- the owner and block the job was for (rev-fixes D3), as its worker would have recorded them:
-    -- a notification's block (payload block_id) and its owner, else the payload's owner_id
+    -- a notification's block (payload block_id) and its owner, else the payload's owner_id or
+    -- user_id (a quota notice), else its payment's owner (a plan mail; rev-fixes2 D6)
     select b.id, b.owner_id into v_block_id, v_owner_id from public.blocks b
-      where b.id = case when v_job.payload ->> 'block_id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-                        then (v_job.payload ->> 'block_id')::uuid end;
-    v_owner_id := coalesce(v_owner_id, (select p.id from public.profiles p
-      where p.id = case when v_job.payload ->> 'owner_id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-                        then (v_job.payload ->> 'owner_id')::uuid end));
+      where b.id = private.uuid_in(v_job.payload ->> 'block_id');
+    v_owner_id := coalesce(v_owner_id,
+      (select p.id from public.profiles p
+        where p.id = coalesce(private.uuid_in(v_job.payload ->> 'owner_id'),
+                              private.uuid_in(v_job.payload ->> 'user_id'))),
+      (select pay.user_id from public.payments pay
+        where pay.id = private.uuid_in(v_job.payload ->> 'payment_id')));
     insert into private.outbound_mails (job_id, kind, user_id, block_id, to_email, from_email, subject,
                                         provider_message_id, status)
       values (p_job_id, v_job.kind, v_owner_id, v_block_id,
@@ -6885,13 +6947,16 @@ begin
   elsif v_row.commenter_id is null and not v_row.for_notifications then
     update public.audience_members set awaiting_confirmation = false
       where user_id = v_row.owner_id and lower(email) = v_row.email and awaiting_confirmation;
-    -- the letters the owner's forms would have sent it (reserve_trigger_letter waited)
+    -- the letters the owner's forms would have sent it (reserve_trigger_letter waited); none
+    -- when the address unsubscribed from the owner since it was asked: each would only be
+    -- skipped as unsubscribed (a yes never opts an address back in, rev-mission D1)
     insert into private.jobs (kind, payload, dedupe_key)
       select 'letter.trigger', j.payload, j.dedupe_key || ':confirmed'
       from private.jobs j
       where j.kind = 'letter.trigger' and j.status = 'done' and j.finished_at > now() - interval '8 days'
         and j.payload ->> 'owner_id' = v_row.owner_id::text and j.result ->> 'awaiting' = v_row.email
         and j.dedupe_key not like '%:confirmed'
+        and not private.letter_unsubscribed(v_row.owner_id, v_row.email)
       on conflict (dedupe_key) do nothing;
   end if;
   return jsonb_build_object('outcome', case when p_confirm then 'confirmed' else 'declined' end,
@@ -7483,6 +7548,13 @@ begin
     end if;
     return to_jsonb(v_charge) || jsonb_build_object('existing', true);
   end if;
+  -- a subscription being given back never starts a checkout: plan.paypal-orphan decided so under
+  -- this lock (queue_orphan_refund) and may be cancelling it at PayPal now, or a check refused it
+  -- (a second plan, not the plan ordered); a plan recorded from it would be cancelled and refunded
+  if p_method = 'paypal'
+     and exists (select 1 from public.paypal_refunds where subscription_id = p_provider_ref) then
+    raise exception 'This subscription was cancelled; its payment is given back' using errcode = 'PT410';
+  end if;
 
   if (private.active_plan(p_user_id)).id is not null then
     raise exception 'You already have an active plan' using errcode = 'PT409';
@@ -7670,6 +7742,38 @@ begin
 end;
 $$;
 revoke execute on function public.queue_paypal_refund(text, uuid, text) from public, anon, authenticated;
+
+-- plan.paypal-orphan's decision to give back a subscription with no checkout and no plan, taken
+-- under the owner's lock, which start_plan_checkout takes first (private.lock_plan): a checkout
+-- the owner's check started meanwhile answers 'settling' (pending) or 'plan' (recorded, or a plan
+-- row on the subscription) and nothing is queued; otherwise the refund is queued
+-- (queue_paypal_refund, 'queued'), and from then on start_plan_checkout refuses a checkout of the
+-- subscription: a check that comes while the job cancels it at PayPal records no plan that the
+-- job then gives back. 'no account': the owner's profile is gone (its stop gives it back).
+-- security definer: it locks the owner's profile and writes the refund row and its job, which the
+-- service role's job does not own.
+create function public.queue_orphan_refund(p_subscription_id text, p_user_id uuid, p_reason text)
+returns text language plpgsql security definer set search_path = '' as $$
+declare
+  v_status text;
+begin
+  if not private.lock_plan(p_user_id) then
+    return 'no account';
+  end if;
+  select status into v_status from private.payment_charges
+    where kind = 'first' and method = 'paypal' and provider_ref = p_subscription_id;
+  if v_status = 'pending' then
+    return 'settling';
+  end if;
+  if v_status = 'recorded' or exists (select 1 from public.payments
+                                        where method = 'paypal' and provider_payment_id = p_subscription_id) then
+    return 'plan';
+  end if;
+  perform public.queue_paypal_refund(p_subscription_id, p_user_id, p_reason);
+  return 'queued';
+end;
+$$;
+revoke execute on function public.queue_orphan_refund(text, uuid, text) from public, anon, authenticated;
 
 -- What the refund job found in the end. `failed` (PayPal refused the refund, or the job gives up)
 -- also queues `plan.refund-alert`, the operator's mail, in the same transaction. p_reason: a refund
@@ -8699,11 +8803,14 @@ create table public.integration_notes (
   -- target_missing: the data source or page is gone or no longer shared (the block was unlinked)
   -- unauthorized: Notion refused the token (the integration is not granted any more)
   -- write_failed: a response could not be written after every retry
+  -- write_uncertain: after every retry it is not known whether a response was written (Notion
+  -- did not answer an attempt that may have written it: a lost answer, a 5xx)
   -- cafe24_unauthorized: the mall refused our tokens; cafe24_loader_failed: the loader could not be
   -- installed or removed after every retry; cafe24_taken_over: the mall refused our tokens and
   -- another account then connected it (detail.mall_id) (schemas/cafe24.sql)
   code text not null check (code in ('column_type', 'target_missing', 'unauthorized', 'write_failed',
-                                     'cafe24_unauthorized', 'cafe24_loader_failed', 'cafe24_taken_over')),
+                                     'write_uncertain', 'cafe24_unauthorized', 'cafe24_loader_failed',
+                                     'cafe24_taken_over')),
   -- the column's name for column_type ('' otherwise)
   property text not null default '' check (char_length(property) <= 200),
   detail jsonb not null default '{}'::jsonb check (jsonb_typeof(detail) = 'object'),
@@ -8732,11 +8839,44 @@ returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if new.notion_database is distinct from old.notion_database or new.notion_page is distinct from old.notion_page then
     delete from public.integration_notes
-      where block_id = new.block_id and code in ('column_type', 'target_missing', 'write_failed');
+      where block_id = new.block_id
+        and code in ('column_type', 'target_missing', 'write_failed', 'write_uncertain');
   end if;
   return null;
 end;
 $$;
+
+-- The last page a like block's jobs wrote under its Notion page (kept by finish_jobs from a done
+-- job's result {page_id, under}). A job's first attempt keeps it in its payload (`anchor`,
+-- prepare_notion_jobs): Notion lists a page's children in the order they were added, so a retry
+-- that looks for the page an uncertain attempt may have written lists them from that page on,
+-- one call for the pages added since, instead of every child page from the first (100 calls for
+-- 10,000 likes). One row per block, written once per page written.
+create table private.notion_last_pages (
+  block_id uuid primary key references public.blocks (id) on delete cascade,
+  -- the Notion page it was written under (a block linked to another page starts again)
+  parent_id text not null check (char_length(parent_id) <= 100),
+  page_id text not null check (char_length(page_id) <= 100),
+  written_at timestamptz not null default now()
+);
+comment on table private.notion_last_pages is
+  'The last page each like block''s Notion jobs wrote under its page: where a retry''s lookup of a page that may have been written starts listing the children.';
+alter table private.notion_last_pages enable row level security;
+revoke all on private.notion_last_pages from public, anon, authenticated;
+
+-- A done `notion` job that wrote (or found) a page under a page: it is the block's last page.
+-- Called by finish_jobs (jobs.sql).
+create function private.keep_notion_page(p_job private.jobs, p_result jsonb)
+returns void language sql set search_path = '' as $$
+  insert into private.notion_last_pages (block_id, parent_id, page_id)
+    select b.id, p_result ->> 'under', p_result ->> 'page_id'
+    from public.blocks b
+    where b.id = (p_job.payload ->> 'block_id')::uuid
+      and coalesce(p_result ->> 'under', '') <> '' and coalesce(p_result ->> 'page_id', '') <> ''
+  on conflict (block_id) do update
+    set parent_id = excluded.parent_id, page_id = excluded.page_id, written_at = now();
+$$;
+revoke execute on function private.keep_notion_page(private.jobs, jsonb) from public;
 
 -- A new response (form, ab vote, like, button click) or message (comment, question, reply) of a
 -- block linked to Notion, whose owner has connected Notion: one `notion` job. The owner's jobs
@@ -8915,8 +9055,12 @@ revoke execute on function public.delay_notion_jobs(uuid, timestamp with time zo
 
 -- What the worker needs to write each claimed notion job: the owner's token, the target, the
 -- title column's choice, the block and the item (a response with its answers in question order,
--- or a message). Answers per job {id, context} or {id, skip} (nothing to write any more) or
--- {id, defer_until} (access revoked: parked until the owner connects again).
+-- or a message), `anchor` (a like's: the block's last page under the target when the job first
+-- ran, private.notion_last_pages, kept in the job's payload at its first attempt: a retry's
+-- lookup lists the children from it) and `maybe_written` (the previous attempt got no answer to
+-- a write that may have been carried out: its error starts 'uncertain:'). Answers per job {id,
+-- context} or {id, skip} (nothing to write any more) or {id, defer_until} (access revoked:
+-- parked until the owner connects again).
 create function public.prepare_notion_jobs(p_job_ids bigint[])
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
@@ -8951,6 +9095,15 @@ begin
       continue;
     end if;
     select access_token into v_token from private.integration_tokens where integration_id = v_integration.id;
+    -- a like's first attempt: the page its write will come after (one job per owner runs at a
+    -- time, so every kept page was written before this job's). Kept once: a deferred first
+    -- attempt (429, access revoked) runs again as the first, with the same anchor
+    if v_block.type = 'like' and v_job.attempts = 1 and not v_job.payload ? 'anchor' then
+      v_job.payload := v_job.payload || jsonb_build_object('anchor',
+        (select to_jsonb(l.page_id) from private.notion_last_pages l
+         where l.block_id = v_block.id and l.parent_id = v_target));
+      update private.jobs set payload = v_job.payload where id = v_job.id;
+    end if;
 
     if v_job.payload ? 'response_id' then
       select jsonb_build_object(
@@ -8990,7 +9143,9 @@ begin
       'title_mode', coalesce(v_private.notion_database_title, 'response_id'),
       'block', jsonb_build_object('id', v_block.id, 'name', v_block.name, 'type', v_block.type,
                                   'language', v_block.language),
-      'item', v_item));
+      'item', v_item,
+      'anchor', v_job.payload -> 'anchor',
+      'maybe_written', coalesce(v_job.last_error, '') like 'uncertain:%'));
     v_item := null;
   end loop;
   return v_out;
@@ -9263,6 +9418,22 @@ begin
 end;
 $$;
 
+-- A refresh is about to spend the refresh token: marked on the tokens (save_cafe24_tokens clears
+-- it with the new pair). A refresh that finds the mark of one before it follows a refresh whose
+-- answer never came (lost on the way, or its worker died): that one may have spent the refresh
+-- token this one sends, so a refusal now may be our own doing, not the mall's
+-- (`refresh_lost`, mark_cafe24_not_granted).
+create function public.mark_cafe24_refreshing(p_user_id uuid)
+returns void language sql security definer set search_path = '' as $$
+  update private.integration_tokens t
+    set token_data = t.token_data || case when t.token_data ? 'refreshing_since'
+                                          then jsonb_build_object('refresh_lost', true)
+                                          else jsonb_build_object('refreshing_since', now()) end,
+        updated_at = now()
+    from public.integrations i
+    where i.id = t.integration_id and i.user_id = p_user_id and i.provider = 'cafe24';
+$$;
+
 -- The owner's queued Cafe24 jobs end unrun, saying why.
 create function private.skip_cafe24_jobs(p_user_id uuid, p_reason text)
 returns void language sql set search_path = '' as $$
@@ -9319,7 +9490,12 @@ $$;
 
 -- The mall refused our tokens (the operator deleted the app, or the refresh token ran out): not
 -- granted, with a note. A shop being disconnected needs nothing more from the mall (deleting
--- the app removes its script tags), so it goes.
+-- the app removes its script tags), so it goes. A refusal after a refresh whose answer never came
+-- (mark_cafe24_refreshing's `refresh_lost`: the retry's refresh token was the one it spent) may
+-- be our own doing, not the mall's: the connection stays granted, so
+-- its blocks are still served and no other account is handed the mall (save_cafe24_connection),
+-- and the owner is asked to connect again (rev-fixes2 D4).
+
 create function public.mark_cafe24_not_granted(p_user_id uuid, p_reason text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
@@ -9332,8 +9508,11 @@ begin
   if v_shop.removing then
     return private.finish_cafe24_removal(v_shop);
   end if;
-  update public.integrations set status = 'not_granted', status_reason = left(p_reason, 500)
-    where id = v_shop.integration_id;
+  if not exists (select 1 from private.integration_tokens t
+                 where t.integration_id = v_shop.integration_id and t.token_data ? 'refresh_lost') then
+    update public.integrations set status = 'not_granted', status_reason = left(p_reason, 500)
+      where id = v_shop.integration_id;
+  end if;
   perform private.note_integration(p_user_id, null, 'cafe24', 'cafe24_unauthorized',
                                    jsonb_build_object('reason', left(p_reason, 500)));
   -- nothing can reach the mall until the owner connects again (which syncs)
@@ -9402,6 +9581,7 @@ $$;
 revoke all on function public.save_cafe24_connection(uuid, text, integer, text[], text, text, jsonb) from public, anon, authenticated;
 revoke all on function public.cafe24_shop_context(uuid) from public, anon, authenticated;
 revoke all on function public.save_cafe24_tokens(uuid, text, text, jsonb) from public, anon, authenticated;
+revoke all on function public.mark_cafe24_refreshing(uuid) from public, anon, authenticated;
 revoke all on function public.record_cafe24_sync(uuid, text, text[], text) from public, anon, authenticated;
 revoke all on function public.mark_cafe24_not_granted(uuid, text) from public, anon, authenticated;
 revoke all on function public.remove_cafe24_connection(uuid) from public, anon, authenticated;
@@ -9409,6 +9589,7 @@ revoke all on function public.save_cafe24_placements(uuid, jsonb) from public, a
 grant execute on function public.save_cafe24_connection(uuid, text, integer, text[], text, text, jsonb) to service_role;
 grant execute on function public.cafe24_shop_context(uuid) to service_role;
 grant execute on function public.save_cafe24_tokens(uuid, text, text, jsonb) to service_role;
+grant execute on function public.mark_cafe24_refreshing(uuid) to service_role;
 grant execute on function public.record_cafe24_sync(uuid, text, text[], text) to service_role;
 grant execute on function public.mark_cafe24_not_granted(uuid, text) to service_role;
 grant execute on function public.remove_cafe24_connection(uuid) to service_role;
