@@ -153,7 +153,9 @@ export default {
   nodeResolve: true,
   // One page at a time: test pages share one origin, so they would share localStorage.
   concurrency: 1,
-  testFramework: { config: { timeout: 5000 } },
+  // A bound on a hung test, not a measure: every test waits for states. axe's checks ('is
+  // accessible') took over 5 s at load 25-38 on two cores (three helpers saw them time out).
+  testFramework: { config: { timeout: 20000 } },
   testsFinishTimeout: 60000,
   middleware: [requestControlMiddleware],
   plugins: [
