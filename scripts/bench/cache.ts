@@ -172,9 +172,10 @@ let nginx: ChildProcess | undefined;
 const logs: string[] = [];
 const load = loadNow();
 try {
-  const { extra, ...ports } = await benchPorts();
+  const { extra, movablePorts, ...ports } = await benchPorts();
   stack = await startThrowawayStack('bench-cache', {
     ports,
+    movablePorts,
     durable: benchDurability().durable,
     web: false,
     log: (service, line) => logs.push(`[${service}] ${line}`),
@@ -201,7 +202,7 @@ try {
   await db.query('select pg_temp.get_block_view_before($1)', [blockId]);
   const nginxPort = await extra(0);
   chmodSync(dir, 0o711); // nginx's workers (nobody) reach their cache inside it
-  nginx = await startNginx(join(dir, 'nginx'), nginxPort, ports.api);
+  nginx = await startNginx(join(dir, 'nginx'), nginxPort, stack.ports.api);
   const project = { url: `http://127.0.0.1:${nginxPort}`, key: stack.anonKey };
   const direct = { url: stack.apiUrl, key: stack.anonKey };
   const view = (p: typeof project) =>

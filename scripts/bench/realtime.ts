@@ -208,9 +208,10 @@ let viewers: ReturnType<typeof startViewers> | undefined;
 const logs: string[] = [];
 const load = loadNow();
 try {
-  const { extra: _, ...ports } = await benchPorts();
+  const { extra: _, movablePorts, ...ports } = await benchPorts();
   stack = await startThrowawayStack('bench-realtime', {
     ports,
+    movablePorts,
     durable: benchDurability().durable,
     web: false,
     log: (service, line) => logs.push(`[${service}] ${line}`),

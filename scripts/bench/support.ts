@@ -43,12 +43,19 @@ export function numberArg(name: string, fallback: number): number {
  * ports (API, database, web, PostgREST, its admin port, functions, providers, DNS, services), and
  * from n+9 on for what a benchmark runs beside the stack (`extra`, such as nginx), so two stacks
  * measured side by side are on ports chosen beforehand (`BENCH_BASE_PORT=55000` and `55100`).
- * Without it, ports nobody listens on.
+ * Without it, ports nobody listens on, which the stack may move (`movablePorts`: one taken by
+ * another process before its server bound it); read them from `stack.ports` then.
  */
-export async function benchPorts(): Promise<Ports & { extra: (i: number) => Promise<number> }> {
+export async function benchPorts(): Promise<
+  Ports & { extra: (i: number) => Promise<number>; movablePorts: boolean }
+> {
   const raw = process.env.BENCH_BASE_PORT;
   if (raw === undefined || raw === '') {
-    return { ...(await freePorts()), extra: async () => (await freePorts()).api };
+    return {
+      ...(await freePorts()),
+      extra: async () => (await freePorts()).api,
+      movablePorts: true,
+    };
   }
   const base = Number(raw);
   const count = Object.keys(DEFAULT_PORTS).length;
@@ -60,7 +67,7 @@ export async function benchPorts(): Promise<Ports & { extra: (i: number) => Prom
   const ports = Object.fromEntries(
     (Object.keys(DEFAULT_PORTS) as Array<keyof Ports>).map((name, i) => [name, base + i]),
   ) as unknown as Ports;
-  return { ...ports, extra: async (i: number) => base + count + i };
+  return { ...ports, extra: async (i: number) => base + count + i, movablePorts: false };
 }
 
 /** The load average now, as the reports print it: "12.10 / 14.02 / 15.33". */
@@ -84,8 +91,8 @@ export const range = (xs: number[]): string => `${int(Math.min(...xs))}-${int(Ma
 
 export interface BenchContext {
   stack: Stack;
-  /** the stack's ports */
-  ports: Ports;
+  /** the stack's ports (where its servers listen: stack.ports) */
+  ports: Readonly<Ports>;
   /** the load average before the stack started */
   load: string;
   /** performance.now() at the start */
@@ -112,9 +119,10 @@ export async function runBench(
   const logs: string[] = [];
   let stack: ThrowawayStack | undefined;
   try {
-    const { extra, ...ports } = await benchPorts();
+    const { extra, movablePorts, ...ports } = await benchPorts();
     stack = await startThrowawayStack(`bench-${opts.name}`, {
       ports,
+      movablePorts,
       durable: benchDurability().durable,
       web: false,
       auth: NO_AUTH_LIMITS,
@@ -127,7 +135,7 @@ export async function runBench(
     process.stderr.write(`stack up on ${stack.apiUrl}\n`);
     const { body, raw } = await run({
       stack,
-      ports,
+      ports: stack.ports,
       load,
       started,
       dir: stack.dir,

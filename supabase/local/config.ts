@@ -143,21 +143,46 @@ async function hold(port: number, udp = false): Promise<(() => Promise<void>) | 
  * Ports nobody is listening on (tests run beside a developer's stack), below the kernel's own
  * range (SEARCH_FROM), never npm start's own (a test stack holding 54322 made a developer's
  * `npm start` beside it fail with "port in use"); the DNS port free for both TCP and UDP. All are
- * held open until every one is found, so they differ.
+ * held open until every one is found, so they differ. They are free when picked, not reserved:
+ * another stack may pick one before this one's server binds it (a stack started with
+ * `movablePorts` then moves that server, stack.ts).
  */
 export async function freePorts(): Promise<Ports> {
+  // the last one is the DNS server's, which answers over UDP and TCP
+  const found = await pickFree(9, [], (i) => i === 8);
+  const [api, db, web, postgrest, postgrestAdmin, functions, providers, services, providersDns] =
+    found as [number, number, number, number, number, number, number, number, number];
+  return { api, db, web, postgrest, postgrestAdmin, functions, providers, providersDns, services };
+}
+
+/**
+ * `count` more free ports as freePorts picks them, none of them in `besides` (the stack's other
+ * ports, and those just found taken); `udp(i)`: the i-th must be free for UDP too.
+ */
+export function otherFreePorts(
+  count: number,
+  besides: number[],
+  udp: (i: number) => boolean = () => false,
+): Promise<number[]> {
+  return pickFree(count, besides, udp);
+}
+
+async function pickFree(
+  count: number,
+  besides: number[],
+  udp: (i: number) => boolean,
+): Promise<number[]> {
   const [kernelLow] = kernelPortRange();
   // a kernel whose range leaves little below it: anywhere from SEARCH_FROM up
   const top = kernelLow - 1 > SEARCH_FROM + 1_000 ? kernelLow - 1 : 65_535;
   const closers: (() => Promise<void>)[] = [];
   const found: number[] = [];
   try {
-    for (let attempt = 0; found.length < 9; attempt++) {
+    for (let attempt = 0; found.length < count; attempt++) {
       if (attempt > 2_000) throw new Error('no free ports for the stack');
       const port = SEARCH_FROM + Math.floor(Math.random() * (top - SEARCH_FROM + 1));
-      if (isDefaultPort(port) || found.includes(port)) continue;
-      // the last one is the DNS server's, which answers over UDP and TCP
-      const close = await hold(port, found.length === 8);
+      if (isDefaultPort(port) || found.includes(port) || besides.includes(port)) continue;
+      const close = await hold(port, udp(found.length));
       if (!close) continue;
       closers.push(close);
       found.push(port);
@@ -165,10 +190,18 @@ export async function freePorts(): Promise<Ports> {
   } finally {
     await Promise.all(closers.map((close) => close()));
   }
-  const [api, db, web, postgrest, postgrestAdmin, functions, providers, services, providersDns] =
-    found as [number, number, number, number, number, number, number, number, number];
-  return { api, db, web, postgrest, postgrestAdmin, functions, providers, providersDns, services };
+  return found;
 }
+
+/**
+ * Whether a server failed to start because its port was taken: Node's and Deno's EADDRINUSE,
+ * PostgREST's "resource busy (Address in use)", Postgres's "could not bind ... Address already in
+ * use".
+ */
+export const addressInUse = (err: unknown): boolean =>
+  /EADDRINUSE|AddrInUse|address (already )?in use/i.test(
+    err instanceof Error ? err.message : String(err),
+  );
 
 const isDefaultPort = (port: number) => Object.values(DEFAULT_PORTS).includes(port);
 

@@ -40,6 +40,9 @@ export async function startFunctions(opts: FunctionsOptions): Promise<Managed> {
     ],
     {
       log: opts.log,
+      // Deno.serve's onListen (functions-main.ts); a port taken meanwhile ends the process with
+      // "AddrInUse: Address already in use"
+      bound: /^functions listening on \d+/,
       cwd: paths.root,
       env: {
         PATH: process.env.PATH,

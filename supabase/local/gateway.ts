@@ -245,7 +245,9 @@ function proxyUpgrade(
 
 /**
  * The gateway in a process of its own: `node --import tsx gateway-main.ts` (no npm or tsx CLI
- * in between), its options in the environment. Resolves when it answers /health.
+ * in between), its options in the environment. Resolves when it answers /health. An IPC channel
+ * joins it to this process: Realtime's websockets come over it (with a hand-off), the upstream
+ * ports go over it when one of them moves (setGatewayUpstreams), and benchmarks ask its memory.
  */
 export async function startGatewayProcess(
   opts: GatewayOptions & { log: Log; realtimeHandOff?: RealtimeHandOff },
@@ -269,6 +271,8 @@ export async function startGatewayProcess(
     ],
     {
       log,
+      // gateway-main.ts says it once its server listens (a port taken meanwhile: EADDRINUSE)
+      bound: /^gateway listening on \d+/,
       cwd: paths.root,
       env: {
         PATH: process.env.PATH,
@@ -276,7 +280,7 @@ export async function startGatewayProcess(
         MALLOC_ARENA_MAX: '2',
         GATEWAY_OPTIONS: JSON.stringify({ ...options, handOffRealtime: handOff }),
       },
-      ...(handOff ? { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] } : {}),
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     },
   );
   if (handOff) {
@@ -294,26 +298,61 @@ export async function startGatewayProcess(
   return proc;
 }
 
+/** The ports the gateway passes requests on to (GatewayOptions' three). */
+export type Upstreams = Pick<GatewayOptions, 'postgrestPort' | 'functionsPort' | 'servicesPort'>;
+
 /**
- * The gateway's memory after a full garbage collection (benchmarks), asked over the IPC channel
- * of a gateway started with a Realtime hand-off; rejects without that channel or an answer.
+ * Tells a running gateway where its upstreams answer now (a stack started one of them on another
+ * port when its own was taken: stack.ts), resolving once the gateway has taken them: no request
+ * it passes on after that goes to the old port.
  */
-export function gatewayMemory(child: ChildProcess): Promise<NodeJS.MemoryUsage> {
+export function setGatewayUpstreams(child: ChildProcess, upstreams: Upstreams): Promise<void> {
+  return askGateway(child, { type: 'upstreams', upstreams }, 'upstreams-set', 'its upstreams').then(
+    () => undefined,
+  );
+}
+
+/**
+ * Sends the gateway `message` over its IPC channel and resolves with its first answer of type
+ * `answer`. The bound only ends a hang (a gateway that died meanwhile): an idle process answers
+ * at once, a busy machine's within seconds.
+ */
+function askGateway<T extends { type?: string }>(
+  child: ChildProcess,
+  message: object,
+  answer: string,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     if (!child.connected) return reject(new Error('the gateway has no IPC channel'));
     const timer = setTimeout(() => {
       child.off('message', onMessage);
-      reject(new Error('the gateway did not say its memory within 10 s'));
-    }, 10_000);
-    const onMessage = (m: { type?: string; usage?: NodeJS.MemoryUsage }) => {
-      if (m?.type !== 'memory' || !m.usage) return;
+      reject(new Error(`the gateway did not answer for ${what} within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
+    const onMessage = (m: T) => {
+      if (m?.type !== answer) return;
       clearTimeout(timer);
       child.off('message', onMessage);
-      resolve(m.usage);
+      resolve(m);
     };
     child.on('message', onMessage);
-    child.send({ type: 'memory?' });
+    child.send(message);
   });
+}
+
+/**
+ * The gateway's memory after a full garbage collection (benchmarks), asked over its IPC channel;
+ * rejects without an answer within 10 s.
+ */
+export function gatewayMemory(child: ChildProcess): Promise<NodeJS.MemoryUsage> {
+  return askGateway<{ type?: string; usage?: NodeJS.MemoryUsage }>(
+    child,
+    { type: 'memory?' },
+    'memory',
+    'its memory',
+    10_000,
+  ).then((m) => m.usage!);
 }
 
 const refusal = (status: string) => `HTTP/1.1 ${status}\r\nconnection: close\r\n\r\n`;

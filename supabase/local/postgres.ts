@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import pg from 'pg';
 import { eventually } from '../../scripts/poll.ts';
 import { paths } from './paths.ts';
-import { tieToParent } from './process.ts';
+import { tieToParent, whenOutputRead } from './process.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -321,9 +321,12 @@ async function launch(
   child.stdout?.on('data', (chunk: Buffer) => forward(chunk.toString()));
   const exitPromise = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => {
-      exited = true;
       untie();
-      resolve(code);
+      // its last lines first: "could not bind ... Address already in use" moves the port
+      whenOutputRead(child, () => {
+        exited = true;
+        resolve(code);
+      });
     }),
   );
 

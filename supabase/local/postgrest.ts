@@ -22,6 +22,9 @@ export interface PostgrestOptions {
 export async function startPostgrest(opts: PostgrestOptions): Promise<Managed> {
   const proc = startProcess('postgrest', binary(), [], {
     log: opts.log,
+    // PostgREST 12 binds its API and admin ports before it says anything: a port taken meanwhile
+    // ends it at once with "Network.Socket.bind: resource busy (Address in use)"
+    bound: /Starting PostgREST/,
     env: {
       PATH: process.env.PATH,
       PGRST_DB_URI: opts.dbUri,

@@ -8,12 +8,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import pg from 'pg';
-import { makeKeys, type Ports } from './config.ts';
+import { addressInUse, makeKeys, otherFreePorts, type Ports } from './config.ts';
 import { startPostgres, type RunningPostgres } from './postgres.ts';
 import { migrate } from './migrate.ts';
 import { startPostgrest } from './postgrest.ts';
 import { startFunctions } from './functions.ts';
-import { gatewayMemory, startGatewayProcess, type RealtimeHandOff } from './gateway.ts';
+import {
+  gatewayMemory,
+  setGatewayUpstreams,
+  startGatewayProcess,
+  type RealtimeHandOff,
+  type Upstreams,
+} from './gateway.ts';
 import { startServices } from './services.ts';
 import { closeServer } from './http.ts';
 import { startWeb } from './web.ts';
@@ -36,6 +42,13 @@ import { paths, providersStateDir } from './paths.ts';
 
 export interface StackOptions {
   ports: Ports;
+  /**
+   * The ports were picked as free (config.ts freePorts), not asked for: a server that finds its
+   * port taken when it binds (another stack picked the same one meanwhile, as test files run side
+   * by side on a busy machine do) is started again on a newly picked one (`Stack.ports` says
+   * where each ended up). Without it (`npm start`, BENCH_BASE_PORT) a taken port fails the start.
+   */
+  movablePorts?: boolean;
   /** Embedded Postgres data directory (ignored with databaseUrl). */
   dataDir: string;
   /** An existing Postgres (for instance a Supabase project's) instead of the embedded one. */
@@ -93,6 +106,8 @@ export interface StackOptions {
 }
 
 export interface Stack {
+  /** Where each server listens (a movable port taken at start: not the one asked for). */
+  ports: Readonly<Ports>;
   apiUrl: string;
   webUrl: string;
   /** The providers server: fakes at /ses, ..., the mailbox at / and /mailbox/messages. */
@@ -112,8 +127,7 @@ export interface Stack {
   readonly gatewayPid: number;
   /**
    * Benchmarks: the gateway's memory after a full garbage collection (process.memoryUsage(); the
-   * gateway answers over the IPC channel it hands websockets on). Rejects on a stack without
-   * Realtime.
+   * gateway answers over its IPC channel, which also hands Realtime's websockets over).
    */
   gatewayMemory(): Promise<NodeJS.MemoryUsage>;
   /** Kills the edge functions' process at once (benchmarks: a worker dying mid-send). */
@@ -250,6 +264,9 @@ function sendEmailHook(config: Map<string, Map<string, string>>): string | undef
   return hook?.get('enabled') === 'true' ? hook.get('uri') : undefined;
 }
 
+/** How many times a server whose movable port was taken is started on a new one. */
+const PORT_ATTEMPTS = 5;
+
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const log: Log = opts.log ?? (() => {});
   let stopping = false;
@@ -266,8 +283,114 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     for (const stop of stops.reverse()) await stop().catch(() => {});
     stops.length = 0;
   };
+  // where each server listens: opts.ports, or another free port where a movable one was taken
+  const ports: Ports = { ...opts.ports };
+
+  /**
+   * Starts a server on `ports[names]`. A free port is only free when picked: until the server
+   * binds it (seconds later, minutes on a busy machine) another stack may pick and bind it (a
+   * test file lost its PostgREST port so at load 31). With movablePorts such a server, which
+   * exits or rejects at once with "Address in use" (each start below waits for the server's own
+   * word that it holds its port, never for any answer on the port), is started on new ports.
+   */
+  async function onPorts<T>(
+    name: string,
+    names: Array<keyof Ports>,
+    start: () => Promise<T>,
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await start();
+      } catch (err) {
+        if (!opts.movablePorts || !addressInUse(err) || attempt >= PORT_ATTEMPTS || stopping) {
+          throw err;
+        }
+        const taken = names.map((n) => ports[n]);
+        let fresh: number[];
+        do {
+          fresh = await otherFreePorts(
+            names.length,
+            Object.values(ports),
+            (i) => names[i] === 'providersDns',
+          );
+          // another server of this stack moving at the same moment may have picked one too
+        } while (fresh.some((port) => Object.values(ports).includes(port)));
+        names.forEach((n, i) => (ports[n] = fresh[i]!));
+        log(
+          'stack',
+          `${name}: port ${taken.join(', ')} was taken by another process before ${name} bound it; starting it on ${fresh.join(', ')}`,
+        );
+      }
+    }
+  }
 
   try {
+    // The gateway first, in its own process, while Postgres starts: everything else is told the
+    // API's URL, so its port must be settled first. It is told its upstreams' ports now and
+    // again if one of them moves (syncUpstreams); it hands Realtime's websockets to this
+    // process, whose Realtime server is set below.
+    const realtimeHandOff: RealtimeHandOff = {};
+    const config = configSections();
+    const gatewayOptions: Parameters<typeof startGatewayProcess>[0] = {
+      realtimeHandOff,
+      port: ports.api,
+      anonKey: keys.anonKey,
+      serviceRoleKey: keys.serviceRoleKey,
+      jwtSecret: opts.jwtSecret,
+      postgrestPort: ports.postgrest,
+      functionsPort: ports.functions,
+      servicesPort: ports.services,
+      realtime: !opts.databaseUrl,
+      storage: true,
+      publicFunctions: [...publicFunctions(config)],
+      log,
+    };
+    const gatewayStarting = onPorts('gateway', ['api'], () =>
+      startGatewayProcess(Object.assign(gatewayOptions, { port: ports.api })),
+    );
+    // awaited below; a failure meanwhile is not an unhandled rejection
+    gatewayStarting.catch(() => {});
+    let gateway: Supervised<Managed> | undefined;
+    // a failure elsewhere must still stop it once it has started
+    stops.push(async () =>
+      gateway ? gateway.stop() : (await gatewayStarting.catch(() => undefined))?.stop(),
+    );
+    /**
+     * Tells the gateway (and a restart of it) where its upstreams listen, when one has moved;
+     * resolves once it has taken them (one at a time: a second caller waits for the first's).
+     */
+    let told: Promise<void> = Promise.resolve();
+    const syncUpstreams = () =>
+      (told = told
+        .catch(() => {})
+        .then(async () => {
+          const upstreams: Upstreams = {
+            postgrestPort: ports.postgrest,
+            functionsPort: ports.functions,
+            servicesPort: ports.services,
+          };
+          if (
+            gatewayOptions.postgrestPort === upstreams.postgrestPort &&
+            gatewayOptions.functionsPort === upstreams.functionsPort &&
+            gatewayOptions.servicesPort === upstreams.servicesPort
+          ) {
+            return;
+          }
+          Object.assign(gatewayOptions, upstreams);
+          const running = gateway?.current() ?? (await gatewayStarting);
+          await setGatewayUpstreams(running.child, upstreams);
+        }));
+    /** A server started on moved ports answers through the gateway only once it is told. */
+    const toldGateway = async (child: Managed): Promise<Managed> => {
+      try {
+        await syncUpstreams();
+      } catch (err) {
+        await child.stop();
+        throw err;
+      }
+      return child;
+    };
+
     let dbUrl: string;
     let postgrestUri: string;
     let migrated: { applied: string[]; fresh: boolean };
@@ -280,12 +403,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       const password = 'postgres';
       const postgresOptions: Parameters<typeof startPostgres>[0] = {
         dataDir: opts.dataDir,
-        port: opts.ports.db,
+        port: ports.db,
         password,
         durable: opts.durable,
         onLog: (line) => log('postgres', line.trimEnd()),
       };
-      const server: RunningPostgres = await startPostgres(postgresOptions);
+      const server: RunningPostgres = await onPorts('postgres', ['db'], () =>
+        startPostgres(Object.assign(postgresOptions, { port: ports.db })),
+      );
       // never restarted behind the other servers' backs (their connections and LISTENs would
       // be gone): a Postgres that exits stops the stack (onFatal)
       const database = supervise(server, {
@@ -298,7 +423,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       dbUrl = server.url;
       // PostgREST logs in as `authenticator` with a password made for this run only
       const authenticatorPassword = randomBytes(18).toString('base64url');
-      postgrestUri = `postgresql://authenticator:${authenticatorPassword}@127.0.0.1:${opts.ports.db}/postgres`;
+      postgrestUri = `postgresql://authenticator:${authenticatorPassword}@127.0.0.1:${ports.db}/postgres`;
       migrated = await migrate(dbUrl, { seed: opts.seed !== false });
       const client = new pg.Client({ connectionString: dbUrl });
       await client.connect();
@@ -306,118 +431,128 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       await client.end();
     }
 
-    const apiUrl = `http://127.0.0.1:${opts.ports.api}`;
-    const webUrl = `http://127.0.0.1:${opts.ports.web}`;
+    const gatewayProcess = await gatewayStarting;
+    const apiUrl = `http://127.0.0.1:${ports.api}`;
 
-    const providers = await startProviders({
-      port: opts.ports.providers,
-      dnsPort: opts.ports.providersDns,
-      log,
-      ses: {
-        region: LOCAL_AWS.region,
-        defaultAccessKeyId: LOCAL_AWS.accessKeyId,
-        configurationSets: [LOCAL_AWS.configurationSet],
-        verifiedIdentities: opts.sesVerifiedIdentities ?? [SENDER_DOMAIN],
-        eventsWebhook: opts.sesEventsWebhook ?? `${apiUrl}/functions/v1/ses-events`,
-      },
-      ...paymentFakeOptions(apiUrl),
-      notion: LOCAL_NOTION,
-      // beside the database: the fakes remember what it remembers (verified senders, Notion
-      // workspaces, billing keys, the mailbox) across restarts
-      stateDir: providersStateDir(opts.dataDir),
-      cafe24: LOCAL_CAFE24,
-    });
+    const providers = await onPorts('providers', ['providers', 'providersDns'], () =>
+      startProviders({
+        port: ports.providers,
+        dnsPort: ports.providersDns,
+        log,
+        ses: {
+          region: LOCAL_AWS.region,
+          defaultAccessKeyId: LOCAL_AWS.accessKeyId,
+          configurationSets: [LOCAL_AWS.configurationSet],
+          verifiedIdentities: opts.sesVerifiedIdentities ?? [SENDER_DOMAIN],
+          eventsWebhook: opts.sesEventsWebhook ?? `${apiUrl}/functions/v1/ses-events`,
+        },
+        ...paymentFakeOptions(apiUrl),
+        notion: LOCAL_NOTION,
+        // beside the database: the fakes remember what it remembers (verified senders, Notion
+        // workspaces, billing keys, the mailbox) across restarts
+        stateDir: providersStateDir(opts.dataDir),
+        cafe24: LOCAL_CAFE24,
+      }),
+    );
     stops.push(() => providers.close());
 
-    // the gateway in its own process (only ports needed): starts while the rest starts; it
-    // hands Realtime's websockets to this process, whose Realtime server is set below
-    const realtimeHandOff: RealtimeHandOff = {};
-    const config = configSections();
-    const gatewayOptions: Parameters<typeof startGatewayProcess>[0] = {
-      realtimeHandOff,
-      port: opts.ports.api,
-      anonKey: keys.anonKey,
-      serviceRoleKey: keys.serviceRoleKey,
+    // before the functions and the auth server, who are told its URL
+    if (opts.web) {
+      const web = await onPorts('web', ['web'], () =>
+        startWeb({
+          port: ports.web,
+          apiUrl,
+          anonKey: keys.anonKey,
+          payments: paymentBrowserConfig(providers.url),
+        }),
+      );
+      stops.push(() => closeServer(web));
+    }
+    const webUrl = `http://127.0.0.1:${ports.web}`;
+
+    const postgrestOptions: Parameters<typeof startPostgrest>[0] = {
+      dbUri: postgrestUri,
       jwtSecret: opts.jwtSecret,
-      postgrestPort: opts.ports.postgrest,
-      functionsPort: opts.ports.functions,
-      servicesPort: opts.ports.services,
-      realtime: !opts.databaseUrl,
-      storage: true,
-      publicFunctions: [...publicFunctions(config)],
+      port: ports.postgrest,
+      adminPort: ports.postgrestAdmin,
       log,
     };
-    const gatewayStarting = startGatewayProcess(gatewayOptions);
-    let gateway: Supervised<Managed> | undefined;
-    // a failure elsewhere must still stop it once it has started
-    stops.push(async () =>
-      gateway ? gateway.stop() : (await gatewayStarting.catch(() => undefined))?.stop(),
-    );
-    let functionsOptions: Parameters<typeof startFunctions>[0];
-    let postgrestOptions: Parameters<typeof startPostgrest>[0];
-    const [postgrest, functionsProcess]: Managed[] = await Promise.all([
-      startPostgrest(
-        (postgrestOptions = {
-          dbUri: postgrestUri,
-          jwtSecret: opts.jwtSecret,
-          port: opts.ports.postgrest,
-          adminPort: opts.ports.postgrestAdmin,
-          log,
-        }),
-      ),
-      startFunctions(
-        (functionsOptions = {
-          port: opts.ports.functions,
-          log,
-          env: {
-            SUPABASE_URL: apiUrl,
-            SUPABASE_ANON_KEY: keys.anonKey,
-            SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
-            SUPABASE_DB_URL: dbUrl,
-            ...backgroundEnv(opts.jwtSecret, webUrl),
-            // outside providers: the local fakes (see docs/getting-started.md)
-            SES_ENDPOINT: `${providers.url}/ses`,
-            AWS_REGION: LOCAL_AWS.region,
-            AWS_ACCESS_KEY_ID: LOCAL_AWS.accessKeyId,
-            AWS_SECRET_ACCESS_KEY: LOCAL_AWS.secretAccessKey,
-            SES_CONFIGURATION_SET: LOCAL_AWS.configurationSet,
-            SNS_CERT_HOSTS: providers.url,
-            SNS_TOPIC_ARNS: LOCAL_AWS.snsTopicArn,
-            DNS_NAMESERVER: providers.dnsAddress,
-            // letters: fetched pages and Notion's API are the providers server's /pages fake
-            PAGES_ORIGIN_OVERRIDE: `${providers.url}/pages`,
-            NOTION_API_BASE_URL: `${providers.url}/pages/www.notion.so/api/v3`,
-            LETTER_SAMPLE_URLS: `notion=${NOTION_PAGE_URL},typedream=${TYPEDREAM_PAGE_URL}`,
-            // PortOne and PayPal: their local fakes (docs/self-hosting.md, "Payments")
-            ...paymentFunctionsEnv(providers.url),
-            NOTION_API_URL: `${providers.url}/notion`,
-            NOTION_CLIENT_ID: LOCAL_NOTION.clientId,
-            NOTION_CLIENT_SECRET: LOCAL_NOTION.clientSecret,
-            // /oauth/<service> of the dashboard on any local port (production lists its origins)
-            OAUTH_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*',
-            // Cafe24: each mall's API at the fake's /cafe24/<mall>; the loader from the local CDN
-            CAFE24_API_URL: `${providers.url}/cafe24/{mall_id}`,
-            CAFE24_CLIENT_ID: LOCAL_CAFE24.clientId,
-            CAFE24_CLIENT_SECRET: LOCAL_CAFE24.clientSecret,
-            CAFE24_LOADER_URL: `${webUrl}/sdk/cdn/cafe24.js`,
-            // outgoing webhooks: after the SSRF guard's checks, to the providers' receiver
-            WEBHOOK_ORIGIN_OVERRIDE: `${providers.url}/hooks`,
-            TURNSTILE_SECRET_KEY: LOCAL_TURNSTILE.secretKey,
-            TURNSTILE_VERIFY_URL: `${providers.url}/turnstile/v0/siteverify`,
-          },
-        }),
-      ),
-    ]);
-    const postgrestSupervised = supervise(postgrest!, {
+    const functionsOptions: Parameters<typeof startFunctions>[0] = {
+      port: ports.functions,
+      log,
+      env: {
+        SUPABASE_URL: apiUrl,
+        SUPABASE_ANON_KEY: keys.anonKey,
+        SUPABASE_SERVICE_ROLE_KEY: keys.serviceRoleKey,
+        SUPABASE_DB_URL: dbUrl,
+        ...backgroundEnv(opts.jwtSecret, webUrl),
+        // outside providers: the local fakes (see docs/getting-started.md)
+        SES_ENDPOINT: `${providers.url}/ses`,
+        AWS_REGION: LOCAL_AWS.region,
+        AWS_ACCESS_KEY_ID: LOCAL_AWS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: LOCAL_AWS.secretAccessKey,
+        SES_CONFIGURATION_SET: LOCAL_AWS.configurationSet,
+        SNS_CERT_HOSTS: providers.url,
+        SNS_TOPIC_ARNS: LOCAL_AWS.snsTopicArn,
+        DNS_NAMESERVER: providers.dnsAddress,
+        // letters: fetched pages and Notion's API are the providers server's /pages fake
+        PAGES_ORIGIN_OVERRIDE: `${providers.url}/pages`,
+        NOTION_API_BASE_URL: `${providers.url}/pages/www.notion.so/api/v3`,
+        LETTER_SAMPLE_URLS: `notion=${NOTION_PAGE_URL},typedream=${TYPEDREAM_PAGE_URL}`,
+        // PortOne and PayPal: their local fakes (docs/self-hosting.md, "Payments")
+        ...paymentFunctionsEnv(providers.url),
+        NOTION_API_URL: `${providers.url}/notion`,
+        NOTION_CLIENT_ID: LOCAL_NOTION.clientId,
+        NOTION_CLIENT_SECRET: LOCAL_NOTION.clientSecret,
+        // /oauth/<service> of the dashboard on any local port (production lists its origins)
+        OAUTH_REDIRECT_ORIGINS: 'http://127.0.0.1:*,http://localhost:*',
+        // Cafe24: each mall's API at the fake's /cafe24/<mall>; the loader from the local CDN
+        CAFE24_API_URL: `${providers.url}/cafe24/{mall_id}`,
+        CAFE24_CLIENT_ID: LOCAL_CAFE24.clientId,
+        CAFE24_CLIENT_SECRET: LOCAL_CAFE24.clientSecret,
+        CAFE24_LOADER_URL: `${webUrl}/sdk/cdn/cafe24.js`,
+        // outgoing webhooks: after the SSRF guard's checks, to the providers' receiver
+        WEBHOOK_ORIGIN_OVERRIDE: `${providers.url}/hooks`,
+        TURNSTILE_SECRET_KEY: LOCAL_TURNSTILE.secretKey,
+        TURNSTILE_VERIFY_URL: `${providers.url}/turnstile/v0/siteverify`,
+      },
+    };
+    // each on its ports (a moved one is told to the gateway), for the first start and a restart
+    const startPostgrestHere = () =>
+      onPorts('postgrest', ['postgrest', 'postgrestAdmin'], () =>
+        startPostgrest(
+          Object.assign(postgrestOptions, {
+            port: ports.postgrest,
+            adminPort: ports.postgrestAdmin,
+          }),
+        ),
+      ).then(toldGateway);
+    const startFunctionsHere = () =>
+      onPorts('functions', ['functions'], () =>
+        startFunctions(Object.assign(functionsOptions, { port: ports.functions })),
+      ).then(toldGateway);
+    // side by side; one that started is stopped with the rest when the other did not
+    const children = await Promise.allSettled([startPostgrestHere(), startFunctionsHere()]);
+    for (const child of children) {
+      if (child.status === 'fulfilled') stops.push(() => child.value.stop());
+    }
+    const failed = children.find((child) => child.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [postgrest, functionsProcess] = children.map(
+      (child) => (child as PromiseFulfilledResult<Managed>).value,
+    ) as [Managed, Managed];
+    // the supervised ones stop them from now on (after a restart, the current child)
+    stops.splice(-2, 2);
+    const postgrestSupervised = supervise(postgrest, {
       ...watched,
       name: 'postgrest',
-      start: () => startPostgrest(postgrestOptions),
+      start: startPostgrestHere,
     });
     stops.push(() => postgrestSupervised.stop());
-    const functions = supervise(functionsProcess!, {
+    const functions = supervise(functionsProcess, {
       ...watched,
       name: 'functions',
-      start: () => startFunctions(functionsOptions),
+      start: startFunctionsHere,
     });
     stops.push(() => functions.stop());
 
@@ -484,15 +619,17 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       publicBuckets: ['letter-images'],
     });
 
-    const services: Server = await startServices({
-      port: opts.ports.services,
-      auth,
-      realtime,
-      storage,
-      log,
-    });
+    const services: Server = await onPorts('services', ['services'], () =>
+      startServices({
+        port: ports.services,
+        auth,
+        realtime,
+        storage,
+        log,
+      }),
+    );
     stops.push(() => closeServer(services));
-    const gatewayProcess = await gatewayStarting;
+    await syncUpstreams();
     // started again with the same options (and the same hand-off) if it exits unasked
     const gatewaySupervised = (gateway = supervise(gatewayProcess, {
       ...watched,
@@ -500,20 +637,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       start: () => startGatewayProcess(gatewayOptions),
     }));
 
-    if (opts.web) {
-      const web = await startWeb({
-        port: opts.ports.web,
-        apiUrl,
-        anonKey: keys.anonKey,
-        payments: paymentBrowserConfig(providers.url),
-      });
-      stops.push(() => closeServer(web));
-    }
-
     // everything answers now: fakes may send their first webhooks (SNS subscription confirmation)
     providers.start();
 
     return {
+      ports,
       apiUrl,
       webUrl,
       providersUrl: providers.url,
