@@ -136,15 +136,20 @@ export function takeProfile(c: ComposerView, out?: boolean): void {
 
 /**
  * The name field for who writes now (with the profile, and when the visitor signs in or out),
- * unless it is being typed in (the field shows other than its state): a signed-in visitor's
- * account name, else the profile's (an anonymous visitor's random animal name, or the name they
- * chose). With `out` (who wrote left), the one who left's name goes even while the profile's code
- * is on its way (empty until it comes).
+ * unless it is being typed in (the field shows other than its state) or the visitor is in it: a
+ * signed-in visitor's account name, else the profile's (an anonymous visitor's random animal name,
+ * or the name they chose). A name written into the field the visitor is in lands under the caret,
+ * and what they enter in one go (autofill, a paste, an IME's committed syllables) went after it
+ * ("Owl방문자", rev-owner D9). One they leave empty shows its placeholder, and the post goes under
+ * the profile's name (comment.writer.ts post) until the next take.
+ * With `out` (who wrote left), the one who left's name goes even while the profile's code is on
+ * its way (empty until it comes).
  */
 export function takeName(c: ComposerView, out?: boolean): void {
   const name = writerName(c);
   const field = c.renderRoot?.querySelector<HTMLInputElement>('[part~=name]');
-  if ((name || out) && (field?.value ?? c._name) === c._name) c._name = name;
+  if ((name || out) && (field?.value ?? c._name) === c._name && (out || !field?.matches(':focus')))
+    c._name = name;
 }
 
 const writerName = (c: ComposerView): string =>
