@@ -1988,6 +1988,7 @@ export type Database = {
       mail_sender_status: { Args: { p_user_id: string }; Returns: Json };
       mail_suppressed: { Args: { p_emails: string[] }; Returns: string[] };
       mark_cafe24_not_granted: { Args: { p_reason: string; p_user_id: string }; Returns: Json };
+      mark_cafe24_refreshing: { Args: { p_user_id: string }; Returns: undefined };
       mark_charge_scheduled: {
         Args: { p_charge_id: string; p_schedule_id: string };
         Returns: boolean;
