@@ -20,7 +20,12 @@ import {
 import { paypalClient } from '../_shared/paypal-env.ts';
 import { kickWorker } from '../_shared/background.ts';
 import { PayPalError, type PayPalSubscription } from '../_shared/paypal.ts';
-import { queuePaypalRefund, refundable, refundOutcomeOf } from '../_shared/paypal-refund.ts';
+import {
+  queuePaypalRefund,
+  refundable,
+  refundOutcomeOf,
+  refundPaypalNow,
+} from '../_shared/paypal-refund.ts';
 import { orphanRefundOf } from '../_shared/paypal-no-plan.ts';
 import {
   planPrice,
@@ -166,11 +171,12 @@ async function answerIfGivenBackLate(subscriptionId: string): Promise<void> {
  */
 async function answerGivenBack(subscriptionId: string): Promise<never> {
   await answerIfGivenBackLate(subscriptionId);
-  throw givenBackAnswer(
-    await dbCall(() => refundOutcomeOf(subscriptionId)),
-    'This subscription was cancelled, so no plan was added',
-    { refunded: 'refunded', pending: 'refund_pending' },
-  );
+  const why = 'The subscription is cancelled';
+  let refund = await dbCall(() => refundOutcomeOf(subscriptionId));
+  // still queued: tried at once, as a check that meets a cancelled subscription does (each
+  // refund has its PayPal-Request-Id, so the queue's try of it gives nothing back twice)
+  if (refund === 'queued') refund = await refundPaypalNow(subscriptionId, why);
+  throw givenBackAnswer(refund, why, { refunded: 'refunded', pending: 'refund_pending' });
 }
 
 /** Queues the refund of a subscription about to be cancelled; not queued, it is not cancelled. */
