@@ -441,9 +441,9 @@ begin
   -- them (private.lock_sends): the mail's delivery, or the one the event's tag names
   perform private.lock_sends(array[coalesce(
     (select delivery_id from private.outbound_mails where provider_message_id = p_event ->> 'message_id'),
-    case when v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then v_tag::uuid end)]);
+    private.uuid_in(v_tag))]);
   select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
-  if not found and v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+  if not found and private.uuid_in(v_tag) is not null then
     select * into v_delivery from public.deliveries where id = v_tag::uuid for update;
     if found then
       select * into v_publish from public.publishes where id = v_delivery.publish_id;
