@@ -61,10 +61,17 @@ async function leftovers(page: Page, journey: Journey): Promise<string[]> {
 export async function signInReturnSurvives(journey: Journey, errors: string[]) {
   const { base } = journey;
 
-  // Left the moment the return's address committed, before the client had loaded.
+  // Left as soon as the boot script had kept the code, before the client had loaded: the
+  // return page's scripts are held until then (leaving the moment the address committed left
+  // before the boot script too, on a busy machine, and nothing could keep that code).
   {
     const { context, page } = await returnFromGoogle(journey, 'leaves-at-once@example.com', errors);
+    let holding = true;
+    await page.route('**/*.js', (route: Route) => (holding ? undefined : route.continue()));
     await continueOnGoogle(page);
+    await page.waitForURL((url) => !url.searchParams.has('code'), { waitUntil: 'commit' });
+    holding = false;
+    await page.unroute('**/*.js');
     await page.goto(`${base}/audience`);
     assert.equal(await outcome(page), 'signed in', 'left at once');
     assert.equal(new URL(page.url()).pathname, '/audience');
