@@ -2,8 +2,10 @@
 // Every value can be overridden by an environment variable of the same name.
 import { SignJWT } from 'jose';
 import { createSocket } from 'node:dgram';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
+import { join } from 'node:path';
+import { paths } from './paths.ts';
 
 /** Supabase CLI's well-known local secret: fine for a machine-local stack, never for production. */
 export const DEFAULT_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
@@ -222,4 +224,34 @@ export async function makeKeys(jwtSecret: string): Promise<Keys> {
       .setExpirationTime(2_000_000_000)
       .sign(secret);
   return { jwtSecret, anonKey: await sign('anon'), serviceRoleKey: await sign('service_role') };
+}
+
+/** A config.toml value as the stack reads it: a string (quotes taken off, or a bare word such
+ * as `true` or `54321`) or a list of strings. */
+export type ConfigValue = string | string[];
+
+/**
+ * supabase/config.toml as `section -> key -> value`, the one reader of it here (the schema files'
+ * order, the functions' `verify_jwt`, the Send Email Hook). Only the TOML this file uses: `[a.b]`
+ * headers, `key = "text"`, bare words, and lists of strings over one or several lines.
+ */
+export function configToml(
+  file = join(paths.supabase, 'config.toml'),
+): Map<string, Map<string, ConfigValue>> {
+  const sections = new Map<string, Map<string, ConfigValue>>();
+  if (!existsSync(file)) return sections;
+  const text = readFileSync(file, 'utf8').replace(/^\s*#.*$/gm, '');
+  let current: Map<string, ConfigValue> | undefined;
+  const entry = /^\s*\[([a-z0-9_.-]+)\]|^\s*([a-z0-9_]+)\s*=\s*(\[[^\]]*\]|"[^"]*"|\S+)/gm;
+  for (const [, section, key, raw] of text.matchAll(entry)) {
+    if (section) sections.set(section, (current = new Map()));
+    else if (current && key && raw)
+      current.set(
+        key,
+        raw.startsWith('[')
+          ? [...raw.matchAll(/"([^"]*)"/g)].map((m) => m[1]!)
+          : raw.replace(/^"(.*)"$/, '$1'),
+      );
+  }
+  return sections;
 }

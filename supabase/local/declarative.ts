@@ -4,18 +4,17 @@
 import { existsSync, globSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type pg from 'pg';
+import { configToml } from './config.ts';
 import { paths } from './paths.ts';
 
 /** The schema files in the order config.toml gives them (absolute paths). */
 export function schemaFiles(): string[] {
-  const config = readFileSync(join(paths.supabase, 'config.toml'), 'utf8');
-  const section = /^\[db\.migrations\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(config)?.[1] ?? '';
-  const list = /^\s*schema_paths\s*=\s*\[([\s\S]*?)\]/m.exec(section)?.[1] ?? '';
+  const list = configToml().get('db.migrations')?.get('schema_paths') ?? [];
   const files: string[] = [];
-  for (const [, pattern] of list.matchAll(/"([^"]+)"/g)) {
-    const matches = /[*?[]/.test(pattern!)
-      ? globSync(pattern!, { cwd: paths.supabase }).sort()
-      : [pattern!];
+  for (const pattern of Array.isArray(list) ? list : [list]) {
+    const matches = /[*?[]/.test(pattern)
+      ? globSync(pattern, { cwd: paths.supabase }).sort()
+      : [pattern];
     for (const match of matches) {
       const file = join(paths.supabase, match);
       if (!existsSync(file)) throw new Error(`config.toml schema_paths: ${match} does not exist`);

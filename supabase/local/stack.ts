@@ -4,11 +4,16 @@
 // workers of the local pg_cron and pg_net stand-ins.
 // Used by `npm start` and by the tests (free ports, throwaway data directory).
 import { createHmac, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Server } from 'node:http';
 import pg from 'pg';
-import { addressInUse, makeKeys, otherFreePorts, type Ports } from './config.ts';
+import {
+  addressInUse,
+  type ConfigValue,
+  configToml,
+  makeKeys,
+  otherFreePorts,
+  type Ports,
+} from './config.ts';
 import { startPostgres, type RunningPostgres } from './postgres.ts';
 import { migrate } from './migrate.ts';
 import { startPostgrest } from './postgrest.ts';
@@ -38,7 +43,7 @@ import { createStorage } from './storage.ts';
 import { NOTION_PAGE_URL, TYPEDREAM_PAGE_URL } from './providers/pages/fixtures.ts';
 import type { Log, Managed } from './process.ts';
 import { supervise, type Supervised } from './supervise.ts';
-import { paths, providersStateDir } from './paths.ts';
+import { providersStateDir } from './paths.ts';
 
 export interface StackOptions {
   ports: Ports;
@@ -233,23 +238,8 @@ async function configureJobs(
   }
 }
 
-/** config.toml's sections as `section name -> key -> raw value` (only the flat keys the stack reads). */
-function configSections(): Map<string, Map<string, string>> {
-  const file = join(paths.supabase, 'config.toml');
-  const sections = new Map<string, Map<string, string>>();
-  if (!existsSync(file)) return sections;
-  let current: Map<string, string> | undefined;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const section = /^\s*\[([a-z0-9_.-]+)\]/.exec(line);
-    const pair = /^\s*([a-z0-9_]+)\s*=\s*("[^"]*"|\S+)/.exec(line);
-    if (section) sections.set(section[1]!, (current = new Map()));
-    else if (current && pair) current.set(pair[1]!, pair[2]!.replace(/^"(.*)"$/, '$1'));
-  }
-  return sections;
-}
-
 /** Functions whose config.toml section says `verify_jwt = false`. */
-function publicFunctions(config: Map<string, Map<string, string>>): Set<string> {
+function publicFunctions(config: Map<string, Map<string, ConfigValue>>): Set<string> {
   const names = new Set<string>();
   for (const [name, keys] of config) {
     const fn = /^functions\.([a-z0-9-]+)$/.exec(name);
@@ -259,9 +249,10 @@ function publicFunctions(config: Map<string, Map<string, string>>): Set<string> 
 }
 
 /** The Send Email Hook's URI when config.toml's `[auth.hook.send_email]` is enabled. */
-function sendEmailHook(config: Map<string, Map<string, string>>): string | undefined {
+function sendEmailHook(config: Map<string, Map<string, ConfigValue>>): string | undefined {
   const hook = config.get('auth.hook.send_email');
-  return hook?.get('enabled') === 'true' ? hook.get('uri') : undefined;
+  const uri = hook?.get('uri');
+  return hook?.get('enabled') === 'true' && typeof uri === 'string' ? uri : undefined;
 }
 
 /** How many times a server whose movable port was taken is started on a new one. */
@@ -330,7 +321,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     // again if one of them moves (syncUpstreams); it hands Realtime's websockets to this
     // process, whose Realtime server is set below.
     const realtimeHandOff: RealtimeHandOff = {};
-    const config = configSections();
+    const config = configToml();
     const gatewayOptions: Parameters<typeof startGatewayProcess>[0] = {
       realtimeHandOff,
       port: ports.api,
