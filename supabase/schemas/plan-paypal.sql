@@ -1,7 +1,114 @@
 -- PayPal plans after their checkout: what PayPal says of a subscription applied to its plan
 -- (sync_paypal_plan: periods paid, failed cycles, revisions), and a subscription our side ended
--- cancelled and given back (stop_paypal_later). Card renewals, stops, changes and the daily expiry
--- are in plan-renewals.sql.
+-- cancelled and given back (stop_paypal_later), and the refunds of subscriptions cancelled
+-- without a plan (public.paypal_refunds). Card renewals, stops, changes and the daily expiry are in
+-- plan-renewals.sql.
+
+-- PayPal subscriptions cancelled without a plan, whose payments the `plan.paypal-refund` job gives
+-- back (supabase/functions/_shared/paypal-refund.ts; docs/plans.md, "PayPal's refund"): one row a
+-- subscription, written with its job, kept after the job is purged, so the owner's Plan page can
+-- say which payment could not be given back automatically (`failed`) and what to do. A deleted
+-- account's rows still owed (queued, failed) stay with no owner (user_id null), for the job and the
+-- operator, as does a refund its stop (plan.account-stop) could not make; the others go with it
+-- (private.profiles_before_delete_stop_payments).
+create table public.paypal_refunds (
+  subscription_id text primary key check (char_length(subscription_id) between 1 and 200),
+  user_id uuid references public.profiles (id) on delete set null,
+  reason text not null check (char_length(reason) <= 500),
+  -- queued -> refunded | none (nothing was taken, or it is a plan) | failed (PayPal refused the
+  -- refund, or the job gave up): an operator who gives it back by hand sets `refunded`
+  status text not null default 'queued' check (status in ('queued', 'refunded', 'none', 'failed')),
+  error text check (char_length(error) <= 500),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+comment on table public.paypal_refunds is
+  'PayPal subscriptions cancelled without a plan and the refund of their payments. Owner reads; only the service role writes.';
+call private.clients_read('public.paypal_refunds', 'Users can read their own PayPal refunds',
+  'user_id = (select auth.uid())');
+create index paypal_refunds_user_id_idx on public.paypal_refunds (user_id, created_at desc);
+create trigger paypal_refunds_set_updated_at before update on public.paypal_refunds
+  for each row execute function private.set_updated_at();
+
+-- Queues the refund of a subscription: its row and its job (first run in 2 minutes, after the
+-- refund tried at once; up to 100 attempts with the queue's backoff) in one transaction; a second
+-- call adds nothing.
+create function public.queue_paypal_refund(p_subscription_id text, p_user_id uuid, p_reason text)
+returns void language plpgsql security definer set search_path = '' as $$
+begin
+  insert into public.paypal_refunds (subscription_id, user_id, reason)
+    values (p_subscription_id, p_user_id, left(p_reason, 500))
+    on conflict (subscription_id) do nothing;
+  perform public.enqueue_job('plan.paypal-refund',
+    jsonb_build_object('subscription_id', p_subscription_id, 'reason', p_reason),
+    'plan.paypal-refund:' || p_subscription_id, now() + interval '2 minutes', null, null, 100);
+end;
+$$;
+revoke execute on function public.queue_paypal_refund(text, uuid, text) from public, anon, authenticated;
+
+-- plan.paypal-orphan's decision to give back a subscription with no checkout and no plan, taken
+-- under the owner's lock, which start_plan_checkout takes first (private.lock_plan): a checkout
+-- the owner's check started meanwhile answers 'settling' (pending) or 'plan' (recorded, or a plan
+-- row on the subscription) and nothing is queued; otherwise the refund is queued
+-- (queue_paypal_refund, 'queued'), and from then on start_plan_checkout refuses a checkout of the
+-- subscription: a check that comes while the job cancels it at PayPal records no plan that the
+-- job then gives back. 'no account': the owner's profile is gone (its stop gives it back).
+-- security definer: it locks the owner's profile and writes the refund row and its job, which the
+-- service role's job does not own.
+create function public.queue_orphan_refund(p_subscription_id text, p_user_id uuid, p_reason text)
+returns text language plpgsql security definer set search_path = '' as $$
+declare
+  v_status text;
+begin
+  if not private.lock_plan(p_user_id) then
+    return 'no account';
+  end if;
+  select status into v_status from private.payment_charges
+    where kind = 'first' and method = 'paypal' and provider_ref = p_subscription_id;
+  if v_status = 'pending' then
+    return 'settling';
+  end if;
+  if v_status = 'recorded' or exists (select 1 from public.payments
+                                        where method = 'paypal' and provider_payment_id = p_subscription_id) then
+    return 'plan';
+  end if;
+  perform public.queue_paypal_refund(p_subscription_id, p_user_id, p_reason);
+  return 'queued';
+end;
+$$;
+revoke execute on function public.queue_orphan_refund(text, uuid, text) from public, anon, authenticated;
+
+-- What the refund job found in the end. `failed` (PayPal refused the refund, or the job gives up)
+-- also queues `plan.refund-alert`, the operator's mail, in the same transaction. p_reason: a refund
+-- with no row of its own (a deleted account's, by its stop) gets one, with no owner.
+create function public.finish_paypal_refund(p_subscription_id text, p_status text,
+  p_error text default null, p_reason text default null)
+returns void language plpgsql security definer set search_path = '' as $$
+begin
+  if p_reason is not null then
+    insert into public.paypal_refunds (subscription_id, user_id, reason)
+      values (p_subscription_id, null, left(p_reason, 500))
+      on conflict (subscription_id) do nothing;
+  end if;
+  update public.paypal_refunds set status = p_status, error = left(p_error, 500)
+    where subscription_id = p_subscription_id and status is distinct from p_status;
+  if found and p_status = 'failed' then
+    perform public.enqueue_job('plan.refund-alert',
+      jsonb_build_object('subscription_id', p_subscription_id),
+      'plan.refund-alert:' || p_subscription_id);
+  end if;
+end;
+$$;
+revoke execute on function public.finish_paypal_refund(text, text, text, text) from public, anon, authenticated;
+
+-- Queues `plan.refund-alert`, the operator's mail of a payment a job could not give back, for what
+-- has no paypal_refunds row of its own (a deleted account's card stop, a PayPal outstanding
+-- balance): p_payload says what (the job's handler reads it); p_key: once per failure.
+create function public.queue_refund_alert(p_payload jsonb, p_key text)
+returns void language sql security definer set search_path = '' as $$
+  select public.enqueue_job('plan.refund-alert', p_payload, 'plan.refund-alert:' || left(p_key, 300));
+$$;
+revoke execute on function public.queue_refund_alert(jsonb, text) from public, anon, authenticated;
 
 -- Queues `plan.paypal-ended` for a PayPal plan our side ended (end_plan, the daily expiry) or a
 -- payment PayPal took for a plan already ended (sync_paypal_plan): the subscription is cancelled at
