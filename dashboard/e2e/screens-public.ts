@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
 import type pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { backgroundEnv } from '../../supabase/local/stack.ts';
+import { backgroundEnv } from '../../supabase/local/config.ts';
 import { hmacKey, signClaims } from '../../supabase/functions/_shared/signed-token.ts';
 
 export const DEMO_ID = '00000000-0000-4000-8000-000000000001';

@@ -8,8 +8,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { DEFAULT_PORTS, freePorts, type Ports } from '../../supabase/local/config.ts';
-import { backgroundEnv, type Stack, type StackOptions } from '../../supabase/local/stack.ts';
+import {
+  backgroundEnv,
+  DEFAULT_PORTS,
+  freePorts,
+  type Ports,
+} from '../../supabase/local/config.ts';
+import type { Stack, StackOptions } from '../../supabase/local/stack.ts';
 import { startThrowawayStack, type ThrowawayStack } from '../../supabase/local/throwaway.ts';
 import { paths } from '../../supabase/local/paths.ts';
 import { writeBenchmarkSection } from './docs-section.ts';

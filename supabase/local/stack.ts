@@ -3,16 +3,22 @@
 // providers server (fakes of SES and the other outside providers, the mailbox, a DNS zone) and the
 // workers of the local pg_cron and pg_net stand-ins.
 // Used by `npm start` and by the tests (free ports, throwaway data directory).
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import pg from 'pg';
 import {
   addressInUse,
-  type ConfigValue,
+  backgroundEnv,
   configToml,
+  LOCAL_AWS,
+  LOCAL_CAFE24,
+  LOCAL_NOTION,
   makeKeys,
   otherFreePorts,
   type Ports,
+  publicFunctions,
+  SENDER_DOMAIN,
+  sendEmailHook,
 } from './config.ts';
 import { startPostgres, type RunningPostgres } from './postgres.ts';
 import { migrate } from './migrate.ts';
@@ -143,59 +149,6 @@ export interface Stack {
 }
 
 /**
- * Secrets and settings of background work and mail for the functions. The secrets derive from the
- * JWT secret, so they stay the same across restarts (unsubscribe links in mails keep working).
- */
-export function backgroundEnv(jwtSecret: string, webUrl: string) {
-  const derive = (purpose: string) =>
-    createHmac('sha256', jwtSecret).update(purpose).digest('base64url');
-  return {
-    JOBS_WORKER_SECRET: derive('jobs-worker'),
-    UNSUBSCRIBE_SECRET: derive('unsubscribe'),
-    SITE_URL: webUrl,
-    MAIL_FROM: 'notify@reaction-blocks.local',
-    MAIL_FROM_NAME: 'Reaction Blocks',
-    // the operator's address for alerts (a PayPal payment that could not be given back)
-    OPERATOR_EMAIL: 'operator@reaction-blocks.local',
-  };
-}
-
-/**
- * The AWS settings the functions get locally. The keys are AWS's documented example
- * credentials: dummies the SES fake accepts (it reads the access key id to tell accounts
- * apart, and does not check signatures).
- */
-export const LOCAL_AWS = {
-  region: 'us-east-1',
-  accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
-  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
-  configurationSet: 'reaction-blocks',
-  /** The SNS topic of the fake's default account, where SES events are published. */
-  snsTopicArn: 'arn:aws:sns:us-east-1:123456789012:ses-events',
-};
-
-/**
- * The Notion OAuth client the functions use locally and the Notion fake accepts (a public
- * integration's client id and secret in production: docs/self-hosting.md).
- */
-export const LOCAL_NOTION = {
-  clientId: 'local-notion-client-id',
-  clientSecret: 'local-notion-client-secret',
-};
-
-/**
- * The Cafe24 app the functions use locally and the Cafe24 fake accepts (production: the app's
- * client id and secret from Cafe24 Developers, docs/cafe24.md).
- */
-export const LOCAL_CAFE24 = {
-  clientId: 'local-cafe24-client-id',
-  clientSecret: 'local-cafe24-client-secret',
-};
-
-/** The platform's own sender domain, verified in the SES fake from the start. */
-export const SENDER_DOMAIN = 'reaction-blocks.local';
-
-/**
  * What the jobs schedule reads from Vault (docs/self-hosting.md has a project do the same by
  * hand), and the local sending rate: the SES fake has no quota, so the bucket is set well above
  * a production account's 14 mails a second, for the benchmark and the letters of issue tests.
@@ -236,23 +189,6 @@ async function configureJobs(
   } finally {
     await client.end();
   }
-}
-
-/** Functions whose config.toml section says `verify_jwt = false`. */
-function publicFunctions(config: Map<string, Map<string, ConfigValue>>): Set<string> {
-  const names = new Set<string>();
-  for (const [name, keys] of config) {
-    const fn = /^functions\.([a-z0-9-]+)$/.exec(name);
-    if (fn && keys.get('verify_jwt') === 'false') names.add(fn[1]!);
-  }
-  return names;
-}
-
-/** The Send Email Hook's URI when config.toml's `[auth.hook.send_email]` is enabled. */
-function sendEmailHook(config: Map<string, Map<string, ConfigValue>>): string | undefined {
-  const hook = config.get('auth.hook.send_email');
-  const uri = hook?.get('uri');
-  return hook?.get('enabled') === 'true' && typeof uri === 'string' ? uri : undefined;
 }
 
 /** How many times a server whose movable port was taken is started on a new one. */

@@ -6,7 +6,7 @@
 // mail-consent.sql). docs/security.md "Notification addresses".
 import { createHmac, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { backgroundEnv } from '../local/stack.ts';
+import { backgroundEnv } from '../local/config.ts';
 import { newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
 import { createBlock, ownerWithBlock, save } from './support/drafts.ts';
 import { postMessage } from './support/hostile.ts';

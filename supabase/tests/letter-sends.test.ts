@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteEmailIdentityCommand } from '@aws-sdk/client-sesv2';
 import { describe, expect, it } from 'vitest';
-import { LOCAL_AWS } from '../local/stack.ts';
+import { LOCAL_AWS } from '../local/config.ts';
 import { DELIVERY_SKIP_REASONS } from '@reaction-blocks/contracts/letters';
 import { callFunction, newUser, sql, stack } from './support/clients.ts';
 import { eventually, inbox, mailbox, sesClient } from './support/providers.ts';

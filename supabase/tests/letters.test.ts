@@ -6,7 +6,7 @@
 // letter-sends.test.ts, a send the worker loses track of letter-settle.test.ts, the audience
 // letter-audience.test.ts; their shared helpers are support/letters.ts.
 import { describe, expect, it } from 'vitest';
-import { LOCAL_AWS } from '../local/stack.ts';
+import { LOCAL_AWS } from '../local/config.ts';
 import {
   BRUNCH_ARTICLE_URL,
   BRUNCH_PROFILE_URL,

@@ -14,9 +14,9 @@ import {
 } from '@aws-sdk/client-sesv2';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_JWT_SECRET, freePorts } from '../local/config.ts';
+import { DEFAULT_JWT_SECRET, freePorts, LOCAL_AWS, LOCAL_NOTION } from '../local/config.ts';
 import { providersStateDir } from '../local/paths.ts';
-import { LOCAL_AWS, LOCAL_NOTION, startStack, type Stack } from '../local/stack.ts';
+import { startStack, type Stack } from '../local/stack.ts';
 import { PORTONE_DEFAULTS } from '../local/providers/portone/index.ts';
 import { eventually } from './support/providers.ts';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startProviders, type Providers } from '../local/providers/server.ts';
-import { LOCAL_AWS } from '../local/stack.ts';
+import { LOCAL_AWS } from '../local/config.ts';
 import { eventually, snsReceiver, snsSignatureValid, type SnsPost } from './support/providers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'rb-ses-journal-'));

@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { denoBinary } from '../local/functions.ts';
 import { Mailbox } from '../local/providers/mailbox.ts';
 import { paths } from '../local/paths.ts';
-import { SENDER_DOMAIN } from '../local/stack.ts';
+import { SENDER_DOMAIN } from '../local/config.ts';
 import {
   eventually,
   fakeState,

@@ -11,7 +11,7 @@ import {
   GetEmailIdentityCommand,
 } from '@aws-sdk/client-sesv2';
 import { describe, expect, it } from 'vitest';
-import { LOCAL_AWS } from '../local/stack.ts';
+import { LOCAL_AWS } from '../local/config.ts';
 import { BRUNCH_PROFILE_URL, BRUNCH_WRITER_EMAIL } from '../local/providers/pages/fixtures.ts';
 import { emptyLetter } from '@reaction-blocks/contracts/letters';
 import { SENDER_MESSAGES } from '@reaction-blocks/contracts/schemas';

@@ -180,7 +180,7 @@ export function snsSignatureValid(message: Record<string, string>, certPem: stri
 // ---------------------------------------------------------------------------------------------
 
 /** The Notion OAuth client of the local stack (what the functions and the fake share). */
-export { LOCAL_NOTION } from '../../local/stack.ts';
+export { LOCAL_NOTION } from '../../local/config.ts';
 
 /**
  * Submits the local authorise page as a person pressing "Allow access" (or Cancel) would, and
@@ -240,7 +240,7 @@ export const notionWorkspace = (workspaceId: string) =>
 
 // ---- Cafe24 fake -------------------------------------------------------------------------------
 
-export { LOCAL_CAFE24 } from '../../local/stack.ts';
+export { LOCAL_CAFE24 } from '../../local/config.ts';
 
 /** A mall id no other test uses: a mall of its own in the Cafe24 fake. */
 export const newMallId = () => `t${randomUUID().replace(/-/g, '').slice(0, 12)}`;

@@ -1,7 +1,7 @@
 // The jobs worker run now, as the pg_cron schedule or a kick would run it.
 import { expect } from 'vitest';
 import { eventually } from '../../../scripts/poll.ts';
-import { backgroundEnv } from '../../local/stack.ts';
+import { backgroundEnv } from '../../local/config.ts';
 import { stack } from './clients.ts';
 
 /** The secret the schedule sends the worker (the test stack's, derived from its JWT secret). */
