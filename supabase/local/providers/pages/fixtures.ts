@@ -1,7 +1,7 @@
 // Fixture pages of the `/pages` fake: a public Notion page (its page-chunk API records), a
 // Brunch profile and article, a Typedream page, and hostile pages for the SSRF guard and the
 // sanitiser. Hosts are the real providers' names; the fake serves them at /pages/<host>/<path>.
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 
 export const NOTION_PAGE_ID = '5e0f0c1e-9d2a-4b7c-8e3f-1a2b3c4d5e6f';
 export const NOTION_PAGE_URL =
@@ -38,18 +38,6 @@ export const PAGE_HOST_ADDRESSES: Array<[string, string]> = [
 
 // ---------------------------------------------------------------------------------------------
 // images: small PNGs made here (a solid colour), and one larger than the image limit
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(buf: Buffer): number {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 function chunk(type: string, data: Buffer): Buffer {
   const len = Buffer.alloc(4);

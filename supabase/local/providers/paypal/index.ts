@@ -25,7 +25,9 @@ import { PAYPAL_DEFAULTS, PayPalModel, type PayPalFakeOptions } from './model.ts
 import { jsSdkScript } from './pages.ts';
 import { restApi } from './rest.ts';
 
-export { crc32, PAYPAL_DEFAULTS, type PayPalFakeOptions } from './model.ts';
+export { PAYPAL_DEFAULTS, type PayPalFakeOptions } from './model.ts';
+/** The checksum the fake's webhook signatures cover (node's CRC32, IEEE, as PayPal's). */
+export { crc32 } from 'node:zlib';
 
 export interface PayPalFake extends ProviderFake {
   options: PayPalFakeOptions;

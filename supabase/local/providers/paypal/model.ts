@@ -3,8 +3,10 @@
 // webhooks each step sends.
 import { createHash, randomBytes, randomUUID, sign } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { crc32 } from 'node:zlib';
 import type { Log } from '../../process.ts';
 import { HttpError, isObject, type JsonObject } from '../http.ts';
+import { ApiError, notFound, unprocessable } from './errors.ts';
 import { makeSigningIdentity, type SigningIdentity } from '../ses/x509.ts';
 import { WebhookSender } from '../webhooks.ts';
 
@@ -100,31 +102,6 @@ export interface Subscription {
   status_change_note?: string;
 }
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly name_: string,
-    message: string,
-    readonly issue?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** PayPal's answer for an unknown plan or subscription. */
-export const notFound = () =>
-  new ApiError(
-    404,
-    'RESOURCE_NOT_FOUND',
-    'The specified resource does not exist.',
-    'INVALID_RESOURCE_ID',
-  );
-/** PayPal's answer for a request its business rules refuse. */
-export const unprocessable = (
-  issue: string,
-  message = 'The requested action could not be performed.',
-) => new ApiError(422, 'UNPROCESSABLE_ENTITY', message, issue);
-
 /** A quantity PayPal takes: 1 to 999999 units. */
 export const validQuantity = (quantity: string) => /^[1-9][0-9]{0,5}$/.test(quantity);
 
@@ -137,18 +114,6 @@ export const addMonth = (iso: string) => {
   d.setUTCMonth(d.getUTCMonth() + 1);
   return d.toISOString();
 };
-
-/** CRC32 (IEEE), as PayPal uses over the webhook body. */
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-export function crc32(text: string): number {
-  let crc = 0xffffffff;
-  for (const byte of Buffer.from(text, 'utf8')) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
 
 /** The fake's state and what changes it; the routes (rest.ts, checkout.ts, control.ts) call it. */
 export class PayPalModel {

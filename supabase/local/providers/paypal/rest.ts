@@ -3,16 +3,11 @@
 // refund of a captured payment, and verify-webhook-signature. Errors in PayPal's shape.
 import { randomBytes, verify } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+// CRC32 (IEEE), as PayPal uses over the webhook body
+import { crc32 } from 'node:zlib';
 import { HttpError, isObject, readBody, readJson, sendJson } from '../http.ts';
-import {
-  ApiError,
-  crc32,
-  notFound,
-  now,
-  unprocessable,
-  validQuantity,
-  type PayPalModel,
-} from './model.ts';
+import { ApiError, notFound, unprocessable } from './errors.ts';
+import { now, validQuantity, type PayPalModel } from './model.ts';
 
 type Route = (
   model: PayPalModel,
