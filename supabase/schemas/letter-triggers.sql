@@ -64,6 +64,7 @@ declare
   v_delivery_id uuid;
   v_member_id uuid;
   v_skip text;
+  v_quota_left boolean;
 begin
   select * into v_job from private.jobs where id = p_job_id and kind = 'letter.trigger' and status = 'running';
   if not found then
@@ -108,7 +109,12 @@ begin
   -- unsubscribed from the owner (rev-mission D1: a yes would lead to nothing, and a stranger
   -- could make the owner mail someone who opted out; the delivery below is skipped and says so)
   -- nor to a suppressed one (ask_mail_consent asks nothing: the platform mails it nothing).
-  if not private.letters_allowed(v_form.owner_id, v_email)
+  -- The month's quota used up is such a check too (rev-fixes2 D7), read here without taking: the
+  -- take stays below, with the delivery. An address not asked for it falls through to the
+  -- delivery, skipped for the quota as a confirmed address's is.
+  v_quota_left := private.monthly_response_count(v_form.owner_id)
+                  < coalesce((select response_monthly_limit from public.profiles where id = v_form.owner_id), 0);
+  if v_quota_left and not private.letters_allowed(v_form.owner_id, v_email)
      and not private.letter_unsubscribed(v_form.owner_id, v_email) then
     if private.ask_mail_consent(v_email, v_form.owner_id, null, v_form.id, v_form.language) = 'suppressed' then
       return jsonb_build_object('skip', 'the address is suppressed');
@@ -143,6 +149,8 @@ begin
   -- reserved, and bounces at the send (prepare_letter_jobs)
   v_skip := case
     when private.letter_unsubscribed(v_letter.owner_id, v_email) then 'the address unsubscribed'
+    -- (its own branch: the take must not run then, and an OR's operands have no set order)
+    when not v_quota_left then 'the monthly email quota is used up'
     when not private.take_response_quota(v_letter.owner_id, 1)
       then 'the monthly email quota is used up'
   end;

@@ -126,6 +126,16 @@ const consentAsks = (email: string) =>
     email,
   ]);
 
+/** Fills the owner's month (a limit of 1000) but one unit: the next response takes the last. */
+const oneUnitLeft = (s: Setup) =>
+  sql(
+    `insert into private.response_counts (user_id, month, shard, count)
+       select $1, date_trunc('month', now())::date, g, private.quota_share(1000, g) - (g = 0)::integer
+       from generate_series(0, 31) g
+     on conflict (user_id, month, shard) do update set count = excluded.count`,
+    [s.owner.id],
+  );
+
 const automaticSend = async (s: Setup) =>
   (
     await s.owner.client
@@ -412,13 +422,7 @@ describe('a letter a form sends by itself', () => {
     // paid again, with room for one more unit this month: the response takes it, the letter
     // finds none (responses and emails share the monthly quota, as the spec has it)
     await sql('update public.profiles set paid = true where id = $1', [s.owner.id]);
-    await sql(
-      `insert into private.response_counts (user_id, month, shard, count)
-         select $1, date_trunc('month', now())::date, g, private.quota_share(1000, g) - (g = 0)::integer
-         from generate_series(0, 31) g
-       on conflict (user_id, month, shard) do update set count = excluded.count`,
-      [s.owner.id],
-    );
+    await oneUnitLeft(s);
     const over = inbox('over');
     const next = await submit(s, over);
     expect(await triggered(next.responseId)).toMatchObject({
@@ -428,6 +432,23 @@ describe('a letter a form sends by itself', () => {
     for (let i = 0; i < 2; i++) await runWorker();
     expect(await mailbox(unpaid)).toEqual([]);
     expect(await mailbox(over)).toEqual([]);
+  });
+
+  // rev-fixes2 D7: the month's quota is a skip check too, so an address that has not confirmed is
+  // asked nothing when the response took the month's last unit (the ask went, and its yes only
+  // queued a letter skipped for the quota)
+  it('past the month’s quota, an address that has not confirmed is asked nothing', async () => {
+    const s = await formWithLetter(null);
+    await oneUnitLeft(s);
+    const to = inbox('over-unconfirmed');
+    const { responseId } = await submit(s, to, undefined, false);
+    const result = await triggered(responseId);
+    expect(result).toMatchObject({ skipped: DELIVERY_SKIP_REASONS.quota });
+    expect(result).not.toHaveProperty('awaiting');
+    for (let i = 0; i < 2; i++) await runWorker();
+    expect(await consentAsks(to)).toEqual([]);
+    expect(await mailbox(to)).toEqual([]);
+    expect(await automaticSend(s)).toMatchObject({ reserved_count: 0, skipped_count: 1 });
   });
 
   it('a letter that is not the form owner’s is never sent, whatever a job or an answer names', async () => {
