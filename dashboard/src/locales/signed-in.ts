@@ -26,6 +26,8 @@ const en = {
     saveState: { saving: 'Saving…', saved: 'Saved', unsaved: 'Unsaved changes' },
     /** a workspace's question before unsaved changes are lost (workspace-leave-dialog.tsx) */
     leave: { title: 'Leave without saving?', stay: 'Stay', leave: 'Leave' },
+    /** a workspace's offer of edits kept from before a sign-out (workspace-kept-notice.tsx) */
+    kept: { restore: 'Restore my edits', discard: 'Discard them' },
   },
   blocks: {
     listLabel: 'Blocks',
@@ -152,6 +154,7 @@ const ko: SameShape<typeof en> = {
     sendNoticeTitle: '보내기 안내',
     saveState: { saving: '저장하는 중…', saved: '저장됨', unsaved: '저장하지 않은 변경 사항' },
     leave: { title: '저장하지 않고 나갈까요?', stay: '머무르기', leave: '나가기' },
+    kept: { restore: '변경 사항 복원', discard: '버리기' },
   },
   blocks: {
     listLabel: '블록',

@@ -9,6 +9,7 @@ import type { TLetterModel } from '@reaction-blocks/contracts/letters';
 import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
 import * as lettersApi from '../api/letters';
 import type { LetterData, Loaded } from '../api/letters';
+import { describeKeptDraft } from '../../../test/kept-draft';
 import { expectBackLinkAsks, expectTabCloseAsks } from '../../../test/leave-guard';
 import { registerLetterTranslations } from '../locales';
 import { LetterWorkspacePage } from './letter-workspace';
@@ -191,5 +192,44 @@ describe('leaving the letter with unsaved changes', () => {
     api.loadLetterBlock.mockResolvedValue(letterData(model(['Hello'])));
     renderLetter();
     await expectTabCloseAsks();
+  });
+});
+
+describeKeptDraft(`/work/${BLOCK_ID}`, 'Weekly', (name) => {
+  api.loadLetterBlock.mockResolvedValue(letterData(model(['Hello']), name));
+  return renderLetter();
+});
+
+describe('a letter’s kept edits', () => {
+  const sender = (email: string) =>
+    api.listSenders.mockResolvedValue([{ email, status: 'verified' }]);
+
+  it('are offered in Korean, and restored with a sender still verified', async () => {
+    window.history.replaceState(null, '', `/work/${BLOCK_ID}`);
+    sender('before@example.com');
+    api.loadLetterBlock.mockResolvedValue(letterData(model(['Hello'])));
+    const view = renderLetter();
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Title' }), {
+      target: { value: 'Typed before' },
+    });
+    view.unmount();
+    // meanwhile that sender was deleted and another verified
+    sender('after@example.com');
+    await i18next.changeLanguage('ko');
+    renderLetter();
+    expect(
+      await screen.findByText(
+        '로그아웃되기 전(또는 페이지를 새로 고치기 전)에 이 레터에서 저장하지 않은 변경 사항을 이 탭에 보관해 두었습니다.',
+      ),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '변경 사항 복원' }));
+    expect(screen.getByRole('textbox', { name: '제목' })).toHaveProperty('value', 'Typed before');
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: '보내는 사람' })).toHaveProperty(
+        'value',
+        'after@example.com',
+      ),
+    );
+    window.history.replaceState(null, '', '/');
   });
 });

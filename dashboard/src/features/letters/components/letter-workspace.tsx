@@ -20,6 +20,7 @@ import { isLetterType, type LetterType } from '../../../lib/db-types';
 import { useSession } from '../../../lib/session';
 import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { useDraftQuery } from '../../../lib/use-draft-query';
+import { useKeptDraft } from '../../../lib/kept-draft';
 import {
   emptyLetter,
   LETTER_LIMITS,
@@ -43,6 +44,7 @@ import {
   WorkspaceTitle,
 } from '../../../components/layouts/workspace-header';
 import { WorkspaceActions } from '../../../components/layouts/workspace-actions';
+import { WorkspaceKeptNotice } from '../../../components/layouts/workspace-kept-notice';
 import { WorkspaceLeaveDialog } from '../../../components/layouts/workspace-leave-dialog';
 import { letterMessage, letterReason } from '../model/messages';
 import { BrunchVerifyDialog } from './brunch-verify-dialog';
@@ -111,6 +113,12 @@ export function LetterWorkspacePage() {
   }, [pick, hasSavedHtml, setBase, setDraft]);
 
   const dirty = !!base && !!draft && !sameDraft(base, draft);
+  // Unsaved edits kept in this tab through a sign-out or a reload (lib/kept-draft.ts), as the
+  // block workspace's: compared with the saved letter as read (`from`, not `base`, which takes the
+  // sender only once the senders are read), restored with the sender as the senders allow.
+  const from = useMemo(() => (saved ? draftFromData(saved) : null), [saved]);
+  const restore = useCallback((d: LetterDraft) => setDraft(pick(d)), [pick, setDraft]);
+  const kept = useKeptDraft({ ownerId: user?.id, blockId, base: from, draft, dirty, restore });
   // the same guard as the block workspace's: the tab closing, the back link and the browser's Back
   const guard = useLeaveGuard(dirty, paths.work(blockId), paths.dashboardSend);
 
@@ -268,6 +276,7 @@ export function LetterWorkspacePage() {
             mode: t(`letters.modes.${mode}`),
           })}
         </PageHeading>
+        <WorkspaceKeptNotice kept={kept} text={t('letters.kept.text')} />
         {mode === 'history' ? (
           <div className="workspace-results">
             <HistoryView blockId={blockId} />

@@ -158,6 +158,9 @@ export const en = {
     subjectLineBreak: 'The title is the mail’s subject: it cannot contain line breaks.',
   },
   leave: { text: 'Your changes to this letter are not saved.' },
+  kept: {
+    text: 'Your unsaved edits to this letter from before you were signed out (or the page was reloaded) were kept in this tab.',
+  },
 };
 
 export const ko: typeof en = {
@@ -315,6 +318,9 @@ export const ko: typeof en = {
     subjectLineBreak: '제목은 메일 제목으로 쓰이므로 줄바꿈을 넣을 수 없습니다.',
   },
   leave: { text: '이 레터의 변경 사항이 저장되지 않았습니다.' },
+  kept: {
+    text: '로그아웃되기 전(또는 페이지를 새로 고치기 전)에 이 레터에서 저장하지 않은 변경 사항을 이 탭에 보관해 두었습니다.',
+  },
 };
 
 export const registerLetterTranslations = textRegistration({ en, ko }, 'letters');

@@ -1,8 +1,9 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Link, Route, Routes } from 'react-router-dom';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PageHeading, resetNavigation } from '../../../components/ui/page-heading';
 import type { ReactionType } from '../../../lib/db-types';
+import { describeKeptDraft } from '../../../test/kept-draft';
 import { expectBackLinkAsks, expectTabCloseAsks } from '../../../test/leave-guard';
 import { alertsAfterClicks, renderWithProviders, signedInSession } from '../../../test/utils';
 import type { WorkspaceData } from '../api';
@@ -260,51 +261,9 @@ describe('leaving with unsaved changes', () => {
   });
 });
 
-describe('unsaved edits kept through a sign-out (rev-owner D4)', () => {
-  const offer = () => screen.queryByRole('button', { name: 'Restore my edits' });
-  // the sign-in card replaces the signed-in area (app/router.tsx) and the address stays the block's
-  async function typeThenSignOut(data = workspaceData('comment')) {
-    window.history.replaceState(null, '', `/work/${BLOCK_ID}`);
-    const view = renderWorkspace(fakeApi(data));
-    fireEvent.change(await screen.findByRole('textbox', { name: 'Block name' }), {
-      target: { value: 'Typed before' },
-    });
-    view.unmount();
-  }
-  afterEach(() => window.history.replaceState(null, '', '/'));
-
-  it('offers them back after signing in again; Restore makes them the unsaved draft', async () => {
-    await typeThenSignOut();
-    renderWorkspace(fakeApi(workspaceData('comment')));
-    const name = await screen.findByRole('textbox', { name: 'Block name' });
-    expect(name).toHaveProperty('value', 'My block');
-    fireEvent.click(await screen.findByRole('button', { name: 'Restore my edits' }));
-    expect(name).toHaveProperty('value', 'Typed before');
-    expect(offer()).toBeNull();
-    expect(screen.getByRole('button', { name: 'Save' })).toBeTruthy();
-  });
-
-  it('Discard drops them for good', async () => {
-    await typeThenSignOut();
-    const view = renderWorkspace(fakeApi(workspaceData('comment')));
-    fireEvent.click(await screen.findByRole('button', { name: 'Discard them' }));
-    expect(screen.getByRole('textbox', { name: 'Block name' })).toHaveProperty('value', 'My block');
-    view.unmount();
-    renderWorkspace(fakeApi(workspaceData('comment')));
-    await screen.findByRole('textbox', { name: 'Block name' });
-    expect(offer()).toBeNull();
-  });
-
-  it('offers nothing when the block was saved elsewhere meanwhile', async () => {
-    await typeThenSignOut();
-    renderWorkspace(fakeApi(workspaceData('comment', { name: 'Renamed in another tab' })));
-    expect(await screen.findByRole('textbox', { name: 'Block name' })).toHaveProperty(
-      'value',
-      'Renamed in another tab',
-    );
-    expect(offer()).toBeNull();
-  });
-});
+describeKeptDraft(`/work/${BLOCK_ID}`, 'My block', (name) =>
+  renderWorkspace(fakeApi(workspaceData('comment', { name }))),
+);
 
 describe('focus', () => {
   it('moves to the page heading on arrival from the dashboard and on a change of mode', async () => {

@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router-dom';
 import { WorkspaceLeaveDialog } from '../../../components/layouts/workspace-leave-dialog';
+import { WorkspaceKeptNotice } from '../../../components/layouts/workspace-kept-notice';
 import { PageHeading } from '../../../components/ui/page-heading';
 import { PageLoading } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
@@ -125,23 +126,7 @@ export function WorkspacePage({ api = supabaseWorkspaceApi, renderBlockLink }: W
             mode: t(modeLabelKey(type, mode)),
           })}
         </PageHeading>
-        {ws.keptOffer ? (
-          <div className="notice workspace-kept" role="status">
-            <p>{t('workspace.kept.text')}</p>
-            <div className="workspace-kept-actions">
-              <button
-                type="button"
-                className="button button-primary"
-                onClick={() => ws.answerKept(true)}
-              >
-                {t('workspace.kept.restore')}
-              </button>
-              <button type="button" className="button" onClick={() => ws.answerKept(false)}>
-                {t('workspace.kept.discard')}
-              </button>
-            </div>
-          </div>
-        ) : null}
+        <WorkspaceKeptNotice kept={ws.kept} text={t('workspace.kept.text')} />
         {mode === 'edit' ? (
           <div className="workspace-edit" data-editor={draft.form ? 'form' : undefined}>
             <SettingsPanel

@@ -1,14 +1,13 @@
 // The workspace's state: the block as last saved, the owner's draft of it (settings, private
 // settings, form questions and endings), what changed, and Save. A failed save keeps the draft
 // as it is, so nothing the owner typed is lost.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { blockDefaults } from '@reaction-blocks/contracts/block-defaults';
 import type { TSaveBlock } from '@reaction-blocks/contracts/schemas';
-import { isWithin, paths } from '../../../config/paths';
 import { isReactionType } from '../../../lib/db-types';
 import { failureReason, messageOf } from '../../../lib/errors';
-import { dropKeptDraft, keepDraft, keptDraftFor } from '../model/kept-draft';
+import { useKeptDraft } from '../../../lib/kept-draft';
 import { isSchemaMessage } from '../model/messages';
 import { useDraftQuery, type DraftStatus } from '../../../lib/use-draft-query';
 import type { WorkspaceApi, WorkspaceData } from '../api';
@@ -43,8 +42,6 @@ interface Draft {
   private: PrivateDraft;
   form: FormDraft | null;
 }
-
-const NOT_KEPT = { for: null, draft: null };
 
 function draftOf(data: WorkspaceData): Draft {
   return {
@@ -95,39 +92,8 @@ export function useWorkspace(blockId: string, ownerId: string | undefined, api: 
     Object.keys(changedPrivate).length > 0 ||
     formChanged;
 
-  // Unsaved edits kept in this tab (model/kept-draft.ts): offered back once the block is read,
-  // kept while the draft differs from the saved block, dropped when it no longer does, when the
-  // owner answers the offer, or when they leave the workspace (the address is no longer the
-  // block's when it unmounts). A sign-out leaves the address as it was, so they stay for after.
-  // Read once per owner and block as the block is seeded (during render, as the seed itself).
-  const keptFor = ownerId && base ? `${ownerId}:${blockId}` : null;
-  const [kept, setKept] = useState<{ for: string | null; draft: Draft | null }>(NOT_KEPT);
-  if (keptFor && kept.for !== keptFor) {
-    setKept({ for: keptFor, draft: keptDraftFor(ownerId!, blockId, base!) });
-  }
-  const keptOffer = kept.for === keptFor ? kept.draft : null;
-  useEffect(() => {
-    if (!ownerId || !base || !draft || keptOffer) return;
-    if (dirty) keepDraft(ownerId, blockId, { base, draft });
-    else dropKeptDraft(ownerId, blockId);
-  }, [ownerId, blockId, base, draft, dirty, keptOffer]);
-  useEffect(
-    () => () => {
-      if (ownerId && !isWithin(window.location.pathname, paths.work(blockId))) {
-        dropKeptDraft(ownerId, blockId);
-      }
-    },
-    [ownerId, blockId],
-  );
-  /** Restore: the kept edits become the draft (unsaved until Save); Discard: they are dropped. */
-  const answerKept = useCallback(
-    (restore: boolean) => {
-      if (restore && keptOffer) setDraft(keptOffer);
-      setKept((k) => ({ ...k, draft: null }));
-      if (!restore && ownerId) dropKeptDraft(ownerId, blockId);
-    },
-    [keptOffer, ownerId, blockId, setDraft],
-  );
+  // Unsaved edits kept in this tab through a sign-out or a reload (lib/kept-draft.ts).
+  const kept = useKeptDraft({ ownerId, blockId, base, draft, dirty, restore: setDraft });
 
   const errors: FieldErrors = useMemo(
     () => ({
@@ -239,8 +205,7 @@ export function useWorkspace(blockId: string, ownerId: string | undefined, api: 
     setForm,
     save,
     /** Edits kept in this tab from before a sign-out or a reload, offered back (D4). */
-    keptOffer: keptOffer !== null,
-    answerKept,
+    kept,
   };
 }
 

@@ -29,8 +29,6 @@ export const en = {
   leave: { text: 'You have unsaved changes. They will be lost if you leave this page.' },
   kept: {
     text: 'Your unsaved edits to this block from before you were signed out (or the page was reloaded) were kept in this tab.',
-    restore: 'Restore my edits',
-    discard: 'Discard them',
   },
   settings: {
     title: '{{type}} settings',
@@ -231,8 +229,6 @@ export const ko: typeof en = {
   leave: { text: '저장하지 않은 변경 사항이 있습니다. 이 페이지를 나가면 사라집니다.' },
   kept: {
     text: '로그아웃되기 전(또는 페이지를 새로 고치기 전)에 이 블록에서 저장하지 않은 변경 사항을 이 탭에 보관해 두었습니다.',
-    restore: '변경 사항 복원',
-    discard: '버리기',
   },
   settings: {
     title: '{{type}} 설정',
