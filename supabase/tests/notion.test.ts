@@ -602,8 +602,8 @@ describe('a lost answer', () => {
     expect(await logOf('/pages')).toHaveLength(1);
   });
 
-  it('a row with no Response ID to look up is found by its title and its body', async () => {
-    // Feedback has no Response ID column and every click's title is the block's name
+  /** A button block written to Feedback: no Response ID column, every click titled by the block's name. */
+  async function feedbackButton() {
     const res = await search(owner, 'database');
     const feedback = (
       res.json.data as { objects: Array<{ id: string; title: string }> }
@@ -613,6 +613,18 @@ describe('a lost answer', () => {
       notion_database: feedback.id,
       notion_database_title: 'block_name',
     });
+    const feedbackRows = async () => rowsIn(await notionWorkspace(ws), feedback.id);
+    return { feedback, button, feedbackRows };
+  }
+
+  /** The look-up's calls since `since`: queries of a data source, lists of a page's content. */
+  const lookupCalls = async (since: string) =>
+    (await notionWorkspace(ws)).log.filter(
+      (l) => l.at >= since && (l.path.endsWith('/query') || l.path.endsWith('/children')),
+    );
+
+  it('a row with no Response ID to look up is found by its title and its body', async () => {
+    const { feedback, button } = await feedbackButton();
     for (const name of ['A', 'B']) await clickAs(button, name);
     await runWorker();
     await eventually(async () => (await notionJobs(button)).every((j) => j.status === 'done'));
@@ -627,7 +639,101 @@ describe('a lost answer', () => {
     const found = rows.find((r) => r.id === (job.result as { page_id: string }).page_id)!;
     expect(JSON.stringify(found.children)).toContain(' · C · ');
   });
+
+  // rev-fixes2 D5: the look-up takes a row only where we wrote the item (its last paragraph ends
+  // with the item's time and id), not one whose text merely quotes the id: another visitor's name
+  it('a visitor whose name quotes another click’s id does not stand in for that click', async () => {
+    const { button, feedbackRows } = await feedbackButton();
+    const before = (await feedbackRows()).length;
+    // Notion's 503: nothing written, but uncertain (it can follow a request Notion took)
+    const first = await failingOnce(ws, 'outage', button, 0, () => clickAs(button, 'Victim'));
+    expect(first.last_error).toMatch(/^uncertain: /);
+    const [victim] = await sql<{ id: string }>(
+      'select id from public.responses where block_id = $1',
+      [button],
+    );
+    await clickAs(button, victim!.id);
+    await runWorker();
+    await eventually(async () => (await notionJobs(button))[1]?.status === 'done');
+    expect((await rerunJobs(button, 0)).result).not.toHaveProperty('found_after_retry');
+    const rows = (await feedbackRows()).slice(before);
+    expect(rows).toHaveLength(2);
+    expect(JSON.stringify(rows)).toContain(' · Victim · ');
+  });
+
+  it('after an attempt that certainly wrote nothing, the retry writes without looking', async () => {
+    const { button, feedbackRows } = await feedbackButton();
+    const before = (await feedbackRows()).length;
+    await failingOnce(ws, 'outage', button, 0, () => clickAs(button, 'Refused'));
+    // as a refused connection leaves the job (classifyNotionError: unavailable)
+    await sql(
+      `update private.jobs set last_error = 'unavailable: connection refused'
+       where kind = 'notion' and status = 'queued' and payload ->> 'block_id' = $1`,
+      [button],
+    );
+    const since = new Date().toISOString();
+    expect((await rerunJobs(button, 0)).result).not.toHaveProperty('found_after_retry');
+    expect(await lookupCalls(since)).toEqual([]);
+    expect((await feedbackRows()).slice(before)).toHaveLength(1);
+  });
+
+  // the look-up spends at most 40 Notion calls (and 30 s), well inside the job's 120 s lease;
+  // past them it writes the item (a duplicate the owner can delete) and says so in the result
+  it('a look-up with more rows to open than its allowance writes the item and says so', async () => {
+    const { feedback, button, feedbackRows } = await feedbackButton();
+    await failingOnce(ws, 'outage', button, 0, () => clickAs(button, 'Busy'));
+    const [{ name }] = (await sql<{ name: string }>(
+      'select name from public.blocks where id = $1',
+      [button],
+    )) as [{ name: string }];
+    // 50 rows with the click's title since the job was enqueued (other clicks, another app's)
+    await writePages(
+      owner,
+      { data_source_id: feedback.id },
+      'Title',
+      Array.from({ length: 50 }, () => name),
+    );
+    const before = (await feedbackRows()).length;
+    const since = new Date().toISOString();
+    expect((await rerunJobs(button, 0)).result).toMatchObject({ lookup: 'gave_up' });
+    expect((await lookupCalls(since)).length).toBeLessThanOrEqual(40);
+    const rows = (await feedbackRows()).slice(before);
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).toContain(' · Busy · ');
+  });
 });
+
+/**
+ * Pages written under `parent` straight through Notion's API with the owner's token (as another
+ * app of theirs, or the owner, would), one per title.
+ */
+async function writePages(
+  owner: TestUser,
+  parent: Record<string, string>,
+  titleColumn: string,
+  titles: string[],
+) {
+  const [{ token }] = (await sql<{ token: string }>(
+    `select t.access_token as token from public.integrations i
+     join private.integration_tokens t on t.integration_id = i.id where i.user_id = $1`,
+    [owner.id],
+  )) as [{ token: string }];
+  for (const title of titles) {
+    const made = await fetch(`${stack().providersUrl}/notion/v1/pages`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'notion-version': '2025-09-03',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        parent,
+        properties: { [titleColumn]: { title: [{ type: 'text', text: { content: title } }] } },
+      }),
+    });
+    expect(made.status).toBe(200);
+  }
+}
 
 /**
  * A paid owner's like block written under their Notion page "Likes" (every like's page titled by
@@ -643,27 +749,12 @@ async function likesUnderPage(tag: string, notes: number, names: string[]) {
   )!;
   const like = await createBlock(owner, 'like');
   await link(owner, like, { notion_page: likes.id, notion_database_title: 'block_name' });
-  const [{ token }] = (await sql<{ token: string }>(
-    `select t.access_token as token from public.integrations i
-     join private.integration_tokens t on t.integration_id = i.id where i.user_id = $1`,
-    [owner.id],
-  )) as [{ token: string }];
-  const api = `${stack().providersUrl}/notion/v1`;
-  for (let n = 0; n < notes; n++) {
-    const made = await fetch(`${api}/pages`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'notion-version': '2025-09-03',
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({
-        parent: { page_id: likes.id },
-        properties: { title: { title: [{ type: 'text', text: { content: `note ${n}` } }] } },
-      }),
-    });
-    expect(made.status).toBe(200);
-  }
+  await writePages(
+    owner,
+    { page_id: likes.id },
+    'title',
+    Array.from({ length: notes }, (_, n) => `note ${n}`),
+  );
   for (const name of names) await likeAs(like, name);
   await runWorker();
   await eventually(async () => (await notionJobs(like)).every((j) => j.status === 'done'));

@@ -12,11 +12,14 @@
 // - connection refused: retried with the queue's backoff (40 attempts ride out a day);
 // - no answer after the request was sent (a lost answer, a timeout) or a 5xx (`uncertain`: a
 //   proxy's 502 or 504, or Notion's 500 after it stored the page, may follow a write that was
-//   carried out): retried the same way, and every retry first looks for the page it may have
-//   written, so it is not written twice: a row by its Response ID (the title or a "Response ID"
-//   column) or else by its title among the rows created since the job was enqueued and the
-//   item's id in its body, a page under a page among the parent's child pages listed from the
-//   block's last page before the job (its `anchor`), by its title and the item's id in its body.
+//   carried out): retried the same way, and the retry after such an attempt (`maybe_written`)
+//   first looks for the page it may have written, so it is not written twice: a row by its
+//   Response ID (the title or a "Response ID" column) or else by its title among the rows created
+//   since the job was enqueued and its body's last paragraph ending with the item's time and id
+//   (`itemMark`), a page under a page among the parent's child pages listed from the block's last
+//   page before the job (its `anchor`), by its title and that last paragraph. The look-up spends
+//   at most LOOKUP_CALLS calls and LOOKUP_MS, well inside the job's lease; past them the page is
+//   written (a duplicate the owner can delete, never an item lost or a lease run out).
 //   When the last attempt ends so, the owner's note says the item may have been written
 //   (write_uncertain), not that it could not be (write_failed);
 // - 400 naming a column: the page is written without that column and a note says which.
@@ -24,6 +27,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { rpc, type ClaimedJob, type Delivery, type JobHandler, type Outcome } from './jobs.ts';
 import { classifyNotionError, notionClient, plainText, type NotionFailure } from './notion.ts';
 import {
+  itemMark,
   mapToDataSource,
   mapToPage,
   propertyInError,
@@ -59,16 +63,58 @@ async function readSchema(ctx: NotionContext): Promise<SchemaProperty[]> {
   return schema;
 }
 
-/** Whether a page's body names the item's id (its last paragraph: block, creator, time, id). */
-async function bodyNames(ctx: NotionContext, pageId: string): Promise<boolean> {
+/**
+ * What a retry's look-up may spend: Notion calls and time, well inside the job's 120 s lease
+ * (jobs-worker lockSeconds; the write and its notes come after) at Notion's three requests a
+ * second. A look-up that would need more writes the page (rev-fixes2 D5: a busy form's rows since
+ * an outage began, or a page with 40,000 likes listed from its first, ran past the lease, and a
+ * second worker claimed the job while the first still scanned).
+ */
+const LOOKUP_CALLS = 40;
+const LOOKUP_MS = 30_000;
+
+/** A look-up's allowance: `spend` takes one call, false once the calls or the time are used up. */
+class Allowance {
+  private calls = LOOKUP_CALLS;
+  private readonly until = Date.now() + LOOKUP_MS;
+  spend(): boolean {
+    if (this.calls <= 0 || Date.now() >= this.until) return false;
+    this.calls -= 1;
+    return true;
+  }
+}
+
+/** A look-up's answer: the page found, none, or gave up (its allowance spent). */
+type Found = string | null | 'gave_up';
+
+/**
+ * Whether a page is the item's as we wrote it: its body's last block (no more after it: a body
+ * is at most 99 blocks) a paragraph ending with the item's time and id.
+ */
+async function writtenFor(ctx: NotionContext, pageId: string): Promise<boolean> {
   const body = await notionClient(ctx.access_token).blocks.children.list({
     block_id: pageId,
     page_size: 100,
   });
-  return (body.results as Array<Record<string, unknown>>).some((b) => {
-    const value = b[String(b.type)] as { rich_text?: unknown } | undefined;
-    return plainText(value?.rich_text).includes(ctx.item.id);
-  });
+  const last = body.results.at(-1) as { type?: string; paragraph?: { rich_text?: unknown } };
+  return (
+    !body.has_more &&
+    last?.type === 'paragraph' &&
+    plainText(last.paragraph?.rich_text).endsWith(itemMark(ctx.item))
+  );
+}
+
+/** The first of `candidates` (page ids) written for the item, opened within the allowance. */
+async function firstWrittenFor(
+  ctx: NotionContext,
+  candidates: string[],
+  allowance: Allowance,
+): Promise<Found> {
+  for (const id of candidates) {
+    if (!allowance.spend()) return 'gave_up';
+    if (await writtenFor(ctx, id)) return id;
+  }
+  return null;
 }
 
 /** Notion's times are whole minutes: from the minute before the job's, for the clocks. */
@@ -78,14 +124,15 @@ const sinceMinute = (since: string) =>
 /**
  * The row a previous attempt may have written: by its Response ID (the title in response_id
  * mode, or a "Response ID" column); without either, the rows created since the job was enqueued
- * with the row's title, newest first, the one whose body names the item's id.
+ * with the row's title, newest first, the one written for the item (writtenFor).
  */
 async function alreadyWritten(
   ctx: NotionContext,
   schema: SchemaProperty[],
   title: string,
   since: string,
-): Promise<string | null> {
+  allowance: Allowance,
+): Promise<Found> {
   const titleColumn = schema.find((p) => p.type === 'title');
   const idColumn = schema.find(
     (p) => p.type === 'rich_text' && /^response[ _-]?id$/i.test(p.name.trim()),
@@ -109,6 +156,7 @@ async function alreadyWritten(
   const candidates: string[] = [];
   let cursor: string | undefined;
   do {
+    if (!allowance.spend()) return 'gave_up';
     const found = await client.dataSources.query({
       data_source_id: ctx.target.id,
       filter: { timestamp: 'created_time', created_time: { on_or_after: sinceMinute(since) } },
@@ -125,8 +173,7 @@ async function alreadyWritten(
     }
     cursor = found.has_more && found.next_cursor ? found.next_cursor : undefined;
   } while (cursor);
-  for (const id of candidates) if (await bodyNames(ctx, id)) return id;
-  return null;
+  return firstWrittenFor(ctx, candidates, allowance);
 }
 
 /**
@@ -139,21 +186,23 @@ async function alreadyWritten(
  * call per 100: 100 calls for 10,000 likes), or from the first child when there is none or Notion
  * refuses it (the owner deleted or moved that page), keeps the child pages with the page's title
  * created since the job was enqueued (Notion's block times are whole minutes; one minute more for
- * the clocks), newest first, and opens each until one's body names the item's id (its last
- * paragraph: block, creator, time, id). Not found (the owner renamed or moved it meanwhile):
+ * the clocks), newest first, and opens each until one is written for the item (writtenFor). Not
+ * found (the owner renamed or moved it meanwhile), or past the allowance:
  * written again.
  */
 async function alreadyWrittenUnder(
   ctx: NotionContext,
   title: string,
   since: string,
-): Promise<string | null> {
+  allowance: Allowance,
+): Promise<Found> {
   const client = notionClient(ctx.access_token);
   const from = Date.parse(sinceMinute(since));
   const list = async (start: string | undefined) => {
     const candidates: string[] = [];
     let cursor = start;
     do {
+      if (!allowance.spend()) return 'gave_up';
       const page = await client.blocks.children.list({
         block_id: ctx.target.id,
         page_size: 100,
@@ -173,7 +222,7 @@ async function alreadyWrittenUnder(
     } while (cursor);
     return candidates;
   };
-  let candidates: string[];
+  let candidates: string[] | 'gave_up';
   try {
     candidates = await list(ctx.anchor ?? undefined);
   } catch (err) {
@@ -182,8 +231,8 @@ async function alreadyWrittenUnder(
     if (!ctx.anchor || (kind !== 'invalid' && kind !== 'not_found')) throw err;
     candidates = await list(undefined);
   }
-  for (const id of candidates.reverse()) if (await bodyNames(ctx, id)) return id;
-  return null;
+  if (candidates === 'gave_up') return candidates;
+  return firstWrittenFor(ctx, candidates.reverse(), allowance);
 }
 
 function noteRows(ctx: NotionContext, notes: ColumnNote[]) {
@@ -271,12 +320,16 @@ function createPage(ctx: NotionContext, mapped: MappedPage) {
   });
 }
 
-/** Writes the page; a column Notion refuses is left out (and noted), up to three times. */
+/**
+ * Writes the page; a column Notion refuses is left out (and noted), up to three times. `found`
+ * 'gave_up': the look-up before it could not tell within its allowance (said in the result).
+ */
 function delivery(
   db: SupabaseClient,
   job: ClaimedJob,
   ctx: NotionContext,
   first: MappedPage,
+  found: Found = null,
 ): Delivery {
   return {
     async deliver(): Promise<Outcome> {
@@ -297,6 +350,7 @@ function delivery(
               page_id: page.id,
               notes: notes.length,
               ...(ctx.target.kind === 'page' ? { under: ctx.target.id } : {}),
+              ...(found === 'gave_up' ? { lookup: 'gave_up' } : {}),
             },
           };
         } catch (err) {
@@ -355,27 +409,30 @@ async function prepareOne(
   if (prepared.skip) return { status: 'done', result: { skipped: prepared.skip } };
   if (prepared.defer_until) return { status: 'defer', run_at: prepared.defer_until };
   const ctx = prepared.context!;
+  // only after an attempt that may have written the page (its error `uncertain:`): after one
+  // that certainly wrote nothing (refused connection, a page Notion refused) it writes at once
+  const allowance = new Allowance();
   try {
     if (ctx.target.kind === 'page') {
       const mapped = mapToPage(ctx);
-      if (job.attempts > 1) {
-        const existing = await alreadyWrittenUnder(ctx, mapped.title, job.created_at);
-        if (existing)
-          return {
-            status: 'done',
-            result: { page_id: existing, found_after_retry: true, under: ctx.target.id },
-          };
-      }
-      return delivery(db, job, ctx, mapped);
+      const found = ctx.maybe_written
+        ? await alreadyWrittenUnder(ctx, mapped.title, job.created_at, allowance)
+        : null;
+      if (found && found !== 'gave_up')
+        return {
+          status: 'done',
+          result: { page_id: found, found_after_retry: true, under: ctx.target.id },
+        };
+      return delivery(db, job, ctx, mapped, found);
     }
     const schema = await readSchema(ctx);
     const mapped = mapToDataSource(schema, ctx);
-    if (job.attempts > 1) {
-      const existing = await alreadyWritten(ctx, schema, mapped.title, job.created_at);
-      if (existing)
-        return { status: 'done', result: { page_id: existing, found_after_retry: true } };
-    }
-    return delivery(db, job, ctx, mapped);
+    const found = ctx.maybe_written
+      ? await alreadyWritten(ctx, schema, mapped.title, job.created_at, allowance)
+      : null;
+    if (found && found !== 'gave_up')
+      return { status: 'done', result: { page_id: found, found_after_retry: true } };
+    return delivery(db, job, ctx, mapped, found);
   } catch (err) {
     const failure = classifyNotionError(err);
     // reads changed nothing at Notion: a timeout here is as safe to retry as an outage, and a

@@ -307,6 +307,13 @@ function convert(
   }
 }
 
+/**
+ * How the body's last paragraph ends: the item's time and id, as we write them. The lookup of a
+ * page an earlier attempt may have written matches this end of the last block only: a visitor's
+ * text (a name, a comment, an answer) can quote an item's id anywhere before it, never there.
+ */
+export const itemMark = (item: NotionContext['item']) => ` · ${item.created_at} · ${item.id}`;
+
 /** The page's body: a heading per field with its value, as paragraphs (≤ 100 blocks). */
 export function bodyBlocks(ctx: Pick<NotionContext, 'block' | 'item'>): unknown[] {
   const item = ctx.item;
@@ -333,7 +340,7 @@ export function bodyBlocks(ctx: Pick<NotionContext, 'block' | 'item'>): unknown[
     object: 'block',
     type: 'paragraph',
     paragraph: {
-      rich_text: rich(`${ctx.block.name} · ${creator} · ${item.created_at} · ${item.id}`),
+      rich_text: rich(`${ctx.block.name} · ${creator}${itemMark(item)}`),
     },
   });
   return blocks;
