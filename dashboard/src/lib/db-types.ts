@@ -17,6 +17,10 @@ export {
 
 type Tables = Database['public']['Tables'];
 
+/** A row of what the database function `name` returns (a `returns table` RPC). */
+export type RpcRow<name extends keyof Database['public']['Functions']> =
+  Database['public']['Functions'][name]['Returns'] extends ReadonlyArray<infer Row> ? Row : never;
+
 /** The block columns the dashboard reads (see BLOCK_COLUMNS in features/blocks/api). */
 export type BlockRow = Pick<
   Tables['blocks']['Row'],

@@ -17,6 +17,7 @@ import {
   type TNotionObject,
 } from '@reaction-blocks/contracts/schemas';
 import { ZCafe24Authorize, ZSetCafe24 } from '@reaction-blocks/contracts/cafe24';
+import { readRows } from './read-rows';
 import { invokeFunction, supabase } from './supabase';
 
 export type { TNotionObject } from '@reaction-blocks/contracts/schemas';
@@ -84,11 +85,10 @@ export async function listIntegrationNotes(
     .eq('provider', provider)
     .order('last_at', { ascending: false })
     .abortSignal(signal);
-  const { data, error } = await (blockId === null
-    ? query.is('block_id', null)
-    : query.eq('block_id', blockId));
-  if (error) throw error;
-  return (data ?? []) as IntegrationNote[];
+  const rows = await readRows(
+    blockId === null ? query.is('block_id', null) : query.eq('block_id', blockId),
+  );
+  return rows as IntegrationNote[];
 }
 
 export async function dismissIntegrationNote(id: string): Promise<void> {

@@ -2,6 +2,7 @@
 // the database checks lengths and addresses, and adding members or groups needs a paid plan
 // (insert policies). Members are read 10 at a time, newest first.
 import type { Database } from '../../../lib/db-types';
+import { readRows } from '../../../lib/read-rows';
 import { supabase } from '../../../lib/supabase';
 
 type Tables = Database['public']['Tables'];
@@ -55,9 +56,7 @@ export async function listMembers(q: MemberQuery, signal: AbortSignal): Promise<
     query = query.or(
       `created_at.lt."${q.after.created_at}",and(created_at.eq."${q.after.created_at}",id.lt.${q.after.id})`,
     );
-  const { data, error } = await query;
-  if (error) throw error;
-  return data;
+  return readRows(query);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { BlockRow } from '../../../lib/db-types';
+import { readRows } from '../../../lib/read-rows';
 import { supabase } from '../../../lib/supabase';
 import { blockKeys } from './keys';
 
@@ -12,14 +13,15 @@ export const BLOCK_COLUMNS =
 
 /** The owner's blocks, newest first (the card order is applied by sortBlocks). */
 export async function listBlocks(ownerId: string, signal: AbortSignal): Promise<BlockRow[]> {
-  const { data, error } = await supabase
-    .from('blocks')
-    .select(BLOCK_COLUMNS)
-    .eq('owner_id', ownerId)
-    .order('created_at', { ascending: false })
-    .abortSignal(signal);
-  if (error) throw error;
-  return (data ?? []) as BlockRow[];
+  const rows = await readRows(
+    supabase
+      .from('blocks')
+      .select(BLOCK_COLUMNS)
+      .eq('owner_id', ownerId)
+      .order('created_at', { ascending: false })
+      .abortSignal(signal),
+  );
+  return rows as BlockRow[];
 }
 
 export const blocksQueryOptions = (ownerId: string) =>

@@ -13,9 +13,10 @@ import {
   type TLetterModel,
   type TSaveLetter,
 } from '@reaction-blocks/contracts/letters';
-import type { Database } from '../../../lib/db-types';
+import type { Database, RpcRow } from '../../../lib/db-types';
 import { readOwnBlock } from '../../../lib/own-block';
 import { readProfile } from '../../../lib/profile';
+import { readRows } from '../../../lib/read-rows';
 import { invokeFunction, supabase } from '../../../lib/supabase';
 
 type Tables = Database['public']['Tables'];
@@ -64,26 +65,16 @@ export async function remainingEmails(userId: string, signal: AbortSignal): Prom
   return Math.max(0, data.response_monthly_limit - (data.response_monthly_count ?? 0));
 }
 
-export interface GroupOption {
-  name: string;
-  /** Addresses an audience send reaches: active members with an email. */
-  emailCount: number;
-  /** Of those, the addresses the send skips (unsubscribed or suppressed). */
-  skipCount: number;
-  /** Members left out: a visitor typed their address and it has not confirmed yet. */
-  awaitingCount: number;
-}
+/**
+ * A group with its counts, counted by the database (PostgREST answers 1,000 rows at most):
+ * email_count, the addresses an audience send reaches (active members with an email);
+ * skip_count, of those the addresses the send skips (unsubscribed or suppressed);
+ * awaiting_count, members left out (a visitor typed their address and it has not confirmed yet).
+ */
+export type GroupOption = RpcRow<'letter_send_groups'>;
 
-/** The groups with their counts, counted by the database (PostgREST answers 1,000 rows at most). */
-export async function listSendGroups(signal: AbortSignal): Promise<GroupOption[]> {
-  const { data, error } = await supabase.rpc('letter_send_groups').abortSignal(signal);
-  if (error) throw error;
-  return (data ?? []).map((g) => ({
-    name: g.name,
-    emailCount: g.email_count,
-    skipCount: g.skip_count,
-    awaitingCount: g.awaiting_count,
-  }));
+export function listSendGroups(signal: AbortSignal): Promise<GroupOption[]> {
+  return readRows(supabase.rpc('letter_send_groups').abortSignal(signal));
 }
 
 export interface Loaded {
@@ -179,7 +170,5 @@ export async function listPublishes(
     .limit(10)
     .abortSignal(signal);
   if (before) query = query.lt('created_at', before);
-  const { data, error } = await query;
-  if (error) throw error;
-  return data;
+  return readRows(query);
 }

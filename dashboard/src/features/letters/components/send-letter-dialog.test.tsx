@@ -38,7 +38,7 @@ describe('send letter dialog', () => {
   it('writes the quota with one formatter on both tabs, in en and ko', async () => {
     api.remainingEmails.mockResolvedValue(8741);
     api.listSendGroups.mockResolvedValue([
-      { name: 'activated', emailCount: 2, skipCount: 0, awaitingCount: 0 },
+      { name: 'activated', email_count: 2, skip_count: 0, awaiting_count: 0 },
     ]);
     dialog();
     expect(
@@ -60,7 +60,7 @@ describe('send letter dialog', () => {
   it('an audience send shows the server’s count (1,004, not a page of 1,000) and who it skips', async () => {
     api.remainingEmails.mockResolvedValue(5000);
     api.listSendGroups.mockResolvedValue([
-      { name: 'activated', emailCount: 1004, skipCount: 1, awaitingCount: 3 },
+      { name: 'activated', email_count: 1004, skip_count: 1, awaiting_count: 3 },
     ]);
     dialog();
     fireEvent.click(await screen.findByRole('tab', { name: 'Audience' }));
@@ -82,8 +82,8 @@ describe('send letter dialog', () => {
   it('an audience send is held to the quota, counting only the addresses it reaches', async () => {
     api.remainingEmails.mockResolvedValue(999);
     api.listSendGroups.mockResolvedValue([
-      { name: 'activated', emailCount: 1004, skipCount: 4, awaitingCount: 0 },
-      { name: 'friends', emailCount: 1003, skipCount: 4, awaitingCount: 0 },
+      { name: 'activated', email_count: 1004, skip_count: 4, awaiting_count: 0 },
+      { name: 'friends', email_count: 1003, skip_count: 4, awaiting_count: 0 },
     ]);
     dialog();
     fireEvent.click(await screen.findByRole('tab', { name: 'Audience' }));

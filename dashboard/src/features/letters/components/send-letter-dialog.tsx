@@ -76,7 +76,7 @@ export function SendLetterDialog({
   }
   const chosen = groups.data?.find((g) => g.name === group);
   // the quota is taken for the addresses that are not skipped (reserve_letter)
-  const audienceReach = chosen ? chosen.emailCount - chosen.skipCount : 0;
+  const audienceReach = chosen ? chosen.email_count - chosen.skip_count : 0;
   const audienceDisabled =
     !paid || !chosen || audienceReach === 0 || audienceReach > remaining || state === 'loading';
   // the spec caps the shown quota at 100 (a manual send's most); more left is said beside it.
@@ -209,14 +209,14 @@ export function SendLetterDialog({
               label: g.name === 'activated' ? t('letters.send.everyone') : g.name,
             }))}
             onChange={setGroup}
-            hint={chosen ? t('letters.send.groupCount', { count: chosen.emailCount }) : undefined}
+            hint={chosen ? t('letters.send.groupCount', { count: chosen.email_count }) : undefined}
           />
-          {chosen && chosen.skipCount > 0 ? (
-            <p className="hint">{t('letters.send.groupSkips', { count: chosen.skipCount })}</p>
+          {chosen && chosen.skip_count > 0 ? (
+            <p className="hint">{t('letters.send.groupSkips', { count: chosen.skip_count })}</p>
           ) : null}
-          {chosen && chosen.awaitingCount > 0 ? (
+          {chosen && chosen.awaiting_count > 0 ? (
             <p className="hint">
-              {t('letters.send.groupAwaiting', { count: chosen.awaitingCount })}
+              {t('letters.send.groupAwaiting', { count: chosen.awaiting_count })}
             </p>
           ) : null}
           <p className="hint">

@@ -1,6 +1,7 @@
 // The plan screens' data and calls: the history (RLS: the owner's rows), the usage numbers, the
 // PayPal payments not given back, and the spec's calls as edge functions. Bodies are checked with the payment functions' schemas.
 import { readProfile } from '../../../lib/profile';
+import { readRows } from '../../../lib/read-rows';
 import { supabase, invokeFunction } from '../../../lib/supabase';
 import {
   ZCancelPayment,
@@ -19,34 +20,38 @@ const PLAN_COLUMNS =
 /** One page of the history, newest first (spec: page size 10). */
 export async function listPlanHistory(page: number, signal: AbortSignal): Promise<PlanRow[]> {
   const from = page * HISTORY_PAGE_SIZE;
-  const { data, error } = await supabase
-    .from('payments')
-    .select(PLAN_COLUMNS)
-    .order('created_at', { ascending: false })
-    .order('id', { ascending: false })
-    .range(from, from + HISTORY_PAGE_SIZE - 1)
-    .abortSignal(signal);
-  if (error) throw error;
-  return toPlanRows(data);
+  return toPlanRows(
+    await readRows(
+      supabase
+        .from('payments')
+        .select(PLAN_COLUMNS)
+        .order('created_at', { ascending: false })
+        .order('id', { ascending: false })
+        .range(from, from + HISTORY_PAGE_SIZE - 1)
+        .abortSignal(signal),
+    ),
+  );
 }
 
 /** Every active row (the plan and coupons): few, and what the top of the page needs. */
 export async function listActivePlans(signal: AbortSignal): Promise<PlanRow[]> {
-  const { data, error } = await supabase
-    .from('payments')
-    .select(PLAN_COLUMNS)
-    .eq('is_active', true)
-    .order('created_at', { ascending: false })
-    .abortSignal(signal);
-  if (error) throw error;
-  return toPlanRows(data);
+  return toPlanRows(
+    await readRows(
+      supabase
+        .from('payments')
+        .select(PLAN_COLUMNS)
+        .eq('is_active', true)
+        .order('created_at', { ascending: false })
+        .abortSignal(signal),
+    ),
+  );
 }
 
 /** Prices come as numeric strings (Postgres numeric): numbers for the screens. */
 function toPlanRows<R extends { price: unknown; next_price: unknown; paid_next_price: unknown }>(
-  rows: R[] | null,
+  rows: R[],
 ): PlanRow[] {
-  return (rows ?? []).map((r) => ({
+  return rows.map((r) => ({
     ...r,
     price: Number(r.price),
     next_price: r.next_price === null ? null : Number(r.next_price),
@@ -63,15 +68,15 @@ export interface FailedRefund {
 }
 
 /** The owner's PayPal payments not given back, newest first (few: each is an operator's case). */
-export async function listFailedRefunds(signal: AbortSignal): Promise<FailedRefund[]> {
-  const { data, error } = await supabase
-    .from('paypal_refunds')
-    .select('subscription_id, created_at, reason')
-    .eq('status', 'failed')
-    .order('created_at', { ascending: false })
-    .abortSignal(signal);
-  if (error) throw error;
-  return data ?? [];
+export function listFailedRefunds(signal: AbortSignal): Promise<FailedRefund[]> {
+  return readRows(
+    supabase
+      .from('paypal_refunds')
+      .select('subscription_id, created_at, reason')
+      .eq('status', 'failed')
+      .order('created_at', { ascending: false })
+      .abortSignal(signal),
+  );
 }
 
 export interface Usage {

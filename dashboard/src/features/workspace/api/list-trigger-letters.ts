@@ -1,24 +1,15 @@
 // The owner's letter blocks a form's mail question may send by itself (issue 18), with what keeps
 // one from being picked: no letter loaded and saved yet, or no verified sender. RLS: the caller's.
 import { useQuery } from '@tanstack/react-query';
+import type { RpcRow } from '../../../lib/db-types';
+import { readRows } from '../../../lib/read-rows';
 import { supabase } from '../../../lib/supabase';
 
-export interface TriggerLetter {
-  id: string;
-  name: string;
-  hasHtml: boolean;
-  senderVerified: boolean;
-}
+/** has_html: a letter loaded and saved; sender_verified: its sender address is verified. */
+export type TriggerLetter = RpcRow<'trigger_letter_choices'>;
 
-export async function listTriggerLetters(signal: AbortSignal): Promise<TriggerLetter[]> {
-  const { data, error } = await supabase.rpc('trigger_letter_choices').abortSignal(signal);
-  if (error) throw error;
-  return (data ?? []).map((row) => ({
-    id: row.id,
-    name: row.name,
-    hasHtml: row.has_html,
-    senderVerified: row.sender_verified,
-  }));
+export function listTriggerLetters(signal: AbortSignal): Promise<TriggerLetter[]> {
+  return readRows(supabase.rpc('trigger_letter_choices').abortSignal(signal));
 }
 
 export const triggerLetterKeys = {

@@ -7,27 +7,26 @@ import { TriggerLetterField } from './trigger-letter-field';
 
 const rpc = vi.hoisted(() => vi.fn());
 vi.mock('../../../lib/supabase', () => ({ supabase: { rpc }, invokeFunction: vi.fn() }));
-/** The database's answer to trigger_letter_choices (the mapping is part of what is tested). */
+/** The database's answer to trigger_letter_choices. */
 function answer(rows: typeof LETTERS) {
   rpc.mockImplementation((name: string) =>
     name === 'trigger_letter_choices'
-      ? fakeQuery(
-          rows.map((l) => ({
-            id: l.id,
-            name: l.name,
-            type: 'notion_letter',
-            has_html: l.hasHtml,
-            sender_verified: l.senderVerified,
-          })),
-        )
+      ? fakeQuery(rows)
       : fakeQuery(null, { message: `unexpected rpc ${name}` }),
   );
 }
 
+const letter = (id: string, name: string, has_html: boolean, sender_verified: boolean) => ({
+  id,
+  name,
+  type: 'notion_letter',
+  has_html,
+  sender_verified,
+});
 const LETTERS = [
-  { id: 'l-ready', name: 'Welcome', hasHtml: true, senderVerified: true },
-  { id: 'l-empty', name: 'Draft', hasHtml: false, senderVerified: true },
-  { id: 'l-nosender', name: 'Unsent', hasHtml: true, senderVerified: false },
+  letter('l-ready', 'Welcome', true, true),
+  letter('l-empty', 'Draft', false, true),
+  letter('l-nosender', 'Unsent', true, false),
 ];
 
 function Harness({ paid, initial = null }: { paid: boolean; initial?: string | null }) {

@@ -25,19 +25,19 @@ export function TriggerLetterField({ value, paid, onChange }: TriggerLetterField
     { value: '', label: t('editor.question.triggerNone') },
     ...rows.map((l) => ({
       value: l.id,
-      label: !l.hasHtml
+      label: !l.has_html
         ? t('editor.question.triggerNoHtml', { name: l.name })
-        : !l.senderVerified
+        : !l.sender_verified
           ? t('editor.question.triggerNoSender', { name: l.name })
           : l.name,
       // the one already chosen stays choosable, so the select shows it
-      disabled: (!paid || !l.hasHtml || !l.senderVerified) && l.id !== value,
+      disabled: (!paid || !l.has_html || !l.sender_verified) && l.id !== value,
     })),
   ];
   if (value && !rows.some((l) => l.id === value)) {
     options.push({ value, label: t('common.loading') });
   }
-  const blocked = rows.some((l) => !l.hasHtml || !l.senderVerified);
+  const blocked = rows.some((l) => !l.has_html || !l.sender_verified);
   const hint = letters.isError
     ? t('editor.question.triggerLoadFailed')
     : letters.isSuccess && rows.length === 0

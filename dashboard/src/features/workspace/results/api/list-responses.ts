@@ -1,5 +1,6 @@
 // Reads a block's responses newest first, one page at a time (keyset paging on created_at, id).
 import { z } from 'zod';
+import { readRows } from '../../../../lib/read-rows';
 import { supabase } from '../../../../lib/supabase';
 import type { ResponseRow, ResponsesCursor } from '../types';
 
@@ -33,13 +34,14 @@ export async function listResponses(
   const { blockId, after, limit } = ZListResponsesInput.parse(input);
   let query = supabase.from('responses').select(RESPONSE_COLUMNS).eq('block_id', blockId);
   if (after) query = query.or(afterFilter(after));
-  const { data, error } = await query
-    .order('created_at', { ascending: false })
-    .order('id', { ascending: false })
-    .limit(limit)
-    .abortSignal(signal);
-  if (error) throw error;
-  return (data ?? []) as ResponseRow[];
+  const rows = await readRows(
+    query
+      .order('created_at', { ascending: false })
+      .order('id', { ascending: false })
+      .limit(limit)
+      .abortSignal(signal),
+  );
+  return rows as ResponseRow[];
 }
 
 /** "older than the cursor, or as old with a smaller id"; values quoted for PostgREST. */
