@@ -531,6 +531,51 @@ describe('connecting a shop', () => {
     expect(after).toEqual([]);
   });
 
+  // rev-fixes2 (D4's related LOW): a 401 on an access token our expires_at calls good (Cafe24
+  // ended it early, or our clock is past the margin) refreshes once and runs the calls again;
+  // before, it made the shop not granted at once, with no refresh tried
+  it('a 401 on an access token that has not expired refreshes once and goes on; only a refused refresh ends the grant', async () => {
+    const holder = await paidOwner('cafe24-early-401');
+    const mall = newMallId();
+    const block = await createBlock(holder, 'comment');
+    await connect(holder, mall);
+    const placed = (location: string) =>
+      place(holder, [{ blockId: block, location, perProduct: false, selector: '', position: 0 }]);
+    const status = async () =>
+      (
+        (
+          await holder.client
+            .from('integrations')
+            .select('status')
+            .eq('provider', 'cafe24')
+            .single()
+        ).data as { status: string }
+      ).status;
+    await placed('product_detail');
+    await runWorker();
+    await eventually(async () => (await ourTags(mall)).length === 1);
+    // Cafe24 ends the access token; our stored expires_at still says it is good for hours
+    await cafe24Control(mall, { expireAccess: true });
+    const grants = async () =>
+      (await cafe24Mall(mall)).log.filter((l) => l.method === 'POST' && l.path.endsWith('/token'));
+    const before = (await grants()).length;
+    await placed('main');
+    await runWorker();
+    await eventually(async () => (await ourTags(mall))[0]?.display_location.join() === 'MAIN');
+    expect(await status()).toBe('granted');
+    expect(await ourTags(mall)).toHaveLength(1);
+    expect((await grants()).slice(before).map((l) => l.status)).toEqual([200]);
+    const notes = () =>
+      holder.client.from('integration_notes').select('code').eq('provider', 'cafe24');
+    expect((await notes()).data).toEqual([]);
+    // the same 401, and the mall refuses the refresh (its admin revoked the app): not granted
+    await cafe24Control(mall, { expireAccess: true, refuseRefresh: true });
+    await placed('product_detail');
+    await runWorker();
+    await eventually(async () => (await status()) === 'not_granted');
+    expect((await notes()).data).toEqual([{ code: 'cafe24_unauthorized' }]);
+  });
+
   it('lets an operator who deleted the app disconnect without an answer from the mall', async () => {
     const owner2 = await paidOwner('cafe24-uninstalled');
     const mall = newMallId();

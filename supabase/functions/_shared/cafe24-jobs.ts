@@ -81,13 +81,25 @@ const sameTag = (tag: ScriptTag, want: ScriptTagInput) =>
   [...tag.display_location].sort().join() === [...want.display_location].sort().join() &&
   (tag.integrity || null) === want.integrity;
 
-/** An access token good for a few more minutes: refreshed (and kept at once) when it is not. */
-async function accessToken(ctx: ShopContext): Promise<string> {
-  if (!ctx.access_token || !ctx.refresh_token)
+/**
+ * Runs `calls` with an access token good for a few more minutes (refreshed, and kept at once, when
+ * the stored one is not). A 401 on the stored token (Cafe24 ended it early, or our clock is past
+ * the margin) refreshes once and runs `calls` once more; only a refused refresh, or a 401 on the
+ * token just refreshed, is Cafe24 refusing our access (docs/cafe24.md). `calls` must be safe to
+ * run again (the sync lists the mall's tags first).
+ */
+async function withAccess<T>(ctx: ShopContext, calls: (token: string) => Promise<T>): Promise<T> {
+  const refreshToken = ctx.refresh_token;
+  if (!ctx.access_token || !refreshToken)
     throw new Cafe24Error('unauthorized', 'no tokens are kept for this shop');
-  if (ctx.expires_at && Date.parse(ctx.expires_at) - Date.now() > 5 * 60_000)
-    return ctx.access_token;
-  return (await refreshed(ctx, ctx.refresh_token)).accessToken;
+  if (!ctx.expires_at || Date.parse(ctx.expires_at) - Date.now() <= 5 * 60_000)
+    return calls((await refreshed(ctx, refreshToken)).accessToken);
+  try {
+    return await calls(ctx.access_token);
+  } catch (err) {
+    if (!(err instanceof Cafe24Error && err.kind === 'unauthorized')) throw err;
+    return calls((await refreshed(ctx, refreshToken)).accessToken);
+  }
 }
 
 /**
@@ -158,20 +170,23 @@ const sync = perShop(async (ctx, userId) => {
   if (!ctx) return { status: 'done', result: { skipped: 'no shop' } };
   if (ctx.status === 'not_granted' && !ctx.removing)
     return { status: 'done', result: { skipped: 'Cafe24 refused our access' } };
-  const token = await accessToken(ctx);
   const want =
     !ctx.removing && ctx.paid && ctx.locations.length > 0
       ? loaderTag(ctx.shop_id, ctx.locations)
       : null;
-  const tags = cafe24ScriptTags(ctx.mall_id, token, ctx.shop_no);
-  const ours = (await tags.list()).filter(isOurs);
-  let kept: ScriptTag | null = null;
-  if (want) {
-    const same = ours.find((t) => sameTag(t, want));
-    kept = same ?? (ours[0] ? await tags.update(ours[0].script_no, want) : await tags.create(want));
-  }
-  // one tag of ours at most (a lost answer to a create may have left a second)
-  for (const t of ours) if (t.script_no !== kept?.script_no) await tags.remove(t.script_no);
+  const { kept, ours } = await withAccess(ctx, async (token) => {
+    const tags = cafe24ScriptTags(ctx.mall_id, token, ctx.shop_no);
+    const ours = (await tags.list()).filter(isOurs);
+    let kept: ScriptTag | null = null;
+    if (want) {
+      const same = ours.find((t) => sameTag(t, want));
+      kept =
+        same ?? (ours[0] ? await tags.update(ours[0].script_no, want) : await tags.create(want));
+    }
+    // one tag of ours at most (a lost answer to a create may have left a second)
+    for (const t of ours) if (t.script_no !== kept?.script_no) await tags.remove(t.script_no);
+    return { kept, ours };
+  });
   const recorded = await rpc<{ removed?: boolean }>('record_cafe24_sync', {
     p_user_id: userId,
     p_script_no: kept?.script_no ?? null,
