@@ -52,3 +52,21 @@ export const sealedStorage: SupportedStorage = {
  */
 export const onSessionStored = (fn: () => void): (() => void) =>
   subscribe((key) => key === AUTH_STORAGE_KEY && fn());
+
+/**
+ * auth-js keeps a started PKCE flow's verifier through this adapter under `<key>-code-verifier`
+ * (the latest flow), and under `<key>-flow-<id>-code-verifier` with the index
+ * `<key>-flows-code-verifier`.
+ */
+export const isVerifierKey = (key: string): boolean =>
+  key.startsWith(`${AUTH_STORAGE_KEY}-`) && key.endsWith('-code-verifier');
+
+/** The keys of the PKCE verifiers auth-js keeps in this browser. */
+export function verifierKeys(): string[] {
+  try {
+    return Object.keys(window.localStorage).filter(isVerifierKey);
+  } catch {
+    // no storage: nothing kept
+    return [];
+  }
+}

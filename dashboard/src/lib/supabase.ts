@@ -2,17 +2,11 @@
 // postgrest-js, functions-js) the way createClient does, minus what the dashboard never uses:
 // Storage is left out and Realtime is loaded only by the screen that listens (lib/realtime.ts).
 // 31 KB gzip instead of createClient's 59 KB on /login and every signed-in page.
-import { AuthClient, isAuthRetryableFetchError } from '@supabase/auth-js';
+import { AuthClient } from '@supabase/auth-js';
 import { FunctionsClient } from '@supabase/functions-js';
 import { PostgrestClient } from '@supabase/postgrest-js';
-import {
-  AUTH_STORAGE_KEY,
-  isVerifierKey,
-  pendingSignInReturn,
-  signInReturnSpent,
-} from './auth-storage';
-import { sealedStorage } from './sealed-storage';
-import { readStored } from './storage';
+import { AUTH_STORAGE_KEY, keptSignInReturn } from './auth-storage';
+import { isVerifierKey, sealedStorage, verifierKeys } from './sealed-storage';
 import type { Database } from './db-types';
 import { env } from './env';
 
@@ -29,7 +23,7 @@ export const projectUrl = (path: string) => new URL(path, base);
 
 /**
  * While a return's code is being exchanged, auth-js's removal of the verifier waits for the
- * answer (finishSignIn): it drops it on any failure, and a request with no answer (the page being
+ * answer (sign-in-return.ts finishSignIn): it drops it on any failure, and a request with no answer (the page being
  * left aborts it, the network, a gateway's 502-504) may not have spent the code.
  */
 let exchanging = false;
@@ -53,55 +47,19 @@ const auth = new AuthClient({
 });
 
 /**
- * Every PKCE verifier auth-js keeps (auth-storage.ts isVerifierKey) goes. Called once a flow is
- * over: its code spent, or the provider's error back. auth-js removes only the one it read, and
- * without the flow id in the return address (an opt-in: the id in redirect_to can miss an exact
- * redirect allow-list entry) that is the latest flow's copy, never the flow's own key and index:
- * one pair was left per sign-in (rev-visitor4 D7).
+ * The provider's return finished (sign-in-return.ts finishSignIn), loaded only when this tab
+ * keeps a return or a flow's verifier is stored (its code in the address is read only with one):
+ * otherwise there is nothing to exchange or clean up. The landing's prerender (Node) loads this
+ * module too.
  */
-function forgetVerifiers(): Promise<unknown> {
-  let keys: string[] = [];
-  try {
-    keys = Object.keys(window.localStorage).filter(isVerifierKey);
-  } catch {
-    // no storage: nothing kept
-  }
-  return Promise.all(keys.map((key) => sealedStorage.removeItem(key)));
-}
-
-/**
- * The provider's return this tab holds (auth-storage.ts keepSignInReturn), exchanged for the
- * session before the session is read (lib/session.tsx waits for it): a full load of another route
- * or a reload before the exchange had sent the code finishes it here. Resolves with null or the
- * failure to say on the sign-in page: a code already spent (the page that sent it was left before
- * the answer came) or a flow begun in another browser. Leftover verifiers of flows that will not
- * come back go once a session is stored or a provider's error came back.
- */
-async function finishSignIn(): Promise<unknown> {
-  // the landing's prerender (Node) loads this module too
-  if (typeof window === 'undefined') return null;
-  const code = pendingSignInReturn();
-  if (code) {
-    let failure: unknown;
-    exchanging = true;
-    try {
-      failure = (await auth.exchangeCodeForSession(code)).error;
-    } catch (cause) {
-      failure = cause;
-    } finally {
-      exchanging = false;
-    }
-    // No answer: the code may still be good; the return and its verifier stay for the next load.
-    if (isAuthRetryableFetchError(failure)) return failure;
-    // Answered: the code is spent (used once, whatever the answer), the session kept if any.
-    signInReturnSpent();
-    await forgetVerifiers();
-    return failure;
-  }
-  const query = new URLSearchParams(window.location.search);
-  const over = query.has('error') && !window.location.pathname.startsWith('/oauth/');
-  if (over || readStored(AUTH_STORAGE_KEY) != null) await forgetVerifiers();
-  return null;
+function finishSignIn(): Promise<unknown> {
+  if (typeof window === 'undefined') return Promise.resolve(null);
+  if (!keptSignInReturn() && verifierKeys().length === 0) return Promise.resolve(null);
+  return import('./sign-in-return').then((m) =>
+    m.finishSignIn(auth, (on) => {
+      exchanging = on;
+    }),
+  );
 }
 
 /** The signed-in user's access token (refreshed by auth-js when due), or null. */

@@ -114,25 +114,6 @@ const en = {
   help: {
     title: 'Help',
     open: 'Help',
-    intro: 'Answers to the most common questions.',
-    items: [
-      {
-        q: 'How do I embed a block?',
-        a: 'Open the card menu of a block, choose Block link and copy the snippet into your page.',
-      },
-      {
-        q: 'Why can I not create more blocks?',
-        a: 'Each plan has a block limit. Delete a block or upgrade your plan.',
-      },
-      {
-        q: 'Can I use the dashboard on my phone?',
-        a: 'Block management is not supported on mobile. Use a tablet or a computer.',
-      },
-      {
-        q: 'How do I contact you?',
-        a: 'Write to hello@reactionblocks.com.',
-      },
-    ],
   },
 };
 

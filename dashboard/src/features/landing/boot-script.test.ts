@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { pendingSignInReturn, SIGN_IN_RETURN_KEY } from '../../lib/auth-storage';
+import { SIGN_IN_RETURN_KEY } from '../../lib/auth-storage';
+import { pendingSignInReturn } from '../../lib/sign-in-return';
 import { detectLanguage } from '../../lib/i18n';
 
 const indexHtml = readFileSync(
