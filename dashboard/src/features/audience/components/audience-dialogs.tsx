@@ -190,8 +190,8 @@ async function importFresh(userId: string, batch: Parameters<typeof importBatch>
 }
 
 /**
- * CSV import: the file is parsed in chunks (papaparse), checked (shared rules), then sent in
- * batches of 500 with a progress bar; the page stays responsive (every step yields), and the
+ * CSV import: the file is read and decoded once, parsed (papaparse), checked (shared rules), then
+ * sent in batches of 500 with a progress bar; the page stays responsive between batches, and the
  * report names every row left out and why.
  */
 export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialogProps) {

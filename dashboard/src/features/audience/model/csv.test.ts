@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recentEvents } from '../components/member-row';
-import { encodingOf, parseCsvText, planImport } from './csv';
+import { decodeCsv, parseCsvText, planImport } from './csv';
 
 describe('CSV import', () => {
   it('keeps rows with a name and a valid email, drops unknown groups, reports the rest', () => {
@@ -203,14 +203,18 @@ describe('recent events', () => {
   });
 });
 
-describe('encodingOf', () => {
+describe('decodeCsv', () => {
   it('reads UTF-8 (with or without its mark), UTF-16 by its mark, and anything else as CP949', () => {
     const utf8 = new TextEncoder().encode('name,email\n박민수,a@x.com\n');
-    expect(encodingOf(utf8)).toBe('utf-8');
-    expect(encodingOf(Uint8Array.from([0xef, 0xbb, 0xbf, ...utf8]))).toBe('utf-8');
-    expect(encodingOf(Uint8Array.from([0xff, 0xfe, 0x6e, 0x00]))).toBe('utf-16le');
-    expect(encodingOf(Uint8Array.from([0xfe, 0xff, 0x00, 0x6e]))).toBe('utf-16be');
+    const read = (bytes: number[] | Uint8Array) => decodeCsv(Uint8Array.from(bytes));
+    expect(read(utf8)).toEqual({ text: 'name,email\n박민수,a@x.com\n', encoding: 'utf-8' });
+    expect(read([0xef, 0xbb, 0xbf, ...utf8])).toEqual(read(utf8));
+    expect(read([0xff, 0xfe, 0x6e, 0x00])).toEqual({ text: 'n', encoding: 'utf-16le' });
+    expect(read([0xfe, 0xff, 0x00, 0x6e])).toEqual({ text: 'n', encoding: 'utf-16be' });
     // 박민수 in code page 949 is no UTF-8
-    expect(encodingOf(Uint8Array.from([0xb9, 0xda, 0xb9, 0xce, 0xbc, 0xf6]))).toBe('euc-kr');
+    expect(read([0xb9, 0xda, 0xb9, 0xce, 0xbc, 0xf6])).toEqual({
+      text: '박민수',
+      encoding: 'euc-kr',
+    });
   });
 });

@@ -242,19 +242,26 @@ function collector(encoding: CsvEncoding) {
   return { parsed: parsed as ParsedCsv, options };
 }
 
-/** The encoding a file's bytes are in (CsvEncoding says which are read). */
-export function encodingOf(bytes: Uint8Array): CsvEncoding {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+/**
+ * A file's bytes as text, and the encoding they were in (CsvEncoding says which are read): UTF-16
+ * by its mark, UTF-8 when they are (its mark dropped), else CP949 (EUC-KR), as Korean Excel saves
+ * CSV. Decoded once: the UTF-8 check is the decoding itself.
+ */
+export function decodeCsv(bytes: Uint8Array): { text: string; encoding: CsvEncoding } {
+  const as = (encoding: CsvEncoding, fatal = false) => ({
+    text: new TextDecoder(encoding, { fatal }).decode(bytes),
+    encoding,
+  });
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return as('utf-16le');
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return as('utf-16be');
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return 'utf-8';
+    return as('utf-8', true);
   } catch {
-    return 'euc-kr';
+    return as('euc-kr');
   }
 }
 
-/** A file's bytes (through FileReader, as papaparse reads it). */
+/** A file's bytes (through FileReader, as papaparse read it). */
 function bytesOf(file: File): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
@@ -265,27 +272,20 @@ function bytesOf(file: File): Promise<Uint8Array> {
 }
 
 /**
- * Parses a CSV file with its header row (papaparse reads it in the background, in chunks, in the
- * encoding its bytes are in: a file Korean Excel saved is no UTF-8, and read as one its Korean
- * names came out as U+FFFD, silently).
+ * Parses a CSV file with its header row, in the encoding its bytes are in (a file Korean Excel
+ * saved is no UTF-8, and read as one its Korean names came out as U+FFFD, silently). The file is
+ * read once: papaparse parses the decoded text (it read the file a second time, in that encoding).
  */
 export async function parseCsv(file: File): Promise<ParsedCsv> {
-  const encoding = encodingOf(await bytesOf(file));
-  return new Promise((resolve, reject) => {
-    const { parsed, options } = collector(encoding);
-    Papa.parse<Record<string, string | undefined>>(file, {
-      ...options,
-      encoding,
-      chunkSize: 256 * 1024,
-      complete: () => resolve(parsed),
-      error: (err) => reject(err),
-    });
-  });
+  const { text, encoding } = decodeCsv(await bytesOf(file));
+  return parseText(text, encoding);
 }
 
-/** Text parsing for tests and small inputs. */
-export function parseCsvText(text: string): ParsedCsv {
-  const { parsed, options } = collector('utf-8');
+function parseText(text: string, encoding: CsvEncoding): ParsedCsv {
+  const { parsed, options } = collector(encoding);
   Papa.parse<Record<string, string | undefined>>(text, options);
   return parsed;
 }
+
+/** Text parsing for tests. */
+export const parseCsvText = (text: string): ParsedCsv => parseText(text, 'utf-8');
