@@ -297,10 +297,12 @@ export async function read<T>(p: Project, name: string, body: object, again = tr
 /**
  * Signs up an anonymous user; with the token of a solved captcha when the auth server asked for
  * one (past the address's limit, or a project with captcha protection on: `captcha_failed`).
+ * Answers once the session is in storage: the write it is made for goes only then, or a visitor
+ * who left as it landed lost it (their like counted, not theirs after a reload).
  */
 export const signUp = (p: Project, captcha?: string): Promise<Session> =>
   authCall(p, 'signup', captcha ? { gotrue_meta_security: { captcha_token: captcha } } : {}).then(
-    (n) => (saveSession(p, n), n),
+    async (n) => (saveSession(p, n), await flush(key(p)), n),
   );
 
 /**

@@ -10,7 +10,7 @@
 import { pageOf, rpc } from './api.js';
 import type { Session } from './session.js';
 import type { Project } from './config.js';
-import { load, write } from './storage.js';
+import { flush, load, write } from './storage.js';
 import type { BlockView } from './types.js';
 import type { Mine, MinePart } from './view.js';
 
@@ -29,13 +29,15 @@ async function list(p: Project, userId: string): Promise<Marks | null> {
   return m && m.u === userId && Array.isArray(m.b) ? m : null;
 }
 
-/** Notes a write of `s`'s user to the block; `first`: the write made the user. */
+/** Notes (and keeps) a write of `s`'s user to the block; `first`: the write made the user. */
 export async function markWrite(p: Project, s: Session, blockId: string, first: boolean) {
   const m = first ? { u: s.user.id, b: [] } : await list(p, s.user.id);
   if (!m || !blockId) return;
   const b = m.b.filter((x) => x !== short(blockId));
   b.push(short(blockId));
   write(key(p), { u: m.u, b: b.slice(-200) });
+  // in storage before the write goes: a reload as it lands must still ask for the visitor's part
+  await flush(key(p));
 }
 
 /** Whether get_block_me may answer more than nothing for the block (see above). */

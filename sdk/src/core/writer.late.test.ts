@@ -43,8 +43,8 @@ describe('a click before the writer arrives', () => {
       expect(api.rpcNames().filter((n) => n === 'toggle_block_like')).to.have.length(1);
       expect(api.calls.find((c) => c.name === 'toggle_block_like')!.body.p_liked).to.equal(true);
       expect(await requested(WRITER)).to.equal(1);
-      // the session the like made is sealed into localStorage in the background: done before the
-      // next test clears it (on a busy machine it landed after, and that test read a session)
+      // the session the like made is sealed into localStorage before the like is sent (core/auth.ts
+      // signUp), so it is there before the next test clears it
       await until(
         () => !!localStorage.getItem('reaction-blocks.session:' + PROJECT)?.startsWith('rb1.'),
         10000,

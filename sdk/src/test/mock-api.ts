@@ -107,6 +107,18 @@ export function mockApi(handlers: Record<string, Handler>) {
 }
 
 /**
+ * Calls `fn` the moment a request for the RPC `name` is sent, before the fake server answers it
+ * (what the page holds then); mockApi's restore() undoes it.
+ */
+export function onSend(name: string, fn: () => void): void {
+  const fetched = window.fetch;
+  window.fetch = (input, init) => {
+    if (String(input).endsWith('/rpc/' + name)) fn();
+    return fetched(input, init);
+  };
+}
+
+/**
  * The split block view from a test's get_block_view handler, as the server splits it:
  * get_block_public is the view without `me` and the per-visitor `liked`; get_block_me is its `me`
  * (and nothing the public page lacks).

@@ -1,7 +1,8 @@
 import { expect } from '@open-wc/testing';
 import './button.js';
 import type ReactionButton from './button.component.js';
-import { $, block, mockApi, reset, until } from '../../test/mock-api.js';
+import { $, PROJECT, block, mockApi, onSend, reset, until } from '../../test/mock-api.js';
+import { sessionKey } from '../../core/session-key.js';
 import { mountReady } from '../../test/mount.js';
 
 describe('reaction-button', () => {
@@ -40,6 +41,17 @@ describe('reaction-button', () => {
     a.click();
     await until(() => api.rpcCalls().some((c) => c.name === 'record_button_click'));
     await until(() => $(el, '[part=count]').textContent === '5');
+  });
+
+  it("sends the first click once the visitor's new session is in storage", async () => {
+    const el = await mount();
+    el.addEventListener('reaction-click', (e) => e.preventDefault());
+    // what storage holds as the click is sent: a page left then keeps its visitor
+    let kept: string | null | undefined;
+    onSend('record_button_click', () => (kept = localStorage.getItem(sessionKey(PROJECT))));
+    $<HTMLAnchorElement>(el, 'a[part=button]').click();
+    await until(() => kept !== undefined);
+    expect(kept?.slice(0, 4)).to.equal('rb1.');
   });
 
   it('uses the default text and refuses javascript: URLs', async () => {

@@ -7,7 +7,9 @@ import {
   KEY,
   PROJECT,
   block,
+  idOf,
   mockApi,
+  onSend,
   reset,
   until,
   withSession,
@@ -108,6 +110,45 @@ describe('reaction-like', () => {
     expect(write.body.p_block_id).to.equal('b1');
     expect(String(write.body.p_creator_name).length).to.be.greaterThan(0);
     expect(write.body.p_color).to.match(/^#[0-9a-f]{6}$/i);
+  });
+
+  it("is the visitor's like after a reload as it is sent: the first like and one on another block", async () => {
+    // the server's likes, by block
+    const liked = new Set<string>();
+    const name = (id: unknown) => (id === idOf('b2') || id === 'b2' ? 'b2' : 'b1');
+    api = mockApi({
+      get_block_view: (b) => ({
+        block: block({ id: name(b.p_block_id), like_count: liked.has(name(b.p_block_id)) ? 1 : 0 }),
+        me: { liked: liked.has(name(b.p_block_id)) },
+      }),
+      toggle_block_like: (b) => (liked.add(name(b.p_block_id)), { liked: true, like_count: 1 }),
+    });
+    // the visitor leaves the moment a like is sent (newPage: what was still on its way into
+    // storage is lost, as on a reload); it reaches the server all the same. What storage held
+    // then: the session and the list of blocks written to (core/marks.ts)
+    const kept = () =>
+      ['session', 'mine'].map((k) => localStorage.getItem(`reaction-blocks.${k}:${PROJECT}`));
+    const sent: Array<Array<string | null>> = [];
+    onSend('toggle_block_like', () => {
+      sent.push(kept());
+      newPage();
+    });
+    for (const id of [B1, idOf('b2')]) {
+      const el = await mountReady<ReactionLike>('reaction-like', { 'block-id': id });
+      const [, before] = kept();
+      el.shadowRoot!.querySelector('button')!.click();
+      await until(() => liked.has(name(id)));
+      const [session, mine] = sent.at(-1)!;
+      expect(session?.slice(0, 4), 'the session in storage as the like is sent').to.equal('rb1.');
+      expect(mine?.slice(0, 4), 'the like noted in storage as it is sent').to.equal('rb1.');
+      expect(mine).not.to.equal(before);
+      // the reload: the same visitor, whose like it is (get_block_me asked, with their session)
+      const again = await mountReady<ReactionLike>('reaction-like', { 'block-id': id });
+      expect(again.shadowRoot!.querySelector('button')!.getAttribute('aria-pressed')).to.equal(
+        'true',
+      );
+    }
+    expect(api.calls.filter((c) => c.name === '/auth/v1/signup')).to.have.length(1);
   });
 
   it('reverts and shows the server message when the write fails', async () => {
