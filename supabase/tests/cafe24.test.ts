@@ -89,6 +89,55 @@ async function embed(shopId: string) {
   };
 }
 
+/** The newest sync job of an owner's shop. */
+const lastSyncJob = async (who: TestUser) =>
+  (
+    await sql<{ status: string; last_error: string | null }>(
+      `select status, last_error from private.jobs where kind = 'cafe24.sync' and group_key = $1 order by id desc limit 1`,
+      [`cafe24:${who.id}`],
+    )
+  )[0];
+
+/** The owner's queued job of this kind made due now (a retry's or the keep-alive's time come). */
+const jobDueNow = (kind: 'cafe24.sync' | 'cafe24.refresh', who: TestUser) =>
+  sql(
+    `update private.jobs set run_at = now() where kind = $1 and group_key = $2 and status = 'queued'`,
+    [kind, `cafe24:${who.id}`],
+  );
+
+/** The owner's access token run out on our side too, so the next call refreshes it first. */
+const accessRunOut = (who: TestUser) =>
+  sql(
+    `update private.integration_tokens t set token_data = t.token_data || '{"expires_at": "2020-01-01T00:00:00Z"}'
+     from public.integrations i where i.id = t.integration_id and i.user_id = $1 and i.provider = 'cafe24'`,
+    [who.id],
+  );
+
+/** A placement at the location's default spot (no selector, first). */
+const at = (blockId: string, location: 'main' | 'product_detail', perProduct = false) => ({
+  blockId,
+  location,
+  perProduct,
+  selector: '',
+  position: 0,
+});
+
+/** A paid owner's mall connected with a comment block on its product pages, the loader live. */
+async function liveShop(name: string) {
+  const holder = await paidOwner(name);
+  const mall = newMallId();
+  const block = await createBlock(holder, 'comment');
+  await connect(holder, mall);
+  await place(holder, [at(block, 'product_detail', true)]);
+  await runWorker();
+  await eventually(async () => (await ourTags(mall)).length === 1);
+  return { holder, mall, block, shop: (await shopOf(holder))! };
+}
+
+/** The owner's notes on the Cafe24 connection, as the dashboard reads them. */
+const notesOf = async (who: TestUser, columns = 'code') =>
+  (await who.client.from('integration_notes').select(columns).eq('provider', 'cafe24')).data;
+
 /** A state signed the way the functions sign it, with the local app's secret (for forged ones). */
 function signedState(userId: string, mallId: string, expires: number): string {
   const b64 = (b: Buffer) => b.toString('base64url');
@@ -168,7 +217,7 @@ describe('connecting a shop', () => {
     expect(await ourTags(mallId)).toEqual([]);
 
     const saved = await place(owner, [
-      { blockId: comment, location: 'product_detail', perProduct: true, selector: '', position: 0 },
+      at(comment, 'product_detail', true),
       {
         blockId: like,
         location: 'product_detail',
@@ -202,10 +251,7 @@ describe('connecting a shop', () => {
     ]);
 
     // the main page too: the same tag, changed in place
-    await place(owner, [
-      { blockId: comment, location: 'product_detail', perProduct: true, selector: '', position: 0 },
-      { blockId: form, location: 'main', perProduct: true, selector: '', position: 0 },
-    ]);
+    await place(owner, [at(comment, 'product_detail', true), at(form, 'main', true)]);
     await runWorker();
     const [changed] = await eventually(async () => {
       const tags = await ourTags(mallId);
@@ -260,9 +306,7 @@ describe('connecting a shop', () => {
     expect([crossed.status, crossed.json.error?.code]).toEqual([400, 'invalid_code']);
 
     // another owner's blocks cannot be placed; a foreign redirect and free owners are refused
-    const foreignBlock = await place(other, [
-      { blockId: comment, location: 'product_detail', perProduct: true, selector: '', position: 0 },
-    ]);
+    const foreignBlock = await place(other, [at(comment, 'product_detail', true)]);
     expect(foreignBlock.status).toBe(404);
     const foreign = await callFunction(
       'cafe24-authorize',
@@ -291,24 +335,18 @@ describe('connecting a shop', () => {
     const before = (await cafe24Mall(mallId)).tokens.filter((t) => !t.ended).length;
     expect(before).toBeGreaterThan(0);
     // the daily keep-alive, due now
-    await sql(
-      `update private.jobs set run_at = now() where kind = 'cafe24.refresh' and group_key = $1 and status = 'queued'`,
-      [`cafe24:${owner.id}`],
-    );
-    const [old] = await sql<{ refresh_token: string }>(
-      `select t.refresh_token from private.integration_tokens t join public.integrations i on i.id = t.integration_id
-       where i.user_id = $1 and i.provider = 'cafe24'`,
-      [owner.id],
-    );
+    await jobDueNow('cafe24.refresh', owner);
+    const refreshToken = async () =>
+      (
+        await sql<{ refresh_token: string }>(
+          `select t.refresh_token from private.integration_tokens t join public.integrations i on i.id = t.integration_id
+           where i.user_id = $1 and i.provider = 'cafe24'`,
+          [owner.id],
+        )
+      )[0]!.refresh_token;
+    const old = await refreshToken();
     await runWorker();
-    await eventually(async () => {
-      const [now] = await sql<{ refresh_token: string }>(
-        `select t.refresh_token from private.integration_tokens t join public.integrations i on i.id = t.integration_id
-         where i.user_id = $1 and i.provider = 'cafe24'`,
-        [owner.id],
-      );
-      return now!.refresh_token !== old!.refresh_token;
-    });
+    await eventually(async () => (await refreshToken()) !== old);
     const [next] = await sql<{ run_at: Date }>(
       `select run_at from private.jobs where kind = 'cafe24.refresh' and group_key = $1 and status = 'queued'`,
       [`cafe24:${owner.id}`],
@@ -317,14 +355,8 @@ describe('connecting a shop', () => {
 
     // the operator revoked the app's access: the next refresh (the access token has run out) is refused
     await cafe24Control(mallId, { refuseRefresh: true, expireAccess: true });
-    await sql(
-      `update private.integration_tokens t set token_data = t.token_data || '{"expires_at": "2020-01-01T00:00:00Z"}'
-       from public.integrations i where i.id = t.integration_id and i.user_id = $1 and i.provider = 'cafe24'`,
-      [owner.id],
-    );
-    await place(owner, [
-      { blockId: comment, location: 'product_detail', perProduct: true, selector: '', position: 0 },
-    ]);
+    await accessRunOut(owner);
+    await place(owner, [at(comment, 'product_detail', true)]);
     await runWorker();
     await eventually(async () => {
       const { data } = await owner.client
@@ -334,19 +366,13 @@ describe('connecting a shop', () => {
         .single();
       return (data as { status: string }).status === 'not_granted';
     });
-    const { data: notes } = await owner.client
-      .from('integration_notes')
-      .select('provider, code')
-      .eq('provider', 'cafe24');
+    const notes = await notesOf(owner, 'provider, code');
     expect(notes).toEqual([{ provider: 'cafe24', code: 'cafe24_unauthorized' }]);
 
     // connecting again grants it again, drops the note and syncs
     await cafe24Control(mallId, { refuseRefresh: false });
     await connect(owner, mallId);
-    const { data: after } = await owner.client
-      .from('integration_notes')
-      .select('code')
-      .eq('provider', 'cafe24');
+    const after = await notesOf(owner);
     expect(after).toEqual([]);
     await runWorker();
     await eventually(async () => {
@@ -386,20 +412,14 @@ describe('connecting a shop', () => {
       expect((await embed(shop.id)).body.placements).toEqual([]);
       await runWorker();
       await eventually(async () => {
-        const [job] = await sql<{ status: string; last_error: string | null }>(
-          `select status, last_error from private.jobs where kind = 'cafe24.sync' and group_key = $1 order by id desc limit 1`,
-          [`cafe24:${owner.id}`],
-        );
+        const job = await lastSyncJob(owner);
         return job?.status === 'queued' && /Service Unavailable|503/.test(job.last_error ?? '');
       });
       expect((await ourTags(mallId)).length).toBe(1);
     } finally {
       await cafe24Control(mallId, { failure: null });
     }
-    await sql(
-      `update private.jobs set run_at = now() where kind = 'cafe24.sync' and group_key = $1 and status = 'queued'`,
-      [`cafe24:${owner.id}`],
-    );
+    await jobDueNow('cafe24.sync', owner);
     await runWorker();
     await eventually(async () => (await ourTags(mallId)).length === 0);
     await eventually(async () => (await shopOf(owner)) === undefined);
@@ -417,13 +437,7 @@ describe('connecting a shop', () => {
     const mall = newMallId();
     await connect(owner3, mall);
     const block = await createBlock(owner3, 'qna');
-    const syncJob = async () =>
-      (
-        await sql<{ status: string; last_error: string | null }>(
-          `select status, last_error from private.jobs where kind = 'cafe24.sync' and group_key = $1 order by id desc limit 1`,
-          [`cafe24:${owner3.id}`],
-        )
-      )[0];
+    const syncJob = () => lastSyncJob(owner3);
     const creates = async () =>
       (await cafe24Mall(mall)).log.filter(
         (l) => l.method === 'POST' && l.path === '/api/v2/admin/scripttags',
@@ -432,9 +446,7 @@ describe('connecting a shop', () => {
     // list the sync starts with)
     await cafe24Control(mall, { failure: 'lost' });
     try {
-      await place(owner3, [
-        { blockId: block, location: 'main', perProduct: false, selector: '', position: 0 },
-      ]);
+      await place(owner3, [at(block, 'main')]);
       await runWorker();
       await eventually(async () => {
         const job = await syncJob();
@@ -450,10 +462,7 @@ describe('connecting a shop', () => {
     }
     const [made] = await ourTags(mall);
     // the job's retry lists the mall's tags first: it finds the one made and keeps it
-    await sql(
-      `update private.jobs set run_at = now() where kind = 'cafe24.sync' and group_key = $1 and status = 'queued'`,
-      [`cafe24:${owner3.id}`],
-    );
+    await jobDueNow('cafe24.sync', owner3);
     await runWorker();
     await eventually(async () => (await syncJob())?.status === 'done');
     expect((await ourTags(mall)).map((t) => t.script_no)).toEqual([made!.script_no]);
@@ -464,34 +473,13 @@ describe('connecting a shop', () => {
   it('keeps a live mall served and its owner’s when a refresh’s answer was lost and the retry’s token is refused (rev-fixes2 D4)', async () => {
     // before: the retry's refresh token was the one the lost call spent, Cafe24 refused it, and
     // the shop went not granted: its blocks unserved and the mall handed to the next account
-    const holder = await paidOwner('cafe24-lost-refresh');
-    const mall = newMallId();
-    const block = await createBlock(holder, 'comment');
-    await connect(holder, mall);
-    await place(holder, [
-      { blockId: block, location: 'product_detail', perProduct: true, selector: '', position: 0 },
-    ]);
-    await runWorker();
-    await eventually(async () => (await ourTags(mall)).length === 1);
-    const shop = (await shopOf(holder))!;
-    const syncJob = async () =>
-      (
-        await sql<{ status: string; last_error: string | null }>(
-          `select status, last_error from private.jobs where kind = 'cafe24.sync' and group_key = $1 order by id desc limit 1`,
-          [`cafe24:${holder.id}`],
-        )
-      )[0];
+    const { holder, mall, block, shop } = await liveShop('cafe24-lost-refresh');
+    const syncJob = () => lastSyncJob(holder);
     // the access token due: Cafe24 carries the refresh out, its answer never comes
     await cafe24Control(mall, { failure: 'lost', expireAccess: true });
-    await sql(
-      `update private.integration_tokens t set token_data = t.token_data || '{"expires_at": "2020-01-01T00:00:00Z"}'
-       from public.integrations i where i.id = t.integration_id and i.user_id = $1 and i.provider = 'cafe24'`,
-      [holder.id],
-    );
+    await accessRunOut(holder);
     try {
-      await place(holder, [
-        { blockId: block, location: 'main', perProduct: false, selector: '', position: 0 },
-      ]);
+      await place(holder, [at(block, 'main')]);
       await runWorker();
       await eventually(async () =>
         /may have been carried out/.test((await syncJob())?.last_error ?? ''),
@@ -499,16 +487,10 @@ describe('connecting a shop', () => {
     } finally {
       await cafe24Control(mall, { failure: null });
     }
-    await sql(
-      `update private.jobs set run_at = now() where kind = 'cafe24.sync' and group_key = $1 and status = 'queued'`,
-      [`cafe24:${holder.id}`],
-    );
+    await jobDueNow('cafe24.sync', holder);
     await runWorker();
     await eventually(async () => (await syncJob())?.status === 'done');
-    const { data: notes } = await holder.client
-      .from('integration_notes')
-      .select('code')
-      .eq('provider', 'cafe24');
+    const notes = await notesOf(holder);
     expect(notes).toEqual([{ code: 'cafe24_unauthorized' }]);
     const { data: integration } = await holder.client
       .from('integrations')
@@ -524,10 +506,7 @@ describe('connecting a shop', () => {
     expect((await setCafe24(other, back.code, back.state)).status).toBe(409);
     // the holder connects again: granted with new tokens, the note gone
     await connect(holder, mall);
-    const { data: after } = await holder.client
-      .from('integration_notes')
-      .select('code')
-      .eq('provider', 'cafe24');
+    const after = await notesOf(holder);
     expect(after).toEqual([]);
   });
 
@@ -581,9 +560,7 @@ describe('connecting a shop', () => {
     const mall = newMallId();
     await connect(owner2, mall);
     const block = await createBlock(owner2, 'qna');
-    await place(owner2, [
-      { blockId: block, location: 'main', perProduct: false, selector: '', position: 0 },
-    ]);
+    await place(owner2, [at(block, 'main')]);
     await runWorker();
     await eventually(async () => (await ourTags(mall)).length === 1);
     // the operator deletes the app in the mall's admin: its tags go with it, its tokens stop working
@@ -607,23 +584,12 @@ describe('a mall whose app was deleted under one owner (one owner per mall)', ()
     )[0]?.status;
 
   it('hands the mall to the owner who signs in to it once Cafe24 refused the holder’s tokens', async () => {
-    const a = await paidOwner('cafe24-holder');
+    const { holder: a, mall, block, shop: shopA } = await liveShop('cafe24-holder');
     const b = await paidOwner('cafe24-next');
-    const mall = newMallId();
-    const block = await createBlock(a, 'comment');
-    await connect(a, mall);
-    await place(a, [
-      { blockId: block, location: 'product_detail', perProduct: true, selector: '', position: 0 },
-    ]);
-    await runWorker();
-    await eventually(async () => (await ourTags(mall)).length === 1);
-    const shopA = (await shopOf(a))!;
     expect((await embed(shopA.id)).body.placements).toHaveLength(1);
     // the operator deletes the app in the mall's admin; A's next sync is refused
     await cafe24Control(mall, { uninstall: true });
-    await place(a, [
-      { blockId: block, location: 'main', perProduct: false, selector: '', position: 0 },
-    ]);
+    await place(a, [at(block, 'main')]);
     await runWorker();
     await eventually(async () => (await status(a)) === 'not_granted');
     // a connection Cafe24 refuses serves nothing (we can neither change nor remove its tag)
@@ -640,10 +606,7 @@ describe('a mall whose app was deleted under one owner (one owner per mall)', ()
     // A's card: no connection, no shop, and a note saying why (its placements are kept)
     expect(await status(a)).toBeUndefined();
     expect(await shopOf(a)).toBeUndefined();
-    const { data: notes } = await a.client
-      .from('integration_notes')
-      .select('code, detail')
-      .eq('provider', 'cafe24');
+    const notes = await notesOf(a, 'code, detail');
     expect(notes).toEqual([{ code: 'cafe24_taken_over', detail: { mall_id: mall } }]);
     const { data: kept } = await a.client.from('cafe24_placements').select('block_id');
     expect(kept).toEqual([{ block_id: block }]);
@@ -656,9 +619,7 @@ describe('a mall whose app was deleted under one owner (one owner per mall)', ()
     expect(tokens).toEqual([]);
     // B's connection works: B places a block and the loader is installed for B's shop
     const blockB = await createBlock(b, 'like');
-    const placed = await place(b, [
-      { blockId: blockB, location: 'main', perProduct: false, selector: '', position: 0 },
-    ]);
+    const placed = await place(b, [at(blockB, 'main')]);
     expect(placed.status, JSON.stringify(placed.json)).toBe(200);
     await runWorker();
     const shopB = (await shopOf(b))!;
