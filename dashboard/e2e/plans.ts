@@ -100,7 +100,7 @@ export async function upgradeByCard(page: Page, journey: Journey, ownerId: strin
 
   await page.waitForURL(`${base}/profile/plan?purchased=1`);
   await page.getByText('Your plan is active. Thank you!').waitFor();
-  await page.getByText('11 blocks · 1,100 emails a month').waitFor();
+  await page.getByText('11 blocks · 1,100 emails and answers a month').waitFor();
   await page.getByText('3,000원 a month').waitFor();
   const history = page.getByRole('table');
   await history.getByRole('cell', { name: 'Active' }).waitFor();
@@ -142,9 +142,11 @@ async function paidNextPeriod(page: Page, journey: Journey, ownerId: string) {
   );
   await page.reload();
   await page
-    .getByText(/^From \d\d\.\d\d\.\d\d: 23 blocks, 5,100 emails a month, 10,000원 a month\.$/)
+    .getByText(
+      /^From \d\d\.\d\d\.\d\d: 23 blocks, 5,100 emails and answers a month, 10,000원 a month\.$/,
+    )
     .waitFor();
-  await page.getByText('11 blocks · 1,100 emails a month').waitFor();
+  await page.getByText('11 blocks · 1,100 emails and answers a month').waitFor();
   await page.getByRole('button', { name: 'Change' }).click();
   const change = page.getByRole('dialog', { name: 'Change your plan' });
   await change
@@ -291,7 +293,7 @@ export async function secondOwnerPaysByPaypal(journey: Journey, errors: string[]
 
     await page.waitForURL(`${base}/profile/plan?purchased=1`);
     await page.getByText('플랜이 시작되었습니다. 감사합니다!').waitFor();
-    await page.getByText('블록 19개 · 월 이메일 1,100건').waitFor();
+    await page.getByText('블록 19개 · 월 이메일·응답 1,100건').waitFor();
     await page.getByText('월 $5').first().waitFor();
     await page.getByRole('table').getByRole('cell', { name: '사용 중' }).waitFor();
     await axe(page, 'plan (ko)');

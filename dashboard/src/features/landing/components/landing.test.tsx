@@ -165,4 +165,23 @@ describe('PricingPage', () => {
     expect(screen.getByTestId('price-basic').textContent).toBe('3,000원 / 월');
     expect(screen.getByTestId('price-custom').textContent).toBe('최소 3,000원 / 월');
   });
+
+  it('says what the monthly count counts, as the plan page’s meter does (rev-owner D7), en and ko', async () => {
+    renderWithProviders(<PricingPage />);
+    const starter = screen.getByRole('listitem', { name: 'Starter' });
+    expect(within(starter).getByText('100 emails and answers per month')).toBeTruthy();
+    expect(within(starter).queryByText('Unlimited responses')).toBeNull();
+    expect(
+      screen.getByText(
+        'Emails and answers are one monthly count: the emails your letters send and the answers your forms and A/B blocks take. At the limit, forms and A/B blocks stop taking answers until the next month (UTC).',
+      ),
+    ).toBeTruthy();
+    await act(() => setLanguage('ko', false));
+    expect(within(starter).getByText('월 이메일·응답 100건')).toBeTruthy();
+    expect(
+      screen.getByText(
+        /^이메일·응답은 한 달에 한 번 세는 하나의 건수입니다\. 레터로 보내는 이메일과/,
+      ),
+    ).toBeTruthy();
+  });
 });

@@ -66,6 +66,8 @@ export function PricingPage() {
             </li>
           ))}
         </ul>
+        {/* what the one monthly count counts, as the plan page's meter says (rev-owner D7) */}
+        <p className="hint pricing-counted">{t('pricing.counted')}</p>
       </section>
     </>
   );

@@ -94,7 +94,7 @@ const en = {
 
   pricing: {
     title: 'Pricing',
-    lead: 'Start free with three blocks. Pay for more blocks and emails when your readers come.',
+    lead: 'Start free with three blocks. Pay for more blocks, emails and answers when your readers come.',
     perMonth: '/ month',
     from: 'from',
     start: 'Start',
@@ -104,8 +104,8 @@ const en = {
       price: 'Free',
       features: [
         '3 blocks',
-        '100 emails per month',
-        'Unlimited responses',
+        '100 emails and answers per month',
+        'Unlimited comments, likes and clicks',
         'All six block types',
         'Email notification',
         'Block link and QR code',
@@ -116,7 +116,7 @@ const en = {
       for: 'For a blog, a newsletter or a small shop',
       features: [
         '11 blocks',
-        '1,100 emails per month',
+        '1,100 emails and answers per month',
         'Audience management',
         'Customize style',
         'Notion integration',
@@ -125,14 +125,16 @@ const en = {
     },
     custom: {
       name: 'Custom',
-      for: 'For as many blocks and emails as you need',
+      for: 'For as many blocks, emails and answers as you need',
       features: [
-        '4 blocks and 1,000 emails per $1',
+        '4 blocks and 1,000 emails and answers per $1',
         'Everything in Basic',
         'Minimum $3 per month',
-        'Extra emails $1.00 per 1,000 after the first 100 free',
+        'Extra emails and answers $1.00 per 1,000 after the first 100 free',
       ],
     },
+    counted:
+      'Emails and answers are one monthly count: the emails your letters send and the answers your forms and A/B blocks take. At the limit, forms and A/B blocks stop taking answers until the next month (UTC).',
   },
   policies: {
     terms: {
@@ -282,7 +284,7 @@ const ko: SameShape<typeof en> = {
 
   pricing: {
     title: '요금제',
-    lead: '블록 세 개로 무료로 시작하세요. 독자가 늘면 블록과 이메일을 더하면 됩니다.',
+    lead: '블록 세 개로 무료로 시작하세요. 독자가 늘면 블록과 이메일·응답 건수를 더하면 됩니다.',
     perMonth: '/ 월',
     from: '최소',
     start: '시작하기',
@@ -292,8 +294,8 @@ const ko: SameShape<typeof en> = {
       price: '무료',
       features: [
         '블록 3개',
-        '월 이메일 100건',
-        '무제한 응답',
+        '월 이메일·응답 100건',
+        '댓글·좋아요·클릭은 무제한',
         '여섯 가지 블록 모두',
         '이메일 알림',
         '블록 링크와 QR 코드',
@@ -304,7 +306,7 @@ const ko: SameShape<typeof en> = {
       for: '블로그, 뉴스레터, 작은 쇼핑몰에',
       features: [
         '블록 11개',
-        '월 이메일 1,100건',
+        '월 이메일·응답 1,100건',
         '독자 관리',
         '스타일 꾸미기',
         '노션 연동',
@@ -313,14 +315,16 @@ const ko: SameShape<typeof en> = {
     },
     custom: {
       name: '커스텀',
-      for: '필요한 만큼 블록과 이메일을',
+      for: '필요한 만큼 블록과 이메일·응답 건수를',
       features: [
-        '1,000원당 블록 4개와 이메일 1,000건',
+        '1,000원당 블록 4개와 이메일·응답 1,000건',
         '베이직의 모든 기능',
         '최소 월 3,000원',
-        '무료 100건 이후 이메일 1,000건당 1,000원',
+        '무료 100건 이후 이메일·응답 1,000건당 1,000원',
       ],
     },
+    counted:
+      '이메일·응답은 한 달에 한 번 세는 하나의 건수입니다. 레터로 보내는 이메일과 폼·A/B 블록에 받는 응답을 함께 셉니다. 한도에 이르면 다음 달(UTC 기준)까지 폼과 A/B 블록이 응답을 받지 않습니다.',
   },
   policies: {
     terms: {

@@ -173,19 +173,19 @@ describe('plan page', () => {
   it('shows the active plan, its renewal and usage capped at 100%', async () => {
     api.listActivePlans.mockResolvedValue([row()]);
     render();
-    expect(await screen.findByText('15 blocks · 2,100 emails a month')).toBeTruthy();
+    expect(await screen.findByText('15 blocks · 2,100 emails and answers a month')).toBeTruthy();
     expect(screen.getByText('$5 a month')).toBeTruthy();
     expect(screen.getByTestId('renewal').textContent).toBe('Renews on 26.12.23.');
     const blocks = screen.getByRole('meter', { name: 'Blocks' });
     expect(blocks.getAttribute('aria-valuenow')).toBe('100');
     expect(blocks.getAttribute('aria-valuetext')).toBe('20 of 15 blocks (100%)');
-    const emails = screen.getByRole('meter', { name: 'Emails this month' });
+    const emails = screen.getByRole('meter', { name: 'Emails and answers this month' });
     expect(emails.getAttribute('aria-valuenow')).toBe('14');
     // what the monthly count counts is said, not only "emails" (rev-owner D7)
     const hint = () => document.getElementById(emails.getAttribute('aria-describedby') ?? '');
     expect(hint()?.textContent).toMatch(/^Answers to your forms and A\/B blocks count here too/);
     await act(() => i18next.changeLanguage('ko'));
-    expect(screen.getByRole('meter', { name: '이번 달 이메일' })).toBe(emails);
+    expect(screen.getByRole('meter', { name: '이번 달 이메일·응답' })).toBe(emails);
     expect(hint()?.textContent).toMatch(/폼·A\/B 블록에 받은 응답도 여기에 셉니다/);
   });
 
@@ -211,12 +211,16 @@ describe('plan page', () => {
       ],
       6,
     );
-    expect(screen.getByText('11 blocks · 1,100 emails a month')).toBeTruthy();
+    expect(screen.getByText('11 blocks · 1,100 emails and answers a month')).toBeTruthy();
     expect(
-      screen.getByText('From 26.12.23: 23 blocks, 5,100 emails a month, 10,000원 a month.'),
+      screen.getByText(
+        'From 26.12.23: 23 blocks, 5,100 emails and answers a month, 10,000원 a month.',
+      ),
     ).toBeTruthy();
     expect(
-      screen.getByText('From 27.01.23: 15 blocks, 3,100 emails a month, 6,000원 a month.'),
+      screen.getByText(
+        'From 27.01.23: 15 blocks, 3,100 emails and answers a month, 6,000원 a month.',
+      ),
     ).toBeTruthy();
     expect(
       within(dialog).getByText(
@@ -234,7 +238,7 @@ describe('plan page', () => {
       fireEvent.click(await screen.findByRole('button', { name: '변경' }));
       const ko = screen.getByRole('dialog', { name: '플랜 변경' });
       expect(
-        screen.getByText('26.12.23부터: 블록 23개, 월 이메일 5,100건, 월 10,000원.'),
+        screen.getByText('26.12.23부터: 블록 23개, 월 이메일·응답 5,100건, 월 10,000원.'),
       ).toBeTruthy();
       expect(
         within(ko).getByText(
@@ -265,7 +269,9 @@ describe('plan page', () => {
       'Stopped: it ends on 27.01.21. The plan of the period paid already applies from 26.12.23.',
     );
     expect(
-      screen.getByText('From 26.12.23: 7 blocks, 2,100 emails a month, 3,000원 a month.'),
+      screen.getByText(
+        'From 26.12.23: 7 blocks, 2,100 emails and answers a month, 3,000원 a month.',
+      ),
     ).toBeTruthy();
     expect(await inKorean(renewal)).toBe(
       '중지됨: 27.01.21에 종료됩니다. 26.12.23부터는 이미 결제한 기간의 플랜이 적용됩니다.',
@@ -365,7 +371,7 @@ describe('plan page', () => {
     // the plan ends 2026-12-22: a coupon through 2026-12-23 runs a day past it, the later of two
     // is the one that counts, one that ends with the plan does not
     expect((await stopText([row(), couponRow('c1', '2026-12-23')])).textContent).toBe(
-      "No more payments. You keep your blocks and emails until 26.12.22; after that your coupon's limits apply until 26.12.23, and then your account is on Starter (3 blocks, 100 emails a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.",
+      "No more payments. You keep your blocks and emails until 26.12.22; after that your coupon's limits apply until 26.12.23, and then your account is on Starter (3 blocks, 100 emails and answers a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.",
     );
     expect(
       (await stopText([row(), couponRow('c1', '2027-01-31'), couponRow('c2', '2027-03-31')]))
@@ -387,9 +393,11 @@ describe('plan page', () => {
     expect(lasting.textContent).toBe(
       "No more payments. You keep your blocks and emails until 26.12.22; after that your coupon's limits apply (it has no end date). Blocks beyond the limit are then deactivated, newest first. Nothing is deleted.",
     );
-    expect(screen.getByText(/11 blocks and 100 emails a month, with no end date\./)).toBeTruthy();
+    expect(
+      screen.getByText(/11 blocks and 100 emails and answers a month, with no end date\./),
+    ).toBeTruthy();
     expect(await inKorean(await stopText([row(), couponRow('c1', '2027-01-31')]))).toBe(
-      '더 이상 결제되지 않습니다. 26.12.22까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후 27.01.31까지는 쿠폰의 한도가 적용되며, 그다음에는 스타터(블록 3개, 월 이메일 100건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+      '더 이상 결제되지 않습니다. 26.12.22까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후 27.01.31까지는 쿠폰의 한도가 적용되며, 그다음에는 스타터(블록 3개, 월 이메일·응답 100건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     );
   });
 
@@ -403,18 +411,18 @@ describe('plan page', () => {
       paid_next_from: '2026-12-23',
     });
     expect((await stopText([paid])).textContent).toBe(
-      'No more payments. Your next period, from 26.12.23 to 27.01.21, is paid already: you have 7 blocks and 2,100 emails a month then. After that your account is on Starter (3 blocks, 100 emails a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
+      'No more payments. Your next period, from 26.12.23 to 27.01.21, is paid already: you have 7 blocks and 2,100 emails and answers a month then. After that your account is on Starter (3 blocks, 100 emails and answers a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
     );
     // a coupon running then counts beside the paid plan, as on the server: the larger addition
     // (8 blocks, not the paid plan's 4)
     expect((await stopText([paid, couponRow('c1', '2027-03-31')])).textContent).toMatch(
-      /is paid already: you have 11 blocks and 2,100 emails a month then\. After that your coupon's limits apply until 27\.03\.31, and then/,
+      /is paid already: you have 11 blocks and 2,100 emails and answers a month then\. After that your coupon's limits apply until 27\.03\.31, and then/,
     );
     expect((await stopText([paid, couponRow('c1', null)])).textContent).toMatch(
-      /emails a month then\. After that your coupon's limits apply \(it has no end date\)/,
+      /emails and answers a month then\. After that your coupon's limits apply \(it has no end date\)/,
     );
     expect(await inKorean(await stopText([paid]))).toBe(
-      '더 이상 결제되지 않습니다. 26.12.23부터 27.01.21까지의 다음 기간은 이미 결제되어 그동안 블록 7개, 월 이메일 2,100건을 쓸 수 있습니다. 그 후에는 스타터(블록 3개, 월 이메일 100건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+      '더 이상 결제되지 않습니다. 26.12.23부터 27.01.21까지의 다음 기간은 이미 결제되어 그동안 블록 7개, 월 이메일·응답 2,100건을 쓸 수 있습니다. 그 후에는 스타터(블록 3개, 월 이메일·응답 100건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     );
   });
 

@@ -68,7 +68,7 @@ describe('select plan', () => {
     fireEvent.blur(blocks);
     await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=24&emails=1000'));
     expect(screen.getByTestId('purchase-price').textContent).toBe('$7 a month');
-    const emails = screen.getByLabelText('Extra emails a month') as HTMLInputElement;
+    const emails = screen.getByLabelText('Extra emails and answers a month') as HTMLInputElement;
     fireEvent.change(emails, { target: { value: '-5' } });
     fireEvent.blur(emails);
     expect(emails.value).toBe('1000');

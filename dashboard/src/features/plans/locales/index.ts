@@ -16,11 +16,11 @@ export const en = {
     subscription: 'Subscription',
   },
   starter: 'Starter',
-  starterLine: 'Free: {{blocks}} blocks and {{emails}} emails a month.',
+  starterLine: 'Free: {{blocks}} blocks and {{emails}} emails and answers a month.',
   upgrade: 'Upgrade',
   active: {
     heading: 'Your plan',
-    limits: '{{blocks}} blocks · {{emails}} emails a month',
+    limits: '{{blocks}} blocks · {{emails}} emails and answers a month',
     perMonth: '{{price}} a month',
     period: '{{start}} – {{end}}',
     renews: 'Renews on {{date}}.',
@@ -37,14 +37,15 @@ export const en = {
     retryingWhat:
       'To keep it, check the card or the balance in your PayPal account. If you no longer want it, stop it, and PayPal will not try again.',
     ends: 'Ends on {{date}}.',
-    next: 'From {{date}}: {{blocks}} blocks, {{emails}} emails a month, {{price}} a month.',
+    next: 'From {{date}}: {{blocks}} blocks, {{emails}} emails and answers a month, {{price}} a month.',
     nextPaypal:
-      'Waiting for your approval on PayPal: {{blocks}} blocks, {{emails}} emails a month, {{price}} a month, from the next payment.',
+      'Waiting for your approval on PayPal: {{blocks}} blocks, {{emails}} emails and answers a month, {{price}} a month, from the next payment.',
     method: { iamport: 'Paid by card', paypal: 'Paid with PayPal' },
-    coupon: 'Coupon {{name}}: {{blocks}} blocks and {{emails}} emails a month until {{date}}.',
+    coupon:
+      'Coupon {{name}}: {{blocks}} blocks and {{emails}} emails and answers a month until {{date}}.',
     // a coupon row without an end date (written by hand): the server never ends it
     couponNoEnd:
-      'Coupon {{name}}: {{blocks}} blocks and {{emails}} emails a month, with no end date.',
+      'Coupon {{name}}: {{blocks}} blocks and {{emails}} emails and answers a month, with no end date.',
   },
   // public.paypal_refunds rows the refund job could not give back (status failed)
   refundFailed: {
@@ -71,8 +72,8 @@ export const en = {
     heading: 'Usage',
     blocks: 'Blocks',
     blocksValue: '{{used}} of {{limit}} blocks',
-    emails: 'Emails this month',
-    emailsValue: '{{used}} of {{limit}} emails',
+    emails: 'Emails and answers this month',
+    emailsValue: '{{used}} of {{limit}} emails and answers',
     /** docs/plans.md: the monthly count is form and A/B answers and letter emails (rev-owner D7) */
     emailsHint:
       'Answers to your forms and A/B blocks count here too, beside the emails your letters send. At the limit, forms and A/B blocks stop taking answers until the next month (UTC).',
@@ -84,17 +85,17 @@ export const en = {
   },
   stop: {
     title: 'Stop your plan?',
-    text: 'No more payments. You keep your blocks and emails until {{date}}; after that your account is on Starter ({{blocks}} blocks, {{emails}} emails a month) and blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
+    text: 'No more payments. You keep your blocks and emails until {{date}}; after that your account is on Starter ({{blocks}} blocks, {{emails}} emails and answers a month) and blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
     textWithCoupon:
-      "No more payments. You keep your blocks and emails until {{date}}; after that your coupon's limits apply until {{until}}, and then your account is on Starter ({{blocks}} blocks, {{emails}} emails a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.",
+      "No more payments. You keep your blocks and emails until {{date}}; after that your coupon's limits apply until {{until}}, and then your account is on Starter ({{blocks}} blocks, {{emails}} emails and answers a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.",
     // a renewal charged already (3 days before its period) for a changed plan, which starts before
     // the end: the paid period and its limits, then as above
     textPaid:
-      'No more payments. Your next period, from {{paid}} to {{date}}, is paid already: you have {{paidBlocks}} blocks and {{paidEmails}} emails a month then. After that your account is on Starter ({{blocks}} blocks, {{emails}} emails a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
+      'No more payments. Your next period, from {{paid}} to {{date}}, is paid already: you have {{paidBlocks}} blocks and {{paidEmails}} emails and answers a month then. After that your account is on Starter ({{blocks}} blocks, {{emails}} emails and answers a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
     textPaidWithCoupon:
-      "No more payments. Your next period, from {{paid}} to {{date}}, is paid already: you have {{paidBlocks}} blocks and {{paidEmails}} emails a month then. After that your coupon's limits apply until {{until}}, and then your account is on Starter ({{blocks}} blocks, {{emails}} emails a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.",
+      "No more payments. Your next period, from {{paid}} to {{date}}, is paid already: you have {{paidBlocks}} blocks and {{paidEmails}} emails and answers a month then. After that your coupon's limits apply until {{until}}, and then your account is on Starter ({{blocks}} blocks, {{emails}} emails and answers a month). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.",
     textPaidWithLastingCoupon:
-      "No more payments. Your next period, from {{paid}} to {{date}}, is paid already: you have {{paidBlocks}} blocks and {{paidEmails}} emails a month then. After that your coupon's limits apply (it has no end date). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.",
+      "No more payments. Your next period, from {{paid}} to {{date}}, is paid already: you have {{paidBlocks}} blocks and {{paidEmails}} emails and answers a month then. After that your coupon's limits apply (it has no end date). Each time, blocks beyond the limit are deactivated, newest first. Nothing is deleted.",
     // a coupon without an end date runs on after the plan (model/plans.ts couponsRunUntil)
     textWithLastingCoupon:
       "No more payments. You keep your blocks and emails until {{date}}; after that your coupon's limits apply (it has no end date). Blocks beyond the limit are then deactivated, newest first. Nothing is deleted.",
@@ -153,15 +154,17 @@ export const en = {
   select: {
     title: 'Select plan',
     typeLabel: 'Plan',
-    basicLine: '{{blocks}} blocks, {{emails}} emails a month',
-    customLine: 'Pick your blocks and emails: $1 a month buys 4 blocks or 1,000 emails.',
-    customLineKo: 'Pick your blocks and emails: 1,000 won a month buys 4 blocks or 1,000 emails.',
+    basicLine: '{{blocks}} blocks, {{emails}} emails and answers a month',
+    customLine:
+      'Pick how many blocks, emails and answers: $1 a month buys 4 blocks or 1,000 emails and answers.',
+    customLineKo:
+      'Pick how many blocks, emails and answers: 1,000 won a month buys 4 blocks or 1,000 emails and answers.',
     start: 'Starts',
     blocks: 'Extra blocks',
     blocksHint: 'In steps of 4, on top of the 3 of Starter: {{total}} blocks in all.',
-    emails: 'Extra emails a month',
+    emails: 'Extra emails and answers a month',
     emailsHint:
-      'In steps of 1,000, on top of the 100 of Starter: {{total}} emails a month in all. Form and A/B answers count toward them too.',
+      'In steps of 1,000, on top of the 100 of Starter: {{total}} emails and answers a month in all: the emails your letters send and the answers your forms and A/B blocks take.',
     included: 'Included',
     groups: {
       general: 'General',
@@ -188,7 +191,7 @@ export const en = {
     period: 'Period',
     periodValue: '{{start}} – {{end}}, then every month until you stop it',
     blocks: 'Blocks',
-    emails: 'Emails a month',
+    emails: 'Emails and answers a month',
     price: 'Price',
     priceValue: '{{won}} a month by Korean card or wallet, {{dollars}} a month with PayPal',
     choose: 'How would you like to pay?',
@@ -322,11 +325,11 @@ export const ko: typeof en = {
     subscription: '구독',
   },
   starter: '스타터',
-  starterLine: '무료: 블록 {{blocks}}개, 월 이메일 {{emails}}건.',
+  starterLine: '무료: 블록 {{blocks}}개, 월 이메일·응답 {{emails}}건.',
   upgrade: '업그레이드',
   active: {
     heading: '내 플랜',
-    limits: '블록 {{blocks}}개 · 월 이메일 {{emails}}건',
+    limits: '블록 {{blocks}}개 · 월 이메일·응답 {{emails}}건',
     perMonth: '월 {{price}}',
     period: '{{start}} – {{end}}',
     renews: '{{date}}에 갱신됩니다.',
@@ -341,12 +344,12 @@ export const ko: typeof en = {
     retryingWhat:
       '계속 이용하시려면 PayPal 계정의 카드나 잔액을 확인해 주세요. 더 이상 원하지 않으시면 플랜을 중지하세요. PayPal이 다시 결제하지 않습니다.',
     ends: '{{date}}에 종료됩니다.',
-    next: '{{date}}부터: 블록 {{blocks}}개, 월 이메일 {{emails}}건, 월 {{price}}.',
+    next: '{{date}}부터: 블록 {{blocks}}개, 월 이메일·응답 {{emails}}건, 월 {{price}}.',
     nextPaypal:
-      'PayPal에서 승인을 기다리는 중: 다음 결제부터 블록 {{blocks}}개, 월 이메일 {{emails}}건, 월 {{price}}.',
+      'PayPal에서 승인을 기다리는 중: 다음 결제부터 블록 {{blocks}}개, 월 이메일·응답 {{emails}}건, 월 {{price}}.',
     method: { iamport: '카드 결제', paypal: 'PayPal 결제' },
-    coupon: '쿠폰 {{name}}: {{date}}까지 블록 {{blocks}}개, 월 이메일 {{emails}}건.',
-    couponNoEnd: '쿠폰 {{name}}: 블록 {{blocks}}개, 월 이메일 {{emails}}건(종료일 없음).',
+    coupon: '쿠폰 {{name}}: {{date}}까지 블록 {{blocks}}개, 월 이메일·응답 {{emails}}건.',
+    couponNoEnd: '쿠폰 {{name}}: 블록 {{blocks}}개, 월 이메일·응답 {{emails}}건(종료일 없음).',
   },
   refundFailed: {
     heading: '돌려드리지 못한 PayPal 결제가 있습니다',
@@ -371,8 +374,8 @@ export const ko: typeof en = {
     heading: '사용량',
     blocks: '블록',
     blocksValue: '블록 {{limit}}개 중 {{used}}개',
-    emails: '이번 달 이메일',
-    emailsValue: '이메일 {{limit}}건 중 {{used}}건',
+    emails: '이번 달 이메일·응답',
+    emailsValue: '이메일·응답 {{limit}}건 중 {{used}}건',
     emailsHint:
       '레터로 보낸 이메일과 함께 폼·A/B 블록에 받은 응답도 여기에 셉니다. 한도에 이르면 다음 달(UTC 기준)까지 폼과 A/B 블록이 응답을 받지 않습니다.',
   },
@@ -383,15 +386,15 @@ export const ko: typeof en = {
   },
   stop: {
     title: '플랜을 중지할까요?',
-    text: '더 이상 결제되지 않습니다. {{date}}까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후에는 스타터(블록 {{blocks}}개, 월 이메일 {{emails}}건)로 돌아가며 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+    text: '더 이상 결제되지 않습니다. {{date}}까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후에는 스타터(블록 {{blocks}}개, 월 이메일·응답 {{emails}}건)로 돌아가며 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     textWithCoupon:
-      '더 이상 결제되지 않습니다. {{date}}까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후 {{until}}까지는 쿠폰의 한도가 적용되며, 그다음에는 스타터(블록 {{blocks}}개, 월 이메일 {{emails}}건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+      '더 이상 결제되지 않습니다. {{date}}까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후 {{until}}까지는 쿠폰의 한도가 적용되며, 그다음에는 스타터(블록 {{blocks}}개, 월 이메일·응답 {{emails}}건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     textPaid:
-      '더 이상 결제되지 않습니다. {{paid}}부터 {{date}}까지의 다음 기간은 이미 결제되어 그동안 블록 {{paidBlocks}}개, 월 이메일 {{paidEmails}}건을 쓸 수 있습니다. 그 후에는 스타터(블록 {{blocks}}개, 월 이메일 {{emails}}건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+      '더 이상 결제되지 않습니다. {{paid}}부터 {{date}}까지의 다음 기간은 이미 결제되어 그동안 블록 {{paidBlocks}}개, 월 이메일·응답 {{paidEmails}}건을 쓸 수 있습니다. 그 후에는 스타터(블록 {{blocks}}개, 월 이메일·응답 {{emails}}건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     textPaidWithCoupon:
-      '더 이상 결제되지 않습니다. {{paid}}부터 {{date}}까지의 다음 기간은 이미 결제되어 그동안 블록 {{paidBlocks}}개, 월 이메일 {{paidEmails}}건을 쓸 수 있습니다. 그 후 {{until}}까지는 쿠폰의 한도가 적용되며, 그다음에는 스타터(블록 {{blocks}}개, 월 이메일 {{emails}}건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+      '더 이상 결제되지 않습니다. {{paid}}부터 {{date}}까지의 다음 기간은 이미 결제되어 그동안 블록 {{paidBlocks}}개, 월 이메일·응답 {{paidEmails}}건을 쓸 수 있습니다. 그 후 {{until}}까지는 쿠폰의 한도가 적용되며, 그다음에는 스타터(블록 {{blocks}}개, 월 이메일·응답 {{emails}}건)로 돌아갑니다. 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     textPaidWithLastingCoupon:
-      '더 이상 결제되지 않습니다. {{paid}}부터 {{date}}까지의 다음 기간은 이미 결제되어 그동안 블록 {{paidBlocks}}개, 월 이메일 {{paidEmails}}건을 쓸 수 있습니다. 그 후에는 쿠폰의 한도가 적용됩니다(쿠폰에 종료일이 없습니다). 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+      '더 이상 결제되지 않습니다. {{paid}}부터 {{date}}까지의 다음 기간은 이미 결제되어 그동안 블록 {{paidBlocks}}개, 월 이메일·응답 {{paidEmails}}건을 쓸 수 있습니다. 그 후에는 쿠폰의 한도가 적용됩니다(쿠폰에 종료일이 없습니다). 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     textWithLastingCoupon:
       '더 이상 결제되지 않습니다. {{date}}까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후에는 쿠폰의 한도가 적용됩니다(쿠폰에 종료일이 없습니다). 그때 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     confirm: '플랜 중지',
@@ -446,14 +449,16 @@ export const ko: typeof en = {
   select: {
     title: '플랜 선택',
     typeLabel: '플랜',
-    basicLine: '블록 {{blocks}}개, 월 이메일 {{emails}}건',
-    customLine: '블록과 이메일을 고르세요: 월 $1마다 블록 4개 또는 이메일 1,000건.',
-    customLineKo: '블록과 이메일을 고르세요: 월 1,000원마다 블록 4개 또는 이메일 1,000건.',
+    basicLine: '블록 {{blocks}}개, 월 이메일·응답 {{emails}}건',
+    customLine: '블록과 이메일·응답 건수를 고르세요: 월 $1마다 블록 4개 또는 이메일·응답 1,000건.',
+    customLineKo:
+      '블록과 이메일·응답 건수를 고르세요: 월 1,000원마다 블록 4개 또는 이메일·응답 1,000건.',
     start: '시작일',
     blocks: '추가 블록',
     blocksHint: '4개 단위, 스타터의 3개에 더해 모두 {{total}}개.',
-    emails: '추가 월 이메일',
-    emailsHint: '1,000건 단위, 스타터의 100건에 더해 모두 월 {{total}}건.',
+    emails: '추가 월 이메일·응답',
+    emailsHint:
+      '1,000건 단위, 스타터의 100건에 더해 모두 월 {{total}}건. 레터로 보내는 이메일과 폼·A/B 블록에 받는 응답을 함께 셉니다.',
     included: '포함된 기능',
     groups: {
       general: '일반',
@@ -480,7 +485,7 @@ export const ko: typeof en = {
     period: '기간',
     periodValue: '{{start}} – {{end}}, 이후 중지할 때까지 매월 갱신',
     blocks: '블록',
-    emails: '월 이메일',
+    emails: '월 이메일·응답',
     price: '금액',
     priceValue: '국내 카드·간편결제 월 {{won}}, PayPal 월 {{dollars}}',
     choose: '결제 수단을 선택하세요',
