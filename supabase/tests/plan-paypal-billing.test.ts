@@ -74,6 +74,38 @@ async function renewalChecked(paymentId: string, looked: (job: CheckJob) => bool
   );
 }
 
+/**
+ * A $3 PayPal plan bought (its webhooks answered), then a cycle PayPal could not take: its amount
+ * outstanding. `bought`: the plan's row before.
+ */
+async function cycleNotTaken(name: string) {
+  const owner = await newUser(name);
+  const { sub } = await plans.boughtByPaypal(owner, 3);
+  await webhooksDelivered(sub);
+  const bought = await row(owner.id);
+  await plans.control('paypal', `/subscriptions/${sub}`, { fail: true });
+  await plans.control('paypal', `/subscriptions/${sub}/bill`);
+  return { owner, sub, bought };
+}
+
+/** The worker runs until PayPal's payments of `sub` read `taken` (plans.takenFor, joined). */
+const workedUntilTaken = (sub: string, taken: string) =>
+  eventually(
+    async () => {
+      await plans.runWorker();
+      return (await plans.takenFor(sub)).join() === taken;
+    },
+    60_000,
+    () => plans.takenFor(sub),
+  );
+
+/** The outstanding-balance refunds queued for the subscription: each job's amount. */
+const outstandingRefunds = (sub: string) =>
+  sql<{ amount: string }>(
+    `select payload ->> 'amount' as amount from private.jobs where dedupe_key like $1`,
+    [`plan.paypal-outstanding:${sub}:%`],
+  );
+
 /** The day a period that starts the day after `end` ends (one month, inclusive). */
 const periodAfter = async (end: string) =>
   (await sql<{ d: string }>(`select private.period_end($1::date + 1)::text as d`, [end]))[0]!.d;
@@ -169,14 +201,9 @@ describe('a PayPal plan PayPal still bills', () => {
 
   it('the next cycle collects the outstanding balance with its own ($6 for a $3 plan): one period, the other $3 given back', async () => {
     // before: the $6 payment gave one period and kept the other $3, which paid for nothing
-    const owner = await newUser('pp-outstanding');
-    const { sub } = await plans.boughtByPaypal(owner, 3);
-    await webhooksDelivered(sub);
-    const bought = await row(owner.id);
     // PayPal could not take a cycle: its amount is outstanding, billed with the next one
     // (auto_bill_outstanding, PayPal's default)
-    await plans.control('paypal', `/subscriptions/${sub}`, { fail: true });
-    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    const { owner, sub, bought } = await cycleNotTaken('pp-outstanding');
     await plans.control('paypal', `/subscriptions/${sub}`, {
       fail: false,
       outstanding: '3.00',
@@ -190,19 +217,10 @@ describe('a PayPal plan PayPal still bills', () => {
     )!.billing_info!;
     const next = billing.next_billing_time!;
     await webhooksDelivered(sub);
-    await eventually(
-      async () => {
-        await plans.runWorker();
-        return (await plans.takenFor(sub)).join() === 'COMPLETED:3.00,PARTIALLY_REFUNDED:6.00';
-      },
-      60_000,
-      () => plans.takenFor(sub),
-    );
-    expect(
-      (await plans.paypalState()).refunds
-        .filter((r) => r.subscription_id === sub)
-        .map((r) => [r.status, r.value]),
-    ).toEqual([['COMPLETED', '3.00']]);
+    await workedUntilTaken(sub, 'COMPLETED:3.00,PARTIALLY_REFUNDED:6.00');
+    expect((await plans.refundsOf(sub)).map((r) => [r.status, r.value])).toEqual([
+      ['COMPLETED', '3.00'],
+    ]);
     // one period, of the plan at the cycle's price, to the day before PayPal's next billing
     expect(await row(owner.id)).toMatchObject({
       is_active: true,
@@ -212,41 +230,25 @@ describe('a PayPal plan PayPal still bills', () => {
     // the same payment read again (a webhook PayPal resends, the renewal check): nothing more
     await readBack(sub, next.slice(0, 10), 6, billing.last_payment!.time);
     await plans.runWorker();
-    expect(
-      (await plans.paypalState()).refunds.filter((r) => r.subscription_id === sub),
-    ).toHaveLength(1);
+    expect(await plans.refundsOf(sub)).toHaveLength(1);
   });
 
   it('an outstanding balance PayPal collects on its own (no new billing period) is given back whole', async () => {
     // before: the payment moved no period and nothing queued its refund: kept for nothing
-    const owner = await newUser('pp-outstanding-alone');
-    const { sub } = await plans.boughtByPaypal(owner, 3);
-    await webhooksDelivered(sub);
-    const bought = await row(owner.id);
     // a cycle PayPal could not take, then its balance captured by itself (PayPal's capture of
     // a subscription's outstanding balance): the next billing stays where it was
-    await plans.control('paypal', `/subscriptions/${sub}`, { fail: true });
-    await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    const { owner, sub, bought } = await cycleNotTaken('pp-outstanding-alone');
     await plans.control('paypal', `/subscriptions/${sub}`, { fail: false, outstanding: '3.00' });
     await plans.control('paypal', `/subscriptions/${sub}/collect`);
     await webhooksDelivered(sub);
-    await eventually(
-      async () => {
-        await plans.runWorker();
-        return (await plans.takenFor(sub)).join() === 'COMPLETED:3.00,REFUNDED:3.00';
-      },
-      60_000,
-      () => plans.takenFor(sub),
-    );
+    await workedUntilTaken(sub, 'COMPLETED:3.00,REFUNDED:3.00');
     // no period added: the plan runs to where the first payment paid it
     expect(await row(owner.id)).toMatchObject({ is_active: true, end_date: bought.end_date });
     // its webhook again: nothing more
     await plans.runWorker();
-    expect(
-      (await plans.paypalState()).refunds
-        .filter((r) => r.subscription_id === sub)
-        .map((r) => [r.status, r.value]),
-    ).toEqual([['COMPLETED', '3.00']]);
+    expect((await plans.refundsOf(sub)).map((r) => [r.status, r.value])).toEqual([
+      ['COMPLETED', '3.00'],
+    ]);
   });
 
   it('a first payment PayPal captures after the check records the plan is the plan’s: nothing given back', async () => {
@@ -257,11 +259,7 @@ describe('a PayPal plan PayPal still bills', () => {
     await webhooksDelivered(sub);
     await plans.runWorker();
     expect(await plans.takenFor(sub)).toEqual(['COMPLETED:3.00']);
-    expect(
-      await sql(`select 1 from private.jobs where dedupe_key like $1`, [
-        `plan.paypal-outstanding:${sub}:%`,
-      ]),
-    ).toEqual([]);
+    expect(await outstandingRefunds(sub)).toEqual([]);
   });
 
   it('an outstanding balance that equals a Change not approved ($3 + $3 beside a $6 Change asked) is the $3 plan and $3 given back, the Change still waiting', async () => {
@@ -281,12 +279,7 @@ describe('a PayPal plan PayPal still bills', () => {
       next_price: '6.00',
     });
     expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 11 });
-    expect(
-      await sql(
-        `select payload ->> 'amount' as amount from private.jobs where dedupe_key like $1`,
-        [`plan.paypal-outstanding:${sub}:%`],
-      ),
-    ).toEqual([{ amount: '3' }]);
+    expect(await outstandingRefunds(sub)).toEqual([{ amount: '3' }]);
   });
 
   it('a payment above the quantity at a price of ours (a lower Change approved after PayPal billed) is a period, nothing given back', async () => {
@@ -303,11 +296,7 @@ describe('a PayPal plan PayPal still bills', () => {
       price: '10.00',
       end_date: plans.addDays(before.end_date, 31),
     });
-    expect(
-      await sql(`select 1 from private.jobs where dedupe_key like $1`, [
-        `plan.paypal-outstanding:${sub}:%`,
-      ]),
-    ).toEqual([]);
+    expect(await outstandingRefunds(sub)).toEqual([]);
   });
 
   it('Stop while the webhook of a renewal PayPal just billed is on its way: the owner keeps that period', async () => {
@@ -334,9 +323,7 @@ describe('a PayPal plan PayPal still bills', () => {
     // PayPal took two payments and gave none back: the second paid the period after the first
     const paidThrough = await periodAfter(before.end_date);
     expect(await plans.takenFor(sub)).toEqual(['COMPLETED:3.00', 'COMPLETED:3.00']);
-    expect((await plans.paypalState()).refunds.filter((r) => r.subscription_id === sub)).toEqual(
-      [],
-    );
+    expect(await plans.refundsOf(sub)).toEqual([]);
     expect(await plans.subscriptionStatus(sub)).toBe('CANCELLED');
     expect(stop.json.data).toMatchObject({ payment: { end_date: paidThrough } });
     expect(await row(owner.id)).toMatchObject({

@@ -120,6 +120,10 @@ export const takenFor = async (sub: string) =>
     .filter((t) => t.subscription_id === sub)
     .map((t) => `${t.status}:${t.value}`);
 
+/** The refunds PayPal made of the subscription `sub`'s payments. */
+export const refundsOf = async (sub: string) =>
+  (await paypalState()).refunds.filter((r) => r.subscription_id === sub);
+
 /** change-paypal-payment: the owner's Change of their PayPal plan to `plan`, answered 200. */
 export async function changeByPaypal(owner: TestUser, paymentId: string, plan: TPlan) {
   const res = await callFunction('change-paypal-payment', { paymentId, plan }, owner.accessToken);
