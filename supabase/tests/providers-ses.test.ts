@@ -65,6 +65,21 @@ async function failure(
   throw new Error('expected the call to fail');
 }
 
+/**
+ * An account of the test's own in the fake (its access key id): its client, its control
+ * switches, and a simple message sent to `to`.
+ */
+function ownAccount(opts: { maxAttempts?: number } = {}) {
+  const key = newAccessKeyId();
+  const client = sesClient(key, opts);
+  return {
+    key,
+    client,
+    control: (body: Record<string, unknown>) => sesControl('', body, key),
+    send: (to: string) => client.send(new SendEmailCommand(simple(to))),
+  };
+}
+
 describe('SES fake: sending', () => {
   let ses: SESv2Client;
   beforeAll(() => {
@@ -246,8 +261,7 @@ describe('SES fake: sending', () => {
   });
 
   it('refuses a From whose identity is not verified (MessageRejected), unless the check is off', async () => {
-    const key = newAccessKeyId();
-    const client = sesClient(key);
+    const { client, control } = ownAccount();
     const to = rcpt('unverified');
     const input = { ...simple(to), FromEmailAddress: 'Someone <someone@unverified.example>' };
     const err = await failure(client.send(new SendEmailCommand(input)));
@@ -263,7 +277,7 @@ describe('SES fake: sending', () => {
       new SendEmailCommand({ ...simple(to), FromEmailAddress: `news@mail.${SENDER_DOMAIN}` }),
     );
 
-    await sesControl('', { verifyFrom: false }, key);
+    await control({ verifyFrom: false });
     await client.send(new SendEmailCommand(input));
     expect((await mailbox(to)).map((m) => m.from)).toEqual([
       'Someone <someone@unverified.example>',
@@ -272,28 +286,26 @@ describe('SES fake: sending', () => {
   });
 
   it('in the sandbox refuses unverified recipients but not the mailbox simulator', async () => {
-    const key = newAccessKeyId();
-    const client = sesClient(key);
-    await sesControl('', { sandbox: true }, key);
+    const { client, control, send } = ownAccount();
+    await control({ sandbox: true });
     const to = rcpt('sandboxed');
-    const err = await failure(client.send(new SendEmailCommand(simple(to))));
+    const err = await failure(send(to));
     expect(err.name).toBe('MessageRejected');
     expect(err.message).toContain(to);
-    await client.send(new SendEmailCommand(simple('success@simulator.amazonses.com')));
+    await send('success@simulator.amazonses.com');
     expect((await client.send(new GetAccountCommand({}))).ProductionAccessEnabled).toBe(false);
   });
 
   it('during an outage answers 503 ServiceUnavailable or throttles, the SDK retries, nothing is stored', async () => {
-    const key = newAccessKeyId();
-    const client = sesClient(key);
+    const { key, client, control, send } = ownAccount();
     const to = rcpt('outage');
-    await sesControl('', { outage: true }, key);
-    const down = await failure(client.send(new SendEmailCommand(simple(to))));
+    await control({ outage: true });
+    const down = await failure(send(to));
     expect(down.name).toBe('ServiceUnavailable');
     expect(down.$metadata.httpStatusCode).toBe(503);
     expect(down.$metadata.attempts).toBe(3); // the SDK's standard retries, all refused
 
-    await sesControl('', { outage: 'throttle' }, key);
+    await control({ outage: 'throttle' });
     const throttled = await failure(
       sesClient(key, { maxAttempts: 2 }).send(new SendEmailCommand(simple(to))),
     );
@@ -306,74 +318,65 @@ describe('SES fake: sending', () => {
     expect(identity.name).toBe('TooManyRequestsException');
     expect(await mailbox(to)).toEqual([]);
 
-    await sesControl('', { outage: false }, key);
-    await client.send(new SendEmailCommand(simple(to)));
+    await control({ outage: false });
+    await send(to);
     expect(await mailbox(to)).toHaveLength(1);
   });
 
   it('limits an outage to the addresses named in outageFor, sends and identities alike', async () => {
-    const key = newAccessKeyId();
-    const client = sesClient(key, { maxAttempts: 1 });
+    const { client, control, send } = ownAccount({ maxAttempts: 1 });
     const down = rcpt('down');
     const up = rcpt('up');
-    await sesControl('', { outage: true, outageFor: [down.toUpperCase()] }, key);
-    expect((await failure(client.send(new SendEmailCommand(simple(down))))).name).toBe(
-      'ServiceUnavailable',
-    );
+    await control({ outage: true, outageFor: [down.toUpperCase()] });
+    expect((await failure(send(down))).name).toBe('ServiceUnavailable');
     // named as a Cc, or as the identity, it is down too
     const cc = { ...simple(up), Destination: { ToAddresses: [up], CcAddresses: [down] } };
     expect((await failure(client.send(new SendEmailCommand(cc)))).name).toBe('ServiceUnavailable');
     expect(
       (await failure(client.send(new CreateEmailIdentityCommand({ EmailIdentity: down })))).name,
     ).toBe('ServiceUnavailable');
-    await client.send(new SendEmailCommand(simple(up)));
+    await send(up);
     await client.send(new GetEmailIdentityCommand({ EmailIdentity: SENDER_DOMAIN }));
     expect(await mailbox(up)).toHaveLength(1);
     expect(await mailbox(down)).toEqual([]);
-    await expect(sesControl('', { outageFor: 'everyone' }, key)).rejects.toThrow(/400/);
+    await expect(control({ outageFor: 'everyone' })).rejects.toThrow(/400/);
 
-    await sesControl('', { outage: false, outageFor: [] }, key);
-    await client.send(new SendEmailCommand(simple(down)));
+    await control({ outage: false, outageFor: [] });
+    await send(down);
     expect(await mailbox(down)).toHaveLength(1);
   });
 
   it('keeps outages of single addresses apart: outageOf sets and clears one address at a time', async () => {
     // test files share the stack's own account: one file's outage must outlive another's reset
-    const key = newAccessKeyId();
-    const client = sesClient(key, { maxAttempts: 1 });
+    const { control, send } = ownAccount({ maxAttempts: 1 });
     const down = rcpt('down-of');
     const refused = rcpt('refused-of');
-    await sesControl('', { outageOf: { [down]: true } }, key);
-    await sesControl('', { outageOf: { [refused.toUpperCase()]: 'denied' } }, key);
+    await control({ outageOf: { [down]: true } });
+    await control({ outageOf: { [refused.toUpperCase()]: 'denied' } });
     const names = async () => [
-      (await failure(client.send(new SendEmailCommand(simple(down))))).name,
-      (await failure(client.send(new SendEmailCommand(simple(refused))))).name,
+      (await failure(send(down))).name,
+      (await failure(send(refused))).name,
     ];
     expect(await names()).toEqual(['ServiceUnavailable', 'AccessDeniedException']);
     // the account-wide switch going back up leaves them down
-    await sesControl('', { outage: false, outageFor: [] }, key);
+    await control({ outage: false, outageFor: [] });
     expect(await names()).toEqual(['ServiceUnavailable', 'AccessDeniedException']);
-    await sesControl('', { outageOf: { [down]: false } }, key);
-    await client.send(new SendEmailCommand(simple(down)));
-    expect((await failure(client.send(new SendEmailCommand(simple(refused))))).name).toBe(
-      'AccessDeniedException',
-    );
-    await expect(sesControl('', { outageOf: { nobody: true } }, key)).rejects.toThrow(/400/);
-    await expect(sesControl('', { outageOf: { [down]: 'sometimes' } }, key)).rejects.toThrow(/400/);
-    await sesControl('', { outageOf: { [refused]: false } }, key);
-    await client.send(new SendEmailCommand(simple(refused)));
+    await control({ outageOf: { [down]: false } });
+    await send(down);
+    expect((await failure(send(refused))).name).toBe('AccessDeniedException');
+    await expect(control({ outageOf: { nobody: true } })).rejects.toThrow(/400/);
+    await expect(control({ outageOf: { [down]: 'sometimes' } })).rejects.toThrow(/400/);
+    await control({ outageOf: { [refused]: false } });
+    await send(refused);
     expect(await mailbox(refused)).toHaveLength(1);
   });
 
   it('limits the sending rate to MaxSendRate when one is set', async () => {
-    const key = newAccessKeyId();
-    const client = sesClient(key, { maxAttempts: 1 });
-    await sesControl('', { maxSendRate: 1 }, key);
+    const { control, send } = ownAccount({ maxAttempts: 1 });
+    await control({ maxSendRate: 1 });
     const to = rcpt('rate');
     // three sends span at most two seconds, so at most two get through
-    const results = await Promise.allSettled(
-      [1, 2, 3].map(() => client.send(new SendEmailCommand(simple(to)))),
-    );
+    const results = await Promise.allSettled([1, 2, 3].map(() => send(to)));
     const refused = results
       .filter((r) => r.status === 'rejected')
       .map((r) => (r as PromiseRejectedResult).reason as Error);
