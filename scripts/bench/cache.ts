@@ -32,7 +32,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { paths } from '../../supabase/local/paths.ts';
-import { startThrowawayStack, type ThrowawayStack } from '../../supabase/local/throwaway.ts';
+import type { ThrowawayStack } from '../../supabase/local/throwaway.ts';
 import { request } from '../../sdk/src/core/api.ts';
 import { countsRequest } from '../../sdk/src/core/counts.ts';
 import {
@@ -48,7 +48,7 @@ import {
 } from './cache-support.ts';
 import { viewsBench } from './cache-views.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
-import { benchDurability, benchPorts, loadNow } from './support.ts';
+import { loadNow, startBenchStack } from './support.ts';
 
 const VIEWS = Number(process.env.BENCH_CACHE_VIEWS ?? 1000);
 const SECONDS = Number(process.env.BENCH_CACHE_SECONDS ?? 30);
@@ -172,14 +172,8 @@ let nginx: ChildProcess | undefined;
 const logs: string[] = [];
 const load = loadNow();
 try {
-  const { extra, movablePorts, ...ports } = await benchPorts();
-  stack = await startThrowawayStack('bench-cache', {
-    ports,
-    movablePorts,
-    durable: benchDurability().durable,
-    web: false,
-    log: (service, line) => logs.push(`[${service}] ${line}`),
-  });
+  let extra: (i: number) => Promise<number>;
+  ({ stack, extra } = await startBenchStack('cache', logs));
   const { dir } = stack;
   const db = new pg.Client({ connectionString: stack.dbUrl });
   db.on('error', () => {});

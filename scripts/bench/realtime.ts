@@ -24,9 +24,9 @@ import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import pg from 'pg';
 import type { Stack } from '../../supabase/local/stack.ts';
-import { startThrowawayStack, type ThrowawayStack } from '../../supabase/local/throwaway.ts';
+import type { ThrowawayStack } from '../../supabase/local/throwaway.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
-import { benchDurability, benchPorts, ipcChild, loadNow } from './support.ts';
+import { ipcChild, loadNow, startBenchStack } from './support.ts';
 import { realtimeUrl } from './realtime-join.ts';
 
 const ROUNDS = 10;
@@ -208,14 +208,7 @@ let viewers: ReturnType<typeof startViewers> | undefined;
 const logs: string[] = [];
 const load = loadNow();
 try {
-  const { extra: _, movablePorts, ...ports } = await benchPorts();
-  stack = await startThrowawayStack('bench-realtime', {
-    ports,
-    movablePorts,
-    durable: benchDurability().durable,
-    web: false,
-    log: (service, line) => logs.push(`[${service}] ${line}`),
-  });
+  ({ stack } = await startBenchStack('realtime', logs));
   const db = new pg.Client({ connectionString: stack.dbUrl });
   db.on('error', () => {});
   await db.connect();

@@ -109,6 +109,31 @@ export interface BenchContext {
 }
 
 /**
+ * A benchmark's throwaway stack: a temporary data directory, the ports of benchPorts (`extra`
+ * gives the ports for what runs beside it), Postgres as benchDurability says, no web server, its
+ * log lines kept in `logs` (the last 200 to 400: a failed run prints its last lines).
+ */
+export async function startBenchStack(
+  name: string,
+  logs: string[],
+  options: Partial<StackOptions> = {},
+): Promise<{ stack: ThrowawayStack; extra: (i: number) => Promise<number> }> {
+  const { extra, movablePorts, ...ports } = await benchPorts();
+  const stack = await startThrowawayStack(`bench-${name}`, {
+    ports,
+    movablePorts,
+    durable: benchDurability().durable,
+    web: false,
+    log: (service, line) => {
+      logs.push(`[${service}] ${line}`);
+      if (logs.length > 400) logs.splice(0, 200);
+    },
+    ...options,
+  });
+  return { stack, extra };
+}
+
+/**
  * Runs one stack benchmark: a throwaway stack (a temporary data directory, the ports of
  * benchPorts, the auth server's sign-up limit off: benchmarks sign up many visitors from one
  * address), then `run`, whose report is printed with its raw figures and, with `--write`, becomes
@@ -124,19 +149,11 @@ export async function runBench(
   const logs: string[] = [];
   let stack: ThrowawayStack | undefined;
   try {
-    const { extra, movablePorts, ...ports } = await benchPorts();
-    stack = await startThrowawayStack(`bench-${opts.name}`, {
-      ports,
-      movablePorts,
-      durable: benchDurability().durable,
-      web: false,
+    let extra: (i: number) => Promise<number>;
+    ({ stack, extra } = await startBenchStack(opts.name, logs, {
       auth: NO_AUTH_LIMITS,
-      log: (service, line) => {
-        logs.push(`[${service}] ${line}`);
-        if (logs.length > 400) logs.splice(0, 200);
-      },
       ...opts.stack,
-    });
+    }));
     process.stderr.write(`stack up on ${stack.apiUrl}\n`);
     const { body, raw } = await run({
       stack,
