@@ -33,7 +33,7 @@ export interface SessionValue {
   signOut: (options?: { deleted?: boolean; gone?: boolean }) => Promise<void>;
   /**
    * Why the provider's return this tab held did not sign in (its code already spent, a flow of
-   * another browser: lib/supabase.ts finishSignIn), for the sign-in page to say; else null.
+   * another browser: lib/sign-in-return.ts finishSignIn), for the sign-in page to say; else null.
    */
   signInFailure?: unknown;
 }

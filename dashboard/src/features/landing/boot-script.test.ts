@@ -138,7 +138,7 @@ describe('boot script: a provider sign-in return', () => {
     expect(kept.code).toBe('c0de');
     expect(Date.now() - kept.at).toBeLessThan(60_000);
     expect(visit.address).toBe('/dashboard/reaction?locale=ko#main');
-    // what the app's client then finds (lib/supabase.ts finishSignIn)
+    // what the app's client then finds (lib/sign-in-return.ts finishSignIn)
     window.sessionStorage.setItem(SIGN_IN_RETURN_KEY, visit.session.get(SIGN_IN_RETURN_KEY)!);
     try {
       expect(pendingSignInReturn()).toBe('c0de');

@@ -62,7 +62,7 @@ describe('LoginPage', () => {
   });
 
   it('says a sign-in return whose code was spent or whose flow began elsewhere did not finish (en, ko)', async () => {
-    // auth-js's answers (lib/supabase.ts finishSignIn): GoTrue's flow_state_not_found, no verifier
+    // auth-js's answers (lib/sign-in-return.ts finishSignIn): GoTrue's flow_state_not_found, no verifier
     for (const code of ['flow_state_not_found', 'pkce_code_verifier_not_found']) {
       const failure = Object.assign(new Error('invalid flow state'), { code, status: 404 });
       const view = renderWithProviders(<LoginPage />, {
