@@ -29,6 +29,27 @@ import {
 import { forgedToken, userToken } from './support/jwt.ts';
 import * as hostile from './support/hostile.ts';
 
+/** An owner's comment block and a message a visitor (a fresh guest) posted on it. */
+async function commentAndMessage() {
+  const { owner, blocks } = await hostile.ownerWith('comment');
+  const visitor = await newGuest();
+  return { owner, blocks, visitor, message: await hostile.post(visitor, blocks.comment) };
+}
+
+/** An owner's A/B block, its question and a visitor (a fresh guest) who has not voted. */
+async function abAndVisitor() {
+  const { owner, blocks } = await hostile.ownerWith('ab');
+  const question = await hostile.abQuestion(blocks.ab);
+  return { owner, blocks, question, visitor: await newGuest() };
+}
+
+/** An owner's form with a question of each kind (hostile.formWithQuestions) and a visitor. */
+async function formAndVisitor() {
+  const { owner, blocks } = await hostile.ownerWith('form');
+  const q = await hostile.formWithQuestions(blocks.form);
+  return { owner, blocks, q, visitor: await newGuest() };
+}
+
 describe('likes', () => {
   it('liking a block twice counts one like, and like_count is exact', async () => {
     const { blocks } = await hostile.ownerWith('like');
@@ -131,9 +152,7 @@ describe('likes', () => {
   });
 
   it('liking a message when the owner turned reactions off is refused', async () => {
-    const { owner, blocks } = await hostile.ownerWith('comment');
-    const visitor = await newGuest();
-    const message = await hostile.post(visitor, blocks.comment);
+    const { owner, blocks, visitor, message } = await commentAndMessage();
     await hostile.saveSettings(owner, blocks.comment, { allow_reaction: false });
     await hostile.refused(
       blocks.comment,
@@ -150,9 +169,7 @@ describe('likes', () => {
 
 describe('ab votes', () => {
   it('voting for both options at once is refused', async () => {
-    const { blocks } = await hostile.ownerWith('ab');
-    const question = await hostile.abQuestion(blocks.ab);
-    const visitor = await newGuest();
+    const { blocks, question, visitor } = await abAndVisitor();
     await hostile.refusedSubmit(
       visitor,
       blocks.ab,
@@ -163,9 +180,7 @@ describe('ab votes', () => {
   });
 
   it('a second vote (for the other option) is refused', async () => {
-    const { blocks } = await hostile.ownerWith('ab');
-    const question = await hostile.abQuestion(blocks.ab);
-    const visitor = await newGuest();
+    const { blocks, question, visitor } = await abAndVisitor();
     const first = await visitor.client.rpc('submit_response', {
       p_block_id: blocks.ab,
       p_answers: { [question.id]: question.options[0] },
@@ -181,9 +196,7 @@ describe('ab votes', () => {
   });
 
   it('20 concurrent votes from one visitor count exactly one', async () => {
-    const { owner, blocks } = await hostile.ownerWith('ab');
-    const question = await hostile.abQuestion(blocks.ab);
-    const visitor = await newGuest();
+    const { owner, blocks, question, visitor } = await abAndVisitor();
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         visitor.client.rpc('submit_response', {
@@ -290,9 +303,7 @@ describe('form answers', () => {
   });
 
   it('answers over every length limit are refused (and the limits themselves accepted)', async () => {
-    const { blocks } = await hostile.ownerWith('form');
-    const q = await hostile.formWithQuestions(blocks.form);
-    const visitor = await newGuest();
+    const { blocks, q, visitor } = await formAndVisitor();
     const mail = (length: number) => `${'a'.repeat(length - '@example.com'.length)}@example.com`;
     const over: Array<[string, string]> = [
       [q.short.id, 'x'.repeat(301)],
@@ -329,9 +340,7 @@ describe('form answers', () => {
   });
 
   it('invalid email, phone and number answers are refused', async () => {
-    const { blocks } = await hostile.ownerWith('form');
-    const q = await hostile.formWithQuestions(blocks.form);
-    const visitor = await newGuest();
+    const { blocks, q, visitor } = await formAndVisitor();
     const bad: Array<[string, unknown, string]> = [
       [q.mail.id, 'not-an-email', 'Invalid email address.'],
       [q.mail.id, 'a@b', 'Invalid email address.'],
@@ -367,9 +376,7 @@ describe('form answers', () => {
   });
 
   it('a text answer padded with whitespace is stored trimmed, as the SDK trims it', async () => {
-    const { blocks } = await hostile.ownerWith('form');
-    const q = await hostile.formWithQuestions(blocks.form);
-    const visitor = await newGuest();
+    const { blocks, q, visitor } = await formAndVisitor();
     const res = await visitor.client.rpc('submit_response', {
       p_block_id: blocks.form,
       p_answers: { [q.short.id]: '\u3000\n  Ada  \u00a0\t' },
@@ -383,9 +390,7 @@ describe('form answers', () => {
   });
 
   it('several options for a single-select poll are refused', async () => {
-    const { blocks } = await hostile.ownerWith('form');
-    const q = await hostile.formWithQuestions(blocks.form);
-    const visitor = await newGuest();
+    const { blocks, q, visitor } = await formAndVisitor();
     await hostile.refusedSubmit(
       visitor,
       blocks.form,
@@ -404,9 +409,11 @@ describe('messages', () => {
     const { blocks } = await hostile.ownerWith('comment');
     const [author, attacker] = await Promise.all([newGuest(), newUser('attacker')]);
     const message = await hostile.post(author, blocks.comment);
-    await hostile.refused(
+    await hostile.refusedEdit(
+      attacker,
       blocks.comment,
-      () => attacker.client.rpc('edit_message', { p_message_id: message, p_content: 'pwned' }),
+      message,
+      'pwned',
       'Only the author can edit this message',
       403,
     );
@@ -433,9 +440,7 @@ describe('messages', () => {
   });
 
   it('replying when replies are off, or owner-only, is refused', async () => {
-    const { owner, blocks } = await hostile.ownerWith('comment');
-    const visitor = await newGuest();
-    const parent = await hostile.post(visitor, blocks.comment);
+    const { owner, blocks, visitor, message: parent } = await commentAndMessage();
     await hostile.saveSettings(owner, blocks.comment, { allow_reply: false });
     await hostile.refusedPost(visitor, blocks.comment, 'Replies are turned off', 403, {
       p_parent_id: parent,
@@ -476,16 +481,16 @@ describe('messages', () => {
   });
 
   it('empty and whitespace-only messages are refused, also as an edit', async () => {
-    const { blocks } = await hostile.ownerWith('comment');
-    const visitor = await newGuest();
-    const message = await hostile.post(visitor, blocks.comment);
+    const { blocks, visitor, message } = await commentAndMessage();
     for (const blank of [null, '', '   ', '\n\n\t', ' \r\n ', '\u00a0\u2003\u3000\ufeff']) {
       await hostile.refusedPost(visitor, blocks.comment, 'Message cannot be empty', 400, {
         p_content: blank,
       });
-      await hostile.refused(
+      await hostile.refusedEdit(
+        visitor,
         blocks.comment,
-        () => visitor.client.rpc('edit_message', { p_message_id: message, p_content: blank }),
+        message,
+        blank,
         'Message cannot be empty',
         400,
       );
@@ -493,9 +498,7 @@ describe('messages', () => {
   });
 
   it('every length limit of a message is enforced (and the limit itself accepted)', async () => {
-    const { blocks } = await hostile.ownerWith('comment');
-    const visitor = await newGuest();
-    const message = await hostile.post(visitor, blocks.comment);
+    const { blocks, visitor, message } = await commentAndMessage();
     const longUrl = `https://example.com/${'a'.repeat(481)}`;
     const attempts: Array<[Record<string, unknown>, string]> = [
       [{ p_content: 'x'.repeat(501) }, 'Too long message'],
@@ -529,10 +532,11 @@ describe('messages', () => {
       { p_color: null, p_timezone: null },
     ])
       expect(await hostile.post(await newGuest(), blocks.comment, fields)).toBeTruthy();
-    await hostile.refused(
+    await hostile.refusedEdit(
+      visitor,
       blocks.comment,
-      () =>
-        visitor.client.rpc('edit_message', { p_message_id: message, p_content: 'x'.repeat(501) }),
+      message,
+      'x'.repeat(501),
       'Too long message',
     );
     // a notification email over 50 characters is dropped silently, never stored
@@ -710,9 +714,7 @@ describe('HTML and script from visitors', () => {
   });
 
   it('are stored verbatim in form answers and the responder name', async () => {
-    const { owner, blocks } = await hostile.ownerWith('form');
-    const q = await hostile.formWithQuestions(blocks.form);
-    const visitor = await newGuest();
+    const { owner, blocks, q, visitor } = await formAndVisitor();
     const res = await visitor.client.rpc('submit_response', {
       p_block_id: blocks.form,
       p_answers: { [q.short.id]: content },

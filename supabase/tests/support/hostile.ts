@@ -225,6 +225,23 @@ export const refusedPost = (
   fields: Record<string, unknown> = {},
 ) => refused(blockId, () => tryPost(visitor, blockId, fields), message, status);
 
+/** An edit of message `messageId` by `editor` to `content` that the server refuses with `message`
+ * (and `status`, when given), changing nothing (refused). */
+export const refusedEdit = (
+  editor: TestUser,
+  blockId: string,
+  messageId: string,
+  content: string | null,
+  message: string | RegExp,
+  status?: number,
+) =>
+  refused(
+    blockId,
+    () => editor.client.rpc('edit_message', { p_message_id: messageId, p_content: content }),
+    message,
+    status,
+  );
+
 /** Answers `visitor` submits to a form or A/B block (submit_response), or the refusal. */
 export const trySubmit = (
   visitor: TestUser,
