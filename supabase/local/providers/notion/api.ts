@@ -76,6 +76,34 @@ async function search({ state, ws, req, res }: Call) {
   return 200;
 }
 
+/**
+ * One page of a list as Notion answers it when its start_cursor is the id of the page's first
+ * item (a data source's rows, a page's children): an unknown cursor is refused as Notion refuses
+ * it; `type` names what the list holds.
+ */
+function sendIdPage<T extends { id: string }>(
+  res: ServerResponse,
+  items: T[],
+  cursor: string | null,
+  size: number,
+  type: 'page_or_data_source' | 'block',
+  show: (item: T) => unknown,
+) {
+  const start = cursor ? items.findIndex((x) => x.id === cursor) : 0;
+  if (start < 0)
+    throw new NotionApiError(400, 'validation_error', 'start_cursor should be a valid cursor.');
+  const next = items[start + size]?.id ?? null;
+  sendJson(res, 200, {
+    object: 'list',
+    results: items.slice(start, start + size).map(show),
+    next_cursor: next,
+    has_more: next !== null,
+    type,
+    [type]: {},
+    request_id: randomUUID(),
+  });
+}
+
 /** The rows of a data source that match a query's title/rich_text equals filters. */
 function matchingRows(
   ws: Workspace,
@@ -127,19 +155,9 @@ async function queryDataSource({ state, ws, req, res, id }: Call) {
   const sort = Array.isArray(body.sorts) && isObject(body.sorts[0]) ? body.sorts[0] : null;
   if (sort?.timestamp === 'created_time' && sort.direction === 'ascending') rows.reverse();
   const cursor = typeof body.start_cursor === 'string' ? body.start_cursor : null;
-  const start = cursor ? rows.findIndex((p) => p.id === cursor) : 0;
-  if (start < 0)
-    throw new NotionApiError(400, 'validation_error', 'start_cursor should be a valid cursor.');
-  const next = rows[start + size]?.id ?? null;
-  sendJson(res, 200, {
-    object: 'list',
-    results: rows.slice(start, start + size).map((p) => pageObject(p, ws, state.apiBase)),
-    next_cursor: next,
-    has_more: next !== null,
-    type: 'page_or_data_source',
-    page_or_data_source: {},
-    request_id: randomUUID(),
-  });
+  sendIdPage(res, rows, cursor, size, 'page_or_data_source', (p) =>
+    pageObject(p, ws, state.apiBase),
+  );
   return 200;
 }
 
@@ -260,21 +278,7 @@ async function blockChildren({ state, ws, req, res, id }: Call) {
         ),
       ),
   ];
-  const cursor = query.get('start_cursor');
-  const start = cursor ? all.findIndex((b) => b.id === cursor) : 0;
-  if (start < 0)
-    throw new NotionApiError(400, 'validation_error', 'start_cursor should be a valid cursor.');
-  const slice = all.slice(start, start + size);
-  const next = all[start + size]?.id ?? null;
-  sendJson(res, 200, {
-    object: 'list',
-    results: slice,
-    next_cursor: next,
-    has_more: next !== null,
-    type: 'block',
-    block: {},
-    request_id: randomUUID(),
-  });
+  sendIdPage(res, all, query.get('start_cursor'), size, 'block', (b) => b);
   return 200;
 }
 
