@@ -309,8 +309,12 @@ begin
           case when p_method = 'iamport' then gen_random_uuid() end)
   returning * into v_charge;
 
+  -- 34 attempts: about a day of the queue's backoff (5 s doubling, an hour at most) through a
+  -- provider or database outage, where the default 8 gave up after ten minutes and left the
+  -- checkout pending (every purchase of the owner refused) until a webhook settled it
   perform public.enqueue_job('plan.reconcile', jsonb_build_object('charge_id', v_charge.id),
-                             'plan.reconcile:' || v_charge.id, now() + interval '2 minutes');
+                             'plan.reconcile:' || v_charge.id, now() + interval '2 minutes',
+                             p_max_attempts => 34);
   -- the subscription's webhook came first (it usually does) and queued plan.paypal-orphan for a
   -- subscription with no checkout: it has one now, settled by its own check or plan.reconcile, so
   -- the job could only find it and stop; taken out while still waiting (one running, a check

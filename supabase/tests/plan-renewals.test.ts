@@ -833,10 +833,8 @@ describe('stop, change, expiry', () => {
 });
 
 describe('nothing charged stays unrecorded', () => {
-  it('a function that stopped after PortOne took the money: the reconcile job records the plan', async () => {
-    const owner = await newUser('crash');
-    const key = await plans.cardKey(owner);
-    // what check-iamport-payment writes before asking for money, then the charge, then... nothing
+  /** What check-iamport-payment writes before asking for money, then the charge, then... nothing. */
+  async function firstChargeUnrecorded(owner: TestUser, key: string) {
     const { data: charge, error } = await serviceClient().rpc('start_plan_checkout', {
       p_user_id: owner.id,
       p_method: 'iamport',
@@ -856,6 +854,40 @@ describe('nothing charged stays unrecorded', () => {
       noticeUrls: ['http://127.0.0.1:9/nowhere'],
     });
     expect(await plans.paymentsOf(owner.id)).toEqual([]);
+    return chargeId;
+  }
+
+  /** The checkout's reconcile job as the queue holds it. */
+  const reconcileJob = async (chargeId: string) =>
+    (
+      await sql<{ status: string; attempts: number; max_attempts: number; due: boolean }>(
+        `select status, attempts, max_attempts, run_at <= now() as due from private.jobs
+         where dedupe_key = $1`,
+        [`plan.reconcile:${chargeId}`],
+      )
+    )[0]!;
+
+  /**
+   * Runs the reconcile job now, until it ran: finished, or back in the queue for later, having
+   * counted `attempts` attempts.
+   */
+  async function reconcileAgain(chargeId: string, attempts: number) {
+    await sql(`update private.jobs set run_at = now() where dedupe_key = $1`, [
+      `plan.reconcile:${chargeId}`,
+    ]);
+    await eventually(async () => {
+      await plans.runWorker();
+      const job = await reconcileJob(chargeId);
+      return (
+        job.attempts === attempts &&
+        (job.status === 'done' || job.status === 'failed' || (job.status === 'queued' && !job.due))
+      );
+    });
+  }
+
+  it('a function that stopped after PortOne took the money: the reconcile job records the plan', async () => {
+    const owner = await newUser('crash');
+    const chargeId = await firstChargeUnrecorded(owner, await plans.cardKey(owner));
     await sql(`update private.jobs set run_at = now() where dedupe_key = $1`, [
       `plan.reconcile:${chargeId}`,
     ]);
@@ -868,6 +900,51 @@ describe('nothing charged stays unrecorded', () => {
       'recorded',
       'scheduled',
     ]);
+  });
+
+  // the brief's item 5: PortOne (or the database) down for longer than the queue's default 8
+  // attempts (about ten minutes) ended the job, the checkout left pending and every purchase of
+  // the owner refused until a webhook settled it; it now keeps trying for about a day
+  it('PortOne unreachable past ten minutes: the reconcile job keeps trying, then records the plan', async () => {
+    const owner = await newUser('reconcile-outage');
+    const key = await plans.cardKey(owner);
+    const chargeId = await firstChargeUnrecorded(owner, key);
+    await plans.control('portone', `/billing-keys/${key}`, { unanswered: true });
+    try {
+      for (let n = 1; n <= 9; n++) await reconcileAgain(chargeId, n);
+      expect(await reconcileJob(chargeId)).toMatchObject({
+        status: 'queued',
+        attempts: 9,
+        max_attempts: 34,
+      });
+    } finally {
+      await plans.control('portone', `/billing-keys/${key}`, { unanswered: false });
+    }
+    await reconcileAgain(chargeId, 10);
+    expect(await plans.paymentsOf(owner.id)).toHaveLength(1);
+    expect(await reconcileJob(chargeId)).toMatchObject({ status: 'done' });
+  });
+
+  // waiting for the buyer is no failure: PayPal's hour of 120 s waits used up the 8 attempts at
+  // 16 minutes, and the checkout was never closed
+  it('a PayPal checkout waiting for its approval keeps its reconcile job past eight looks', async () => {
+    const owner = await newUser('reconcile-wait');
+    const pending = await plans.control<{ id: string }>('paypal', '/subscriptions', {
+      quantity: '3',
+      custom_id: owner.id,
+      approve: false,
+    });
+    expect((await plans.buyByPaypal(owner, pending.id)).status).toBe(409);
+    const [charge] = await plans.chargesOf(owner.id);
+    for (let n = 1; n <= 9; n++) await reconcileAgain(charge!.id, 0);
+    expect(await reconcileJob(charge!.id)).toMatchObject({ status: 'queued', attempts: 0 });
+    // its hour over: closed, and the owner can buy again
+    await sql(
+      `update private.payment_charges set created_at = now() - interval '61 minutes' where id = $1`,
+      [charge!.id],
+    );
+    await reconcileAgain(charge!.id, 1);
+    expect((await plans.chargesOf(owner.id))[0]).toMatchObject({ status: 'failed' });
   });
 
   it('a checkout that never reached PortOne is closed, and the owner can buy again', async () => {

@@ -104,7 +104,9 @@ const reconcile: JobHandler = {
             });
             return { status: 'done', result: { state: 'failed' } };
           }
-          return { status: 'retry', error: `checkout ${settled.state}`, retry_in: 120 };
+          // a wait, not a failure: not counted against the job's attempts (the 120 s waits of
+          // PayPal's hour counted, and its eighth ended the job at 16 minutes, the checkout open)
+          return { status: 'defer', run_at: new Date(Date.now() + 120_000).toISOString() };
         }
         return { status: 'done', result: { state: settled.state } };
       } catch (err) {
