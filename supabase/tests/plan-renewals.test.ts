@@ -925,6 +925,41 @@ describe('nothing charged stays unrecorded', () => {
     expect(await reconcileJob(chargeId)).toMatchObject({ status: 'done' });
   });
 
+  // after its last attempt the checkout stays pending (a webhook may still settle it) and the
+  // operator is mailed what to do, as for a payment not given back
+  it('a reconcile job failing through its last attempt tells the operator', async () => {
+    const owner = await newUser('reconcile-gave-up');
+    const key = await plans.cardKey(owner);
+    const chargeId = await firstChargeUnrecorded(owner, key);
+    await sql(`update private.jobs set attempts = 33 where dedupe_key = $1`, [
+      `plan.reconcile:${chargeId}`,
+    ]);
+    await plans.control('portone', `/billing-keys/${key}`, { unanswered: true });
+    try {
+      await reconcileAgain(chargeId, 34);
+    } finally {
+      await plans.control('portone', `/billing-keys/${key}`, { unanswered: false });
+    }
+    expect(await reconcileJob(chargeId)).toMatchObject({ status: 'failed' });
+    expect((await plans.chargesOf(owner.id))[0]).toMatchObject({ status: 'pending' });
+    const alert = async () =>
+      (
+        await sql<{ status: string; payload: Record<string, unknown> }>(
+          'select status, payload from private.jobs where dedupe_key = $1',
+          [`plan.refund-alert:checkout:${chargeId}`],
+        )
+      )[0];
+    expect((await alert())?.payload).toMatchObject({
+      kind: 'checkout',
+      charge_id: chargeId,
+      user_id: owner.id,
+    });
+    await eventually(async () => {
+      await plans.runWorker();
+      return (await alert())?.status === 'done';
+    });
+  });
+
   // waiting for the buyer is no failure: PayPal's hour of 120 s waits used up the 8 attempts at
   // 16 minutes, and the checkout was never closed
   it('a PayPal checkout waiting for its approval keeps its reconcile job past eight looks', async () => {

@@ -75,8 +75,9 @@ const minutesSince = (iso: string) => (Date.now() - Date.parse(iso)) / 60_000;
 const reconcile: JobHandler = {
   prepare: (jobs) =>
     mapLimit(jobs, 4, async (job): Promise<Outcome> => {
+      let charge: ChargeRow | null = null;
       try {
-        const charge = await chargeById(String(job.payload.charge_id));
+        charge = await chargeById(String(job.payload.charge_id));
         if (!charge) {
           // the account was deleted with its checkout in flight: what PortOne or PayPal took for
           // it is given back by its stop (plan.account-stop)
@@ -110,6 +111,20 @@ const reconcile: JobHandler = {
         }
         return { status: 'done', result: { state: settled.state } };
       } catch (err) {
+        // its last attempt, about a day on: the checkout stays pending (a webhook may still
+        // settle it) and the operator is told, as for a payment not given back
+        if (charge && job.attempts >= job.max_attempts)
+          await rpc('queue_refund_alert', {
+            p_payload: {
+              kind: 'checkout',
+              charge_id: charge.id,
+              user_id: charge.user_id,
+              method: charge.method,
+              provider_ref: charge.provider_ref,
+              error: errorText(err),
+            },
+            p_key: `checkout:${charge.id}`,
+          }).catch((e) => console.error('[plan.reconcile] alert', e));
         return retry(err);
       }
     }),
@@ -457,6 +472,19 @@ const outstandingAlert = (p: Record<string, unknown>): Alert => {
 };
 
 /** A renewal charged after its Stop or Change, still under way after 14 days (revoke-schedule). */
+/** A checkout plan.reconcile could not settle through its last attempt (kind 'checkout'). */
+const checkoutAlert = (p: Record<string, unknown>): Alert => ({
+  key: `checkout ${String(p.charge_id)}`,
+  subject: `Checkout not settled: ${String(p.charge_id)}`,
+  userId: typeof p.user_id === 'string' ? p.user_id : null,
+  lines: [
+    `Checkout ${String(p.charge_id)} (owner ${String(p.user_id)}, ${String(p.method)} ${String(p.provider_ref)}) could not be read back from the provider for about a day; it is still pending, and the owner cannot buy another plan until it is settled.`,
+    'Why: plan.reconcile failed through its last attempt',
+    `What the provider or the database answered: ${String(p.error ?? 'unknown')}`,
+    "Look at it in the provider's console: paid, send its webhook again (the plan is recorded); not paid, fail the checkout (public.fail_plan_checkout) so the owner can buy again.",
+  ],
+});
+
 const cardRenewalAlert = (p: Record<string, unknown>): Alert => ({
   key: `PortOne payment ${String(p.charge_id)}`,
   subject: `PortOne payment not given back: ${String(p.charge_id)}`,
@@ -474,8 +502,9 @@ const cardRenewalAlert = (p: Record<string, unknown>): Alert => ({
  * back, with what to do: a PayPal subscription's refund recorded failed (payload subscription_id),
  * a deleted account's card stop that gave up (payload stop_id and error), a PayPal outstanding
  * balance collected with a cycle (payload kind 'outstanding') or a card renewal charged after its
- * Stop or Change still under way after 14 days (kind 'card-renewal'); without the setting, an
- * error in the functions' log.
+ * Stop or Change still under way after 14 days (kind 'card-renewal'), or a checkout
+ * plan.reconcile could not settle in its day of attempts (kind 'checkout'); without the setting,
+ * an error in the functions' log.
  */
 const refundAlert: JobHandler = {
   async prepare(jobs, { db, mailer }) {
@@ -504,6 +533,7 @@ const refundAlert: JobHandler = {
       let alert: Alert;
       if (job.payload.kind === 'outstanding') alert = outstandingAlert(job.payload);
       else if (job.payload.kind === 'card-renewal') alert = cardRenewalAlert(job.payload);
+      else if (job.payload.kind === 'checkout') alert = checkoutAlert(job.payload);
       else if (job.payload.stop_id) {
         const stop = stops.get(String(job.payload.stop_id));
         if (!stop) return { status: 'done', result: { skipped: 'no such stop' } };
