@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-// the elements' WCAG luminance (their avatars' ink uses it): one formula for both apps
-import { luminance } from '../../../sdk/src/components/comment/avatar';
+import { contrast } from '../lib/contrast';
 
 // The brand tokens of base.css against WCAG AA: text 4.5:1, a focus ring and other UI parts 3:1
 // (1.4.11), on both surfaces a control sits on.
@@ -12,10 +11,6 @@ const token = (name: string): string => {
   const found = new RegExp(`--rb-${name}:\\s*(#[0-9a-f]{6})`, 'i').exec(css);
   if (!found) throw new Error(`--rb-${name} is not a six-digit colour in base.css`);
   return found[1]!;
-};
-const contrast = (a: string, b: string): number => {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi! + 0.05) / (lo! + 0.05);
 };
 
 describe('dashboard brand tokens', () => {

@@ -109,6 +109,10 @@ export const en = {
     tertiaryHint: 'Fields and options. Default: the background.',
     backgroundHint: "The block's background. Default: #FFFFFF.",
     labelColorHint: 'Default: the primary colour.',
+    textOnPrimaryLow:
+      'This text is hard to read on the primary: {{ratio}}:1 (at least 4.5:1 reads).',
+    primaryOnBackgroundLow:
+      'The primary is hard to see on the background: {{ratio}}:1 (at least 3:1 shows).',
     mail_to: 'Notification email',
     mailToHint: 'New responses are sent to this address.',
     og_title: 'Title',
@@ -308,6 +312,10 @@ export const ko: typeof en = {
     tertiaryHint: '입력란과 선택지. 기본값: 배경색.',
     backgroundHint: '블록의 배경. 기본값: #FFFFFF.',
     labelColorHint: '기본값: 기본 색.',
+    textOnPrimaryLow:
+      '이 글자색은 기본 색 위에서 읽기 어렵습니다: {{ratio}}:1 (4.5:1 이상이어야 읽힙니다).',
+    primaryOnBackgroundLow:
+      '기본 색이 배경 위에서 잘 보이지 않습니다: {{ratio}}:1 (3:1 이상이어야 보입니다).',
     mail_to: '알림 이메일',
     mailToHint: '새 응답이 이 주소로 전송됩니다.',
     og_title: '제목',

@@ -96,6 +96,7 @@ export function ColorField({
   value,
   fallback,
   onChange,
+  note,
   ...described
 }: Described & {
   label: string;
@@ -103,11 +104,20 @@ export function ColorField({
   /** What the swatch shows while the colour is the default. */
   fallback: string;
   onChange: (value: string | undefined) => void;
+  /** A warning about the colour (it is hard to read): announced, and read with the inputs. */
+  note?: string | undefined;
 }) {
   const { t } = useTranslation();
   const id = useId();
+  const noteId = useId();
   const hex = useRef<HTMLInputElement>(null);
-  const description = useSettingsField(described);
+  const settingsField = useSettingsField(described);
+  const description = note
+    ? {
+        ...settingsField,
+        describedBy: [noteId, settingsField.describedBy].filter(Boolean).join(' '),
+      }
+    : settingsField;
   const { describedBy, invalid, lines } = useFieldDescription(description);
   return (
     <div className="field field-color">
@@ -151,6 +161,10 @@ export function ColorField({
         />
       </div>
       {lines}
+      {/* always there, so a screen reader hears the note when it comes */}
+      <span role="status" className="hint field-note">
+        {note ? <span id={noteId}>{note}</span> : null}
+      </span>
     </div>
   );
 }

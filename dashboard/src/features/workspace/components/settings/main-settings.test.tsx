@@ -1,4 +1,5 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
+import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../../test/utils';
 import { settingsFromBlock, type CustomColors } from '../../model/settings';
@@ -68,5 +69,31 @@ describe('custom colours: unset is the default, honestly', () => {
   it("a button's secondary is its text, black or white by default", () => {
     renderColors(null, 'button');
     expect(description(hex('Secondary'))).toMatch(/The button's text/);
+  });
+
+  it('says beside the field when the text or the primary is hard to see (U7), in en and ko', async () => {
+    // the tester's palette: white text on #EEEEEE (1.16:1), #EEEEEE on white (1.16:1)
+    const pale = { '--PRIMARY': '#EEEEEE', '--SECONDARY': '#FFFFFF', '--BACKGROUND': '#FFFFFF' };
+    renderColors(pale, 'button');
+    const notes = screen.getAllByRole('status').map((el) => el.textContent);
+    expect(notes).toContain(
+      'This text is hard to read on the primary: 1.16:1 (at least 4.5:1 reads).',
+    );
+    expect(description(hex('Secondary'))).toMatch(/hard to read on the primary: 1\.16:1/);
+    expect(description(hex('Primary'))).toMatch(/hard to see on the background: 1\.16:1/);
+    await act(() => i18next.changeLanguage('ko'));
+    try {
+      const koHex = (name: string) => screen.getByRole('textbox', { name: `${name} (16진수)` });
+      expect(description(koHex('보조'))).toMatch(/기본 색 위에서 읽기 어렵습니다: 1\.16:1/);
+      expect(description(koHex('기본'))).toMatch(/배경 위에서 잘 보이지 않습니다: 1\.16:1/);
+    } finally {
+      await act(() => i18next.changeLanguage('en'));
+    }
+  });
+
+  it('says nothing of the defaults, nor of a readable pair', () => {
+    renderColors({ '--PRIMARY': '#1A56DB', '--SECONDARY': '#FFFFFF' }, 'button');
+    expect(screen.getAllByRole('status').every((el) => el.textContent === '')).toBe(true);
+    expect(description(hex('Secondary'))).not.toMatch(/hard to/);
   });
 });

@@ -2,6 +2,7 @@
 import { useTranslation } from 'react-i18next';
 import { ALIGNS } from '@reaction-blocks/contracts/enums';
 import { BLOCK_LIMITS } from '@reaction-blocks/contracts/schemas';
+import { contrast } from '../../../../lib/contrast';
 import type { ReactionType } from '../../../../lib/db-types';
 import { isPaidSetting } from '../../model/paid';
 import {
@@ -141,6 +142,23 @@ export function MainSettings({ type, settings, errors, paid, onChange }: MainSet
         ? '#ECECEF'
         : '#26262B';
 
+  // the owner's own pairs that nothing derives (docs/design.md, "The custom theme is whole"): the
+  // button's text on the primary (4.5:1, text) and the primary on the background (3:1, UI parts)
+  const custom = { ...defaults, ...colors };
+  const low = (a: string, b: string, least: number) => {
+    const ratio = contrast(a, b);
+    return ratio < least ? (Math.floor(ratio * 100) / 100).toFixed(2) : null;
+  };
+  const textLow =
+    type === 'button' && colors['--SECONDARY'] !== undefined
+      ? low(custom['--SECONDARY'], custom['--PRIMARY'], 4.5)
+      : null;
+  const primaryLow = low(custom['--PRIMARY'], custom['--BACKGROUND'], 3);
+  const colorNotes: Partial<Record<(typeof COLOR_KEYS)[number], string>> = {
+    '--PRIMARY': primaryLow ? f('primaryOnBackgroundLow', { ratio: primaryLow }) : undefined,
+    '--SECONDARY': textLow ? f('textOnPrimaryLow', { ratio: textLow }) : undefined,
+  };
+
   // built first: building it names the locked controls, which the section's hint lists
   const fields = (
     <div className="settings-fields">
@@ -224,6 +242,7 @@ export function MainSettings({ type, settings, errors, paid, onChange }: MainSet
               hint={f(
                 type === 'button' && key === '--SECONDARY' ? 'buttonTextHint' : colorHints[key],
               )}
+              note={colorNotes[key]}
               onChange={(value) => onChange('custom_color', withColor(colors, key, value))}
               error={errors[`custom_color.${key}`]}
               locked={locked('custom_color', f('customColors'))}
