@@ -464,6 +464,54 @@ describe('plan page', () => {
     open.mockRestore();
   });
 
+  // U8: a PayPal change not approved (the tab closed, or "Cancel and return") can be asked again
+  it('asks a PayPal change waiting for its approval again, and drops it by asking the plan held (en, ko)', async () => {
+    const pending = { planName: 'Custom', blockLimit: 16, responseMonthlyLimit: 2000 };
+    const dialog = await openChange([row({ next_content: pending, next_price: 6 })], 3);
+    const save = within(dialog).getByRole('button', { name: 'Change plan' }) as HTMLButtonElement;
+    const blocks = within(dialog).getByLabelText('Extra blocks') as HTMLInputElement;
+    expect(blocks.value).toBe('16');
+    expect(save.disabled).toBe(false);
+    expect(within(dialog).queryByText('That is your plan already.')).toBeNull();
+    fireEvent.change(blocks, { target: { value: '12' } });
+    fireEvent.blur(blocks);
+    expect(save.disabled).toBe(false);
+    const keep =
+      'That is your plan now: the change you asked for is dropped and your plan stays as it is.';
+    expect(within(dialog).getByText(keep)).toBeTruthy();
+    await act(() => i18next.changeLanguage('ko'));
+    expect(
+      within(dialog).getByText(
+        '지금 사용 중인 플랜입니다. 요청한 변경은 취소되고 플랜은 지금 그대로 유지됩니다.',
+      ),
+    ).toBeTruthy();
+  });
+
+  // U9: a card Change back to the plan held says the plan stays, and no change line is left
+  it('a card Change back to the plan held says the plan stays as it is, with no change line', async () => {
+    const card = { method: 'iamport' as const, price: 5 };
+    const pending = { planName: 'Custom', blockLimit: 24, responseMonthlyLimit: 2000 };
+    const dialog = await openChange([row({ ...card, next_content: pending, next_price: 7 })], 3);
+    const kept = row({ ...card, next_content: row().content, next_price: 5 });
+    api.changePayment.mockResolvedValue({ status: true, payment: kept });
+    api.listActivePlans.mockResolvedValue([kept]);
+    const blocks = within(dialog).getByLabelText('Extra blocks');
+    fireEvent.change(blocks, { target: { value: '12' } });
+    fireEvent.blur(blocks);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Change plan' }));
+    expect(
+      await screen.findByText('The change was dropped: your plan stays as it is.'),
+    ).toBeTruthy();
+    expect(api.changePayment.mock.calls[0]![1]).toEqual({
+      type: 'custom',
+      blockLimit: 12,
+      responseMonthlyLimit: 2000,
+    });
+    await waitFor(() => expect(api.listActivePlans).toHaveBeenCalledTimes(2));
+    expect(screen.queryByText(/Your plan changes on/)).toBeNull();
+    expect(screen.queryByText(/^From /)).toBeNull();
+  });
+
   it('warns, as Stop does, when the new plan allows fewer blocks than are in use, in Korean too', async () => {
     const dialog = await openChange([row({ method: 'iamport' })], 6);
     const warning =

@@ -24,6 +24,7 @@ import {
   activeCoupons,
   activePlan,
   basketOf,
+  heldBasketOf,
   blocksAllowedFrom,
   blocksDropAfter,
   basketPrice,
@@ -60,6 +61,11 @@ import { LoadFailed } from '../../../components/ui/load-failed';
 
 registerPlanTranslations();
 
+const sameBasket = (a: Basket, b: Basket): boolean =>
+  a.type === b.type &&
+  a.blockLimit === b.blockLimit &&
+  a.responseMonthlyLimit === b.responseMonthlyLimit;
+
 function ChangeDialog({
   row,
   blocksInUse,
@@ -81,11 +87,11 @@ function ChangeDialog({
   const [basket, setBasket] = useState<Basket>(() => basketOf(row));
   const { busy, error, run } = useSubmit();
   const price = basketPrice(basket);
-  const current = basketOf(row);
-  const same =
-    current.type === basket.type &&
-    current.blockLimit === basket.blockLimit &&
-    current.responseMonthlyLimit === basket.responseMonthlyLimit;
+  // a change not yet charged (a PayPal one waiting for its approval too) can be asked again, or
+  // dropped by asking the plan held: only the plan held with no change pending is refused (U8, U9)
+  const held = heldBasketOf(row);
+  const isHeld = sameBasket(held, basket);
+  const same = isHeld && sameBasket(held, basketOf(row));
   const paypal = row.method === 'paypal';
   // as the server counts when the new plan starts (the day after this period)
   const starts = row.end_date ? dayAfter(row.end_date) : '';
@@ -160,6 +166,8 @@ function ChangeDialog({
         <p className="hint">
           {s(upcomingPlans(row).at(-1)?.paid ? 'change.samePaid' : 'change.same')}
         </p>
+      ) : isHeld ? (
+        <p className="hint">{s('change.keep')}</p>
       ) : null}
       {/* as the Stop dialog says: the blocks beyond the new limit are deactivated */}
       <p className={overLimit ? 'warning-note' : 'visually-hidden'} role="status">
@@ -519,11 +527,13 @@ export function PlanPage() {
                 ? tab
                   ? { text: s('notices.changeLink'), link }
                   : { text: s('notices.changeLinkBlocked'), link }
-                : {
-                    text: s('notices.changed', {
-                      date: row.end_date ? formatPlanDate(dayAfter(row.end_date)) : '',
-                    }),
-                  },
+                : upcomingPlans(row).some((next) => !next.paid)
+                  ? {
+                      text: s('notices.changed', {
+                        date: row.end_date ? formatPlanDate(dayAfter(row.end_date)) : '',
+                      }),
+                    }
+                  : { text: s('notices.kept') },
             );
             reload();
           }}

@@ -63,6 +63,8 @@ export const en = {
     paypalApproved: 'PayPal has your approval. The change starts with your next payment.',
     stopped: 'Your plan is stopped. It runs until {{date}}.',
     changed: 'Your plan changes on {{date}}.',
+    // a Change back to the plan held: the change asked before is dropped (U8, U9)
+    kept: 'The change was dropped: your plan stays as it is.',
     changeLink: 'PayPal opened in a new tab: approve the change there.',
     changeLinkBlocked: 'Your browser kept PayPal from opening. Open it here to approve the change:',
     openPaypal: 'Open PayPal',
@@ -112,6 +114,7 @@ export const en = {
       'PayPal asks you to approve the new price in a new tab. The change starts with the first payment after that.',
     save: 'Change plan',
     same: 'That is your plan already.',
+    keep: 'That is your plan now: the change you asked for is dropped and your plan stays as it is.',
     samePaid: 'That is the plan of your next period, paid already.',
     overLimit:
       'You have {{used}} blocks; the new plan allows {{limit}}. When it starts, blocks beyond the limit are deactivated, newest first. Nothing is deleted.',
@@ -365,6 +368,7 @@ export const ko: typeof en = {
     paypalApproved: 'PayPal에서 승인했습니다. 변경 내용은 다음 결제부터 적용됩니다.',
     stopped: '플랜을 중지했습니다. {{date}}까지 이용할 수 있습니다.',
     changed: '{{date}}부터 플랜이 변경됩니다.',
+    kept: '변경을 취소했습니다. 플랜은 지금 그대로 유지됩니다.',
     changeLink: 'PayPal이 새 탭에서 열렸습니다. 그곳에서 변경을 승인해 주세요.',
     changeLinkBlocked: '브라우저가 PayPal 창을 막았습니다. 여기에서 열어 변경을 승인해 주세요:',
     openPaypal: 'PayPal 열기',
@@ -408,6 +412,7 @@ export const ko: typeof en = {
     paypalIntro: '새 금액은 새 탭에서 PayPal 승인이 필요합니다. 승인 후 첫 결제부터 적용됩니다.',
     save: '플랜 변경',
     same: '이미 사용 중인 플랜입니다.',
+    keep: '지금 사용 중인 플랜입니다. 요청한 변경은 취소되고 플랜은 지금 그대로 유지됩니다.',
     samePaid: '이미 결제한 다음 기간의 플랜입니다.',
     overLimit:
       '지금 블록이 {{used}}개 있고, 새 플랜은 {{limit}}개까지입니다. 새 플랜이 시작되면 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',

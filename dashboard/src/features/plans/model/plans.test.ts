@@ -3,6 +3,7 @@ import {
   activePlan,
   basketFor,
   basketOf,
+  heldBasketOf,
   basketFromSearch,
   basketPrice,
   basketToSearch,
@@ -129,6 +130,11 @@ describe('history and usage', () => {
       paidLine,
     );
     expect(upcomingPlans({ ...basic, next_content: asked, renewal_failed_at: 'x' })).toEqual([]);
+    // a change back to the plan held (U9) changes nothing: no line, and Change starts from it
+    expect(upcomingPlans({ ...basic, next_content: { ...asked }, next_price: 3 })).toEqual([]);
+    expect(upcomingPlans({ ...changedAgain, next_content: { ...paid } })).toEqual(paidLine);
+    expect(heldBasketOf(changedAgain)).toEqual(basketOf(charged));
+    expect(heldBasketOf({ ...basic, next_content: paid })).toEqual(basketOf(basic));
     expect(upcomingPlans({ ...changedAgain, auto_renew: false, renewal_failed_at: 'x' })).toEqual(
       paidLine,
     );

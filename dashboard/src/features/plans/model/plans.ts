@@ -267,8 +267,15 @@ export function upcomingPlans(row: PlanRow): UpcomingPlan[] {
       paid: true,
     });
   // a change asked for the period after end_date starts only if the plan renews: a stopped plan
-  // or a failed renewal ends on end_date (record_renewal_failed leaves next_content on the row)
-  if (row.next_content && row.end_date && row.auto_renew && !row.renewal_failed_at)
+  // or a failed renewal ends on end_date (record_renewal_failed leaves next_content on the row);
+  // a change back to the plan held then changes nothing and is not shown (U9)
+  if (
+    row.next_content &&
+    row.end_date &&
+    row.auto_renew &&
+    !row.renewal_failed_at &&
+    !samePlanContent(row.next_content, plans[0]?.content ?? row.content)
+  )
     plans.push({
       from: dayAfter(row.end_date),
       content: row.next_content,
@@ -278,11 +285,28 @@ export function upcomingPlans(row: PlanRow): UpcomingPlan[] {
   return plans;
 }
 
+const samePlanContent = (a: UpcomingPlan['content'], b: PlanRow['content']): boolean =>
+  !!b &&
+  a.planName === b.planName &&
+  a.blockLimit === b.blockLimit &&
+  a.responseMonthlyLimit === b.responseMonthlyLimit;
+
 /** The basket a plan row would be changed from: the plan of its last period known. */
-export function basketOf(row: PlanRow): Basket {
-  const next = upcomingPlans(row).at(-1)?.content;
-  const content = next ?? row.content ?? {};
-  const basic = next ? next.planName === 'Basic' : row.type === 'basic';
+export const basketOf = (row: PlanRow): Basket => basketFrom(row, upcomingPlans(row).at(-1));
+
+/**
+ * The plan held before a change not yet charged: the period paid already, or the current one.
+ * Asking it while a change is pending drops the change, on either route (U8, U9).
+ */
+export const heldBasketOf = (row: PlanRow): Basket =>
+  basketFrom(
+    row,
+    upcomingPlans(row).find((next) => next.paid),
+  );
+
+function basketFrom(row: PlanRow, next: UpcomingPlan | undefined): Basket {
+  const content = next?.content ?? row.content ?? {};
+  const basic = next ? next.content.planName === 'Basic' : row.type === 'basic';
   const type: TPlanType = basic ? 'basic' : 'custom';
   return {
     type,
