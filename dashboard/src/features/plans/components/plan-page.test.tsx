@@ -340,6 +340,14 @@ describe('plan page', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Stop' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Stop your plan?' });
     expect(within(dialog).getByText(/You keep your blocks and emails until 26.12.22/)).toBeTruthy();
+    // U2: the dialog says a stop is final and how to go on
+    const final = within(dialog).getByText(/^A stop cannot be undone/);
+    expect(final.textContent).toBe(
+      'A stop cannot be undone: the plan will not renew and cannot be resumed. To go on after 26.12.22, buy a plan again once it has ended (from 26.12.23).',
+    );
+    expect(await inKorean(final)).toBe(
+      '중지는 되돌릴 수 없습니다. 플랜은 갱신되지 않으며 다시 이어갈 수 없습니다. 26.12.22 이후에도 쓰려면 플랜이 끝난 뒤(26.12.23부터) 다시 구매해 주세요.',
+    );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Stop plan' }));
     await waitFor(() =>
       expect(api.cancelPayment).toHaveBeenCalledWith(

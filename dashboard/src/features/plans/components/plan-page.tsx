@@ -512,6 +512,13 @@ export function PlanPage() {
               },
             )}
           </p>
+          {/* a stop is final (U2): no resume, buy again once the plan has ended (docs/plans.md) */}
+          <p>
+            {s('stop.final', {
+              date: plan.end_date ? formatPlanDate(plan.end_date) : '',
+              after: plan.end_date ? formatPlanDate(dayAfter(plan.end_date)) : '',
+            })}
+          </p>
         </ConfirmDialog>
       ) : null}
       {plan && dialog === 'change' ? (

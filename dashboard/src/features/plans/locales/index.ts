@@ -101,6 +101,9 @@ export const en = {
     // a coupon without an end date runs on after the plan (model/plans.ts couponsRunUntil)
     textWithLastingCoupon:
       "No more payments. You keep your blocks and emails until {{date}}; after that your coupon's limits apply (it has no end date). Blocks beyond the limit are then deactivated, newest first. Nothing is deleted.",
+    // a stop cannot be undone (U2): nothing renews it again; PayPal cannot reactivate a cancelled subscription
+    final:
+      'A stop cannot be undone: the plan will not renew and cannot be resumed. To go on after {{date}}, buy a plan again once it has ended (from {{after}}).',
     confirm: 'Stop plan',
     cancel: 'Keep plan',
   },
@@ -401,6 +404,8 @@ export const ko: typeof en = {
       '더 이상 결제되지 않습니다. {{paid}}부터 {{date}}까지의 다음 기간은 이미 결제되어 그동안 블록 {{paidBlocks}}개, 월 이메일·응답 {{paidEmails}}건을 쓸 수 있습니다. 그 후에는 쿠폰의 한도가 적용됩니다(쿠폰에 종료일이 없습니다). 그때마다 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
     textWithLastingCoupon:
       '더 이상 결제되지 않습니다. {{date}}까지는 블록과 이메일을 그대로 쓸 수 있고, 그 후에는 쿠폰의 한도가 적용됩니다(쿠폰에 종료일이 없습니다). 그때 한도를 넘는 블록은 최근에 만든 것부터 비활성화됩니다. 삭제되는 것은 없습니다.',
+    final:
+      '중지는 되돌릴 수 없습니다. 플랜은 갱신되지 않으며 다시 이어갈 수 없습니다. {{date}} 이후에도 쓰려면 플랜이 끝난 뒤({{after}}부터) 다시 구매해 주세요.',
     confirm: '플랜 중지',
     cancel: '유지하기',
   },
