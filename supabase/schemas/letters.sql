@@ -157,9 +157,9 @@ end;
 $$;
 revoke execute on function private.fail_letter_delivery() from public;
 
--- Saves a letter block's name and letter (the save-letter function validated the payload with
+-- Saves a letter block's name, language and letter (the save-letter function validated the payload with
 -- ZSaveLetter and rendered mail_html and mail_text from the model itself). p_payload:
---   {name?, mail_title, mail_from, mail_name, page_url, letter, mail_html, mail_text}
+--   {name?, language?, mail_title, mail_from, mail_name, page_url, letter, mail_html, mail_text}
 -- mail_from must be one of the owner's verified sender emails (or null). Answers {block, private}.
 create function public.save_letter(p_owner_id uuid, p_block_id uuid, p_payload jsonb)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -180,8 +180,13 @@ begin
       where user_id = p_owner_id and email = lower(v_from) and status = 'verified') then
     raise exception 'Verify the sender email first' using errcode = 'P0001';
   end if;
-  if p_payload ? 'name' then
-    update public.blocks set name = p_payload ->> 'name', updated_at = now() where id = p_block_id
+  if p_payload ? 'name' or p_payload ? 'language' then
+    -- the language sets the mail footer's and <html lang> of what is sent (U3)
+    update public.blocks
+      set name = coalesce(p_payload ->> 'name', name),
+          language = coalesce((p_payload ->> 'language')::public.language_code, language),
+          updated_at = now()
+      where id = p_block_id
       returning * into v_block;
   end if;
   update public.block_private
@@ -435,7 +440,7 @@ begin
   select coalesce(jsonb_agg(jsonb_build_object(
            'id', p.id, 'block_id', p.block_id, 'user_id', p.user_id, 'subject', p.subject,
            'html', p.html, 'text', p.text, 'from', p.mail_from, 'from_name', p.mail_name,
-           'reply_to', p.reply_to, 'language', pr.language, 'owner_name', pr.name,
+           'reply_to', p.reply_to, 'language', bl.language, 'owner_name', pr.name,
            'block_name', bl.name)), '[]'::jsonb)
     into v_publishes
     from public.publishes p

@@ -441,3 +441,34 @@ describe('the sender name', () => {
     }
   });
 });
+
+describe('the language', () => {
+  it("the letter panel's Language is saved with the letter: the mail's footer and <html lang> follow it (U3)", async () => {
+    const o = await letters.letterOwner('notion_letter');
+    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
+    const language = async () =>
+      (
+        await sql<{ language: string }>('select language from public.blocks where id = $1', [
+          o.blockId,
+        ])
+      )[0]!.language;
+    expect(await language()).toBe('en');
+    // not a language: refused by the schema the browser checks too, nothing saved
+    const wrong = await letters.save(o, l, {}, l.title, { language: 'fr' });
+    expect(wrong.status).toBe(400);
+    expect(ZSaveLetter.safeParse({ blockId: o.blockId, language: 'fr' }).success).toBe(false);
+    expect(await language()).toBe('en');
+
+    const saved = await letters.save(o, l, {}, l.title, { language: 'ko' });
+    expect(saved.json.error, JSON.stringify(saved.json.error)).toBeUndefined();
+    expect(await language()).toBe('ko');
+    const to = inbox('lang');
+    await letters.sendAndDeliver(o, [to]);
+    const mail = await letters.delivered(to);
+    expect(mail.html).toContain('<html lang="ko">');
+    expect(mail.html).toContain('수신 거부');
+    // a save without it leaves the language as it is
+    await letters.save(o, l);
+    expect(await language()).toBe('ko');
+  });
+});

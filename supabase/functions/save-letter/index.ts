@@ -22,6 +22,7 @@ Deno.serve(
       p_block_id: body.blockId,
       p_payload: {
         ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.language !== undefined ? { language: body.language } : {}),
         mail_title: letter.title,
         mail_from: letter.mailFrom,
         mail_name: letter.mailName,

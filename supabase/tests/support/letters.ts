@@ -87,11 +87,13 @@ export async function save(
   l: Loaded,
   extra: Partial<TLetterModel> = {},
   title = l.title,
+  block: { language?: string } = {},
 ) {
   return callFunction(
     'save-letter',
     {
       blockId: o.blockId,
+      ...block,
       letter: {
         title,
         mailFrom: o.sender,

@@ -4,7 +4,7 @@
 // Shared by the edge functions and the dashboard (as @reaction-blocks/contracts/letters).
 import { z } from 'zod';
 import { emailAddress } from './email.ts';
-import type { TLetterType } from './enums.ts';
+import { LANGUAGES, type TLetterType } from './enums.ts';
 import { BLOCK_LIMITS, isEmail, LETTER_LIMITS } from './limits.ts';
 import { safeHref } from './html.ts';
 
@@ -266,6 +266,8 @@ export type TVerifyBrunchId = z.infer<typeof ZVerifyBrunchId>;
 export const ZSaveLetter = z.strictObject({
   blockId: z.uuid({ error: 'Invalid id' }),
   name: text(BLOCK_LIMITS.blockName).optional(),
+  /** The block's language: the mail's footer and <html lang> (the other blocks' Language). */
+  language: z.enum(LANGUAGES, { error: 'Language must be en or ko' }).optional(),
   letter: z.strictObject({
     title: text(LETTER_LIMITS.title).refine((v) => !/[\r\n]/.test(v), {
       error: LETTER_MESSAGES.subjectLineBreak,

@@ -33,7 +33,7 @@ const model = (texts: string[]): TLetterModel => ({
 
 function letterData(letter: TLetterModel, name = 'Weekly'): LetterData {
   return {
-    block: { id: BLOCK_ID, type: 'notion_letter', name } as LetterData['block'],
+    block: { id: BLOCK_ID, type: 'notion_letter', name, language: 'en' } as LetterData['block'],
     private: {
       block_id: BLOCK_ID,
       letter,
@@ -144,6 +144,35 @@ describe('letter workspace focus', () => {
     // no sender yet, so no Send letter: the workspace's heading takes focus
     expect(document.activeElement).not.toBe(document.body);
     expect(document.activeElement?.hasAttribute('data-page-heading')).toBe(true);
+  });
+});
+
+describe('the letter’s language (U3)', () => {
+  it('is the Language select of the other blocks, saved with the letter, in en and ko', async () => {
+    const data = letterData(model(['One']));
+    api.loadLetterBlock.mockResolvedValue(data);
+    api.saveLetter.mockImplementation(async (body) => ({
+      ...data,
+      block: { ...data.block, language: body.language ?? data.block.language },
+    }));
+    renderLetter();
+    const language = await screen.findByRole<HTMLSelectElement>('combobox', { name: 'Language' });
+    expect(language.value).toBe('en');
+    expect(
+      within(language)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['English', '한국어']);
+    fireEvent.change(language, { target: { value: 'ko' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Save' })).toBeNull());
+    expect(api.saveLetter).toHaveBeenLastCalledWith(expect.objectContaining({ language: 'ko' }));
+    await act(() => i18next.changeLanguage('ko'));
+    try {
+      expect(screen.getByRole<HTMLSelectElement>('combobox', { name: '언어' }).value).toBe('ko');
+    } finally {
+      await act(() => i18next.changeLanguage('en'));
+    }
   });
 });
 

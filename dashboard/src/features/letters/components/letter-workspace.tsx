@@ -13,6 +13,7 @@ import { BusyButton } from '../../../components/ui/busy-button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { ErrorText } from '../../../components/ui/error-text';
 import { SelectField, TextField } from '../../../components/ui/fields';
+import { LanguageField } from '../../../components/ui/language-field';
 import { PageHeading } from '../../../components/ui/page-heading';
 import { PageLoading } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
@@ -314,6 +315,12 @@ export function LetterWorkspacePage() {
                 value={draft.mailName}
                 max={LETTER_LIMITS.senderName}
                 onChange={(mailName) => change({ mailName })}
+              />
+              <LanguageField
+                label={t('letters.language')}
+                hint={t('letters.languageHint')}
+                value={draft.language}
+                onChange={(language) => change({ language })}
               />
               {type === 'brunch_letter' ? (
                 brunchProfile ? (

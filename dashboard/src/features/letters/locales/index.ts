@@ -18,6 +18,9 @@ export const en = {
   noSender: 'Verify a sender email first: letters are sent from it.',
   verifySender: 'Verify a sender email',
   senderName: 'Sender name',
+  language: 'Language',
+  languageHint:
+    "The mail's footer (sender, why they get it, Unsubscribe) and the language screen readers read it in.",
   pageUrl: 'Page URL',
   pageUrlHint: {
     notion: 'The address of a public Notion page (…notion.site/…).',
@@ -178,6 +181,8 @@ export const ko: typeof en = {
   noSender: '먼저 발신 이메일을 인증하세요. 레터는 그 주소로 발송됩니다.',
   verifySender: '발신 이메일 인증하기',
   senderName: '보내는 사람 이름',
+  language: '언어',
+  languageHint: '메일 하단 안내(보낸 사람, 받는 이유, 수신 거부)와 화면 낭독기가 읽는 언어.',
   pageUrl: '페이지 URL',
   pageUrlHint: {
     notion: '공개된 노션 페이지 주소(…notion.site/…).',

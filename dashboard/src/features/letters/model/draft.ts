@@ -5,10 +5,13 @@ import {
   type TLetterModel,
   type TSaveLetter,
 } from '@reaction-blocks/contracts/letters';
+import type { TLanguage } from '@reaction-blocks/contracts/enums';
 import type { LetterData, SenderOption } from '../api/letters';
 
 export interface LetterDraft {
   name: string;
+  /** The block's language: the mail's footer and <html lang>. */
+  language: TLanguage;
   title: string;
   mailFrom: string;
   mailName: string;
@@ -20,6 +23,7 @@ export function draftFromData(data: LetterData): LetterDraft {
   const parsed = ZLetterModel.safeParse(data.private?.letter);
   return {
     name: data.block.name,
+    language: data.block.language,
     title: data.private?.mail_title ?? '',
     mailFrom: data.private?.mail_from ?? '',
     mailName: data.private?.mail_name ?? '',
@@ -39,6 +43,7 @@ export function draftToSave(
   return {
     blockId,
     ...(nameChanged ? { name: draft.name } : {}),
+    language: draft.language,
     letter: {
       title: draft.title,
       mailFrom: draft.mailFrom,

@@ -2,6 +2,7 @@
 import { useTranslation } from 'react-i18next';
 import { ALIGNS } from '@reaction-blocks/contracts/enums';
 import { BLOCK_LIMITS } from '@reaction-blocks/contracts/schemas';
+import { LanguageField } from '../../../../components/ui/language-field';
 import { contrast } from '../../../../lib/contrast';
 import type { ReactionType } from '../../../../lib/db-types';
 import { isPaidSetting } from '../../model/paid';
@@ -50,7 +51,6 @@ function withColor<K extends string>(
 }
 
 export function MainSettings({ type, settings, errors, paid, onChange }: MainSettingsProps) {
-  const { t } = useTranslation();
   const { t: f } = useTranslation(undefined, { keyPrefix: 'workspace.fields' });
   /** Paid-only and the owner has no plan: shown, disabled, named in the section's one hint. */
   const lockedNames: string[] = [];
@@ -107,13 +107,9 @@ export function MainSettings({ type, settings, errors, paid, onChange }: MainSet
   );
 
   const language = (
-    <SelectField
+    <LanguageField
       label={f('language')}
       value={settings.language}
-      options={[
-        { value: 'en', label: t('languages.en') },
-        { value: 'ko', label: t('languages.ko') },
-      ]}
       onChange={(value) => onChange('language', value)}
     />
   );
