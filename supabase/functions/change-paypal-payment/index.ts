@@ -20,7 +20,8 @@ Deno.serve(
           quantity: String(price),
           application_context: {
             return_url: `${siteUrl()}/profile/plan?paypal=approved`,
-            cancel_url: `${siteUrl()}/profile/plan?paypal=cancelled`,
+            // not the purchase's cancel: the plan page says the plan stays as it is (U8)
+            cancel_url: `${siteUrl()}/profile/plan?paypal=change-cancelled`,
           },
         });
         link = approveLink(revision.links);

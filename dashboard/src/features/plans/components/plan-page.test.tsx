@@ -495,6 +495,26 @@ describe('plan page', () => {
     ).toBeTruthy();
   });
 
+  // U8: the revise's "Cancel and return" is not the purchase's cancel
+  it("says after PayPal's Cancel and return on a change that the plan stays, and how to ask again (en, ko)", async () => {
+    const pending = { planName: 'Custom', blockLimit: 16, responseMonthlyLimit: 2000 };
+    api.listActivePlans.mockResolvedValue([row({ next_content: pending, next_price: 6 })]);
+    renderWithProviders(<PlanPage />, {
+      route: '/profile/plan?paypal=change-cancelled',
+      session: signedInSession(),
+    });
+    const notice = await screen.findByText(/^You did not approve the change on PayPal/);
+    expect(notice.textContent).toBe(
+      'You did not approve the change on PayPal, so your plan stays as it is. To get the approval link again, or to drop the change, open Change.',
+    );
+    expect(screen.queryByText(/Nothing was charged/)).toBeNull();
+    const waiting = await screen.findByText(/^Waiting for your approval on PayPal/);
+    expect(waiting.textContent).toMatch(/Open Change to get the link again/);
+    expect(await inKorean(notice)).toBe(
+      'PayPal에서 변경을 승인하지 않아 플랜은 지금 그대로입니다. 승인 링크를 다시 받거나 변경을 취소하려면 변경을 여세요.',
+    );
+  });
+
   // U9: a card Change back to the plan held says the plan stays, and no change line is left
   it('a card Change back to the plan held says the plan stays as it is, with no change line', async () => {
     const card = { method: 'iamport' as const, price: 5 };

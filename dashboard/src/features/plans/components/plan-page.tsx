@@ -312,9 +312,11 @@ export function PlanPage() {
       ? s('notices.purchased')
       : params.get('paypal') === 'cancelled'
         ? s('notices.paypalCancelled')
-        : params.get('paypal') === 'approved'
-          ? s('notices.paypalApproved')
-          : null;
+        : params.get('paypal') === 'change-cancelled'
+          ? s('notices.paypalChangeCancelled')
+          : params.get('paypal') === 'approved'
+            ? s('notices.paypalApproved')
+            : null;
 
   const reload = useInvalidatePlans();
 

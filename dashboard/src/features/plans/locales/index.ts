@@ -39,7 +39,7 @@ export const en = {
     ends: 'Ends on {{date}}.',
     next: 'From {{date}}: {{blocks}} blocks, {{emails}} emails and answers a month, {{price}} a month.',
     nextPaypal:
-      'Waiting for your approval on PayPal: {{blocks}} blocks, {{emails}} emails and answers a month, {{price}} a month, from the next payment.',
+      'Waiting for your approval on PayPal: {{blocks}} blocks, {{emails}} emails and answers a month, {{price}} a month, from the next payment. Not approved yet? Open Change to get the link again, or choose your current plan there to keep it.',
     method: { iamport: 'Paid by card', paypal: 'Paid with PayPal' },
     coupon:
       'Coupon {{name}}: {{blocks}} blocks and {{emails}} emails and answers a month until {{date}}.',
@@ -61,6 +61,9 @@ export const en = {
     purchased: 'Your plan is active. Thank you!',
     paypalCancelled: 'The PayPal payment was cancelled. Nothing was charged.',
     paypalApproved: 'PayPal has your approval. The change starts with your next payment.',
+    // the revise's "Cancel and return" (change-paypal-payment's cancel_url, U8)
+    paypalChangeCancelled:
+      'You did not approve the change on PayPal, so your plan stays as it is. To get the approval link again, or to drop the change, open Change.',
     stopped: 'Your plan is stopped. It runs until {{date}}.',
     changed: 'Your plan changes on {{date}}.',
     // a Change back to the plan held: the change asked before is dropped (U8, U9)
@@ -352,7 +355,7 @@ export const ko: typeof en = {
     ends: '{{date}}에 종료됩니다.',
     next: '{{date}}부터: 블록 {{blocks}}개, 월 이메일·응답 {{emails}}건, 월 {{price}}.',
     nextPaypal:
-      'PayPal에서 승인을 기다리는 중: 다음 결제부터 블록 {{blocks}}개, 월 이메일·응답 {{emails}}건, 월 {{price}}.',
+      'PayPal에서 승인을 기다리는 중: 다음 결제부터 블록 {{blocks}}개, 월 이메일·응답 {{emails}}건, 월 {{price}}. 아직 승인하지 않았다면 변경을 열어 링크를 다시 받거나, 지금 플랜을 골라 그대로 유지하세요.',
     method: { iamport: '카드 결제', paypal: 'PayPal 결제' },
     coupon: '쿠폰 {{name}}: {{date}}까지 블록 {{blocks}}개, 월 이메일·응답 {{emails}}건.',
     couponNoEnd: '쿠폰 {{name}}: 블록 {{blocks}}개, 월 이메일·응답 {{emails}}건(종료일 없음).',
@@ -369,6 +372,8 @@ export const ko: typeof en = {
     purchased: '플랜이 시작되었습니다. 감사합니다!',
     paypalCancelled: 'PayPal 결제를 취소했습니다. 결제된 금액은 없습니다.',
     paypalApproved: 'PayPal에서 승인했습니다. 변경 내용은 다음 결제부터 적용됩니다.',
+    paypalChangeCancelled:
+      'PayPal에서 변경을 승인하지 않아 플랜은 지금 그대로입니다. 승인 링크를 다시 받거나 변경을 취소하려면 변경을 여세요.',
     stopped: '플랜을 중지했습니다. {{date}}까지 이용할 수 있습니다.',
     changed: '{{date}}부터 플랜이 변경됩니다.',
     kept: '변경을 취소했습니다. 플랜은 지금 그대로 유지됩니다.',
