@@ -1,12 +1,12 @@
 // What supabase/migrations promises a database that already has a history (docs/data-model.md,
-// "Migrations"). A project that applied the 11 migrations the fifteenth squash replaced has the
-// baseline's version among them and 10 versions the folder no longer has: migrate refuses it,
+// "Migrations"). A project that applied the 6 migrations the sixteenth squash replaced has the
+// baseline's version among them and 5 versions the folder no longer has: migrate refuses it,
 // naming them and the way out, and changes nothing. After the repair a project makes (what
 // `supabase migration repair --status reverted` does: their rows leave the history) it continues
 // from the baseline: the schedules and every migration since apply, and it ends as a new database
 // built from the folder, object by object and job by job.
 // Its schema before is the squash's two files' (the commit that made them compared them with the
-// 11 they replaced: no difference). Both databases are throwaway ones in the test stack's cluster.
+// 6 they replaced: no difference). Both databases are throwaway ones in the test stack's cluster.
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,20 +18,15 @@ import { migrate, MigrationHistoryError } from '../local/migrate.ts';
 import { paths } from '../local/paths.ts';
 import { sql, stack } from './support/clients.ts';
 
-/** The newest migration the fifteenth squash replaced: the baseline took its version. */
-const BASELINE = '20261128133031';
-/** The other 10 it replaced, as a project that applied them has them in its history. */
+/** The newest migration the sixteenth squash replaced: the baseline took its version. */
+const BASELINE = '20261128164955';
+/** The other 5 it replaced, as a project that applied them has them in its history. */
 const REPLACED = [
-  '20261128103749',
-  '20261128103750',
-  '20261128110428',
-  '20261128121300',
-  '20261128121354',
-  '20261128122127',
-  '20261128122829',
-  '20261128124549',
-  '20261128130700',
-  '20261128132146',
+  '20261128133031',
+  '20261128133032',
+  '20261128145949',
+  '20261128153746',
+  '20261128161241',
 ];
 
 const files = readdirSync(paths.migrations)
@@ -88,7 +83,7 @@ beforeAll(async () => {
     await c.query('delete from supabase_migrations.schema_migrations');
     await c.query(
       `insert into supabase_migrations.schema_migrations (version, name)
-       select unnest($1::text[]), 'replaced by the fifteenth squash'`,
+       select unnest($1::text[]), 'replaced by the sixteenth squash'`,
       [[...REPLACED, BASELINE]],
     );
   });

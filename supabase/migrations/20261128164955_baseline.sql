@@ -1,6 +1,6 @@
--- Baseline (fifteenth squash): every migration up to 20261128133031 squashed into one, made of the
+-- Baseline (sixteenth squash): every migration up to 20261128164955 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the fourteenth baseline (20261128103749), its schedules and the 9
+-- file after file. It replaces the fifteenth baseline (20261128133031), its schedules and the 4
 -- migrations of 2026-11-28 that followed them (all generated); its version is the newest one's,
 -- so a project that applied them all already has it (docs/data-model.md, "Migrations", says what
 -- such a project does). The schedules are in the next migration.
@@ -4942,9 +4942,9 @@ end;
 $$;
 revoke execute on function private.fail_letter_delivery() from public;
 
--- Saves a letter block's name and letter (the save-letter function validated the payload with
+-- Saves a letter block's name, language and letter (the save-letter function validated the payload with
 -- ZSaveLetter and rendered mail_html and mail_text from the model itself). p_payload:
---   {name?, mail_title, mail_from, mail_name, page_url, letter, mail_html, mail_text}
+--   {name?, language?, mail_title, mail_from, mail_name, page_url, letter, mail_html, mail_text}
 -- mail_from must be one of the owner's verified sender emails (or null). Answers {block, private}.
 create function public.save_letter(p_owner_id uuid, p_block_id uuid, p_payload jsonb)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -4965,8 +4965,13 @@ begin
       where user_id = p_owner_id and email = lower(v_from) and status = 'verified') then
     raise exception 'Verify the sender email first' using errcode = 'P0001';
   end if;
-  if p_payload ? 'name' then
-    update public.blocks set name = p_payload ->> 'name', updated_at = now() where id = p_block_id
+  if p_payload ? 'name' or p_payload ? 'language' then
+    -- the language sets the mail footer's and <html lang> of what is sent (U3)
+    update public.blocks
+      set name = coalesce(p_payload ->> 'name', name),
+          language = coalesce((p_payload ->> 'language')::public.language_code, language),
+          updated_at = now()
+      where id = p_block_id
       returning * into v_block;
   end if;
   update public.block_private
@@ -5220,7 +5225,7 @@ begin
   select coalesce(jsonb_agg(jsonb_build_object(
            'id', p.id, 'block_id', p.block_id, 'user_id', p.user_id, 'subject', p.subject,
            'html', p.html, 'text', p.text, 'from', p.mail_from, 'from_name', p.mail_name,
-           'reply_to', p.reply_to, 'language', pr.language, 'owner_name', pr.name,
+           'reply_to', p.reply_to, 'language', bl.language, 'owner_name', pr.name,
            'block_name', bl.name)), '[]'::jsonb)
     into v_publishes
     from public.publishes p
@@ -5409,6 +5414,7 @@ declare
   v_delivery_id uuid;
   v_member_id uuid;
   v_skip text;
+  v_quota_left boolean;
 begin
   select * into v_job from private.jobs where id = p_job_id and kind = 'letter.trigger' and status = 'running';
   if not found then
@@ -5453,7 +5459,12 @@ begin
   -- unsubscribed from the owner (rev-mission D1: a yes would lead to nothing, and a stranger
   -- could make the owner mail someone who opted out; the delivery below is skipped and says so)
   -- nor to a suppressed one (ask_mail_consent asks nothing: the platform mails it nothing).
-  if not private.letters_allowed(v_form.owner_id, v_email)
+  -- The month's quota used up is such a check too (rev-fixes2 D7), read here without taking: the
+  -- take stays below, with the delivery. An address not asked for it falls through to the
+  -- delivery, skipped for the quota as a confirmed address's is.
+  v_quota_left := private.monthly_response_count(v_form.owner_id)
+                  < coalesce((select response_monthly_limit from public.profiles where id = v_form.owner_id), 0);
+  if v_quota_left and not private.letters_allowed(v_form.owner_id, v_email)
      and not private.letter_unsubscribed(v_form.owner_id, v_email) then
     if private.ask_mail_consent(v_email, v_form.owner_id, null, v_form.id, v_form.language) = 'suppressed' then
       return jsonb_build_object('skip', 'the address is suppressed');
@@ -5488,6 +5499,8 @@ begin
   -- reserved, and bounces at the send (prepare_letter_jobs)
   v_skip := case
     when private.letter_unsubscribed(v_letter.owner_id, v_email) then 'the address unsubscribed'
+    -- (its own branch: the take must not run then, and an OR's operands have no set order)
+    when not v_quota_left then 'the monthly email quota is used up'
     when not private.take_response_quota(v_letter.owner_id, 1)
       then 'the monthly email quota is used up'
   end;
@@ -6235,9 +6248,9 @@ begin
   -- them (private.lock_sends): the mail's delivery, or the one the event's tag names
   perform private.lock_sends(array[coalesce(
     (select delivery_id from private.outbound_mails where provider_message_id = p_event ->> 'message_id'),
-    case when v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then v_tag::uuid end)]);
+    private.uuid_in(v_tag))]);
   select * into v_mail from private.outbound_mails where provider_message_id = p_event ->> 'message_id' for update;
-  if not found and v_tag ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+  if not found and private.uuid_in(v_tag) is not null then
     select * into v_delivery from public.deliveries where id = v_tag::uuid for update;
     if found then
       select * into v_publish from public.publishes where id = v_delivery.publish_id;
@@ -7281,7 +7294,7 @@ grant execute on function public.resend_notification_confirmation(uuid) to authe
 --
 -- Entry points are public functions executable by service_role only (the payment functions call
 -- them after validating with the shared zod schemas and talking to the provider). Renewals,
--- changes, stops and expiry are in plan-renewals.sql.
+-- changes, stops and expiry are in plan-renewals.sql; PayPal's syncs and refunds in plan-paypal.sql.
 
 create table public.payments (
   id uuid primary key default gen_random_uuid(),
@@ -7577,8 +7590,12 @@ begin
           case when p_method = 'iamport' then gen_random_uuid() end)
   returning * into v_charge;
 
+  -- 34 attempts: about a day of the queue's backoff (5 s doubling, an hour at most) through a
+  -- provider or database outage, where the default 8 gave up after ten minutes and left the
+  -- checkout pending (every purchase of the owner refused) until a webhook settled it
   perform public.enqueue_job('plan.reconcile', jsonb_build_object('charge_id', v_charge.id),
-                             'plan.reconcile:' || v_charge.id, now() + interval '2 minutes');
+                             'plan.reconcile:' || v_charge.id, now() + interval '2 minutes',
+                             p_max_attempts => 34);
   -- the subscription's webhook came first (it usually does) and queued plan.paypal-orphan for a
   -- subscription with no checkout: it has one now, settled by its own check or plan.reconcile, so
   -- the job could only find it and stop; taken out while still waiting (one running, a check
@@ -7700,112 +7717,6 @@ returns jsonb language sql stable security definer set search_path = '' as $$
   where p.id = p_payment_id;
 $$;
 revoke execute on function public.plan_payment(uuid) from public, anon, authenticated;
-
--- PayPal subscriptions cancelled without a plan, whose payments the `plan.paypal-refund` job gives
--- back (supabase/functions/_shared/paypal-refund.ts; docs/plans.md, "PayPal's refund"): one row a
--- subscription, written with its job, kept after the job is purged, so the owner's Plan page can
--- say which payment could not be given back automatically (`failed`) and what to do. A deleted
--- account's rows still owed (queued, failed) stay with no owner (user_id null), for the job and the
--- operator, as does a refund its stop (plan.account-stop) could not make; the others go with it
--- (private.profiles_before_delete_stop_payments).
-create table public.paypal_refunds (
-  subscription_id text primary key check (char_length(subscription_id) between 1 and 200),
-  user_id uuid references public.profiles (id) on delete set null,
-  reason text not null check (char_length(reason) <= 500),
-  -- queued -> refunded | none (nothing was taken, or it is a plan) | failed (PayPal refused the
-  -- refund, or the job gave up): an operator who gives it back by hand sets `refunded`
-  status text not null default 'queued' check (status in ('queued', 'refunded', 'none', 'failed')),
-  error text check (char_length(error) <= 500),
-  created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
-);
-comment on table public.paypal_refunds is
-  'PayPal subscriptions cancelled without a plan and the refund of their payments. Owner reads; only the service role writes.';
-call private.clients_read('public.paypal_refunds', 'Users can read their own PayPal refunds',
-  'user_id = (select auth.uid())');
-create index paypal_refunds_user_id_idx on public.paypal_refunds (user_id, created_at desc);
-create trigger paypal_refunds_set_updated_at before update on public.paypal_refunds
-  for each row execute function private.set_updated_at();
-
--- Queues the refund of a subscription: its row and its job (first run in 2 minutes, after the
--- refund tried at once; up to 100 attempts with the queue's backoff) in one transaction; a second
--- call adds nothing.
-create function public.queue_paypal_refund(p_subscription_id text, p_user_id uuid, p_reason text)
-returns void language plpgsql security definer set search_path = '' as $$
-begin
-  insert into public.paypal_refunds (subscription_id, user_id, reason)
-    values (p_subscription_id, p_user_id, left(p_reason, 500))
-    on conflict (subscription_id) do nothing;
-  perform public.enqueue_job('plan.paypal-refund',
-    jsonb_build_object('subscription_id', p_subscription_id, 'reason', p_reason),
-    'plan.paypal-refund:' || p_subscription_id, now() + interval '2 minutes', null, null, 100);
-end;
-$$;
-revoke execute on function public.queue_paypal_refund(text, uuid, text) from public, anon, authenticated;
-
--- plan.paypal-orphan's decision to give back a subscription with no checkout and no plan, taken
--- under the owner's lock, which start_plan_checkout takes first (private.lock_plan): a checkout
--- the owner's check started meanwhile answers 'settling' (pending) or 'plan' (recorded, or a plan
--- row on the subscription) and nothing is queued; otherwise the refund is queued
--- (queue_paypal_refund, 'queued'), and from then on start_plan_checkout refuses a checkout of the
--- subscription: a check that comes while the job cancels it at PayPal records no plan that the
--- job then gives back. 'no account': the owner's profile is gone (its stop gives it back).
--- security definer: it locks the owner's profile and writes the refund row and its job, which the
--- service role's job does not own.
-create function public.queue_orphan_refund(p_subscription_id text, p_user_id uuid, p_reason text)
-returns text language plpgsql security definer set search_path = '' as $$
-declare
-  v_status text;
-begin
-  if not private.lock_plan(p_user_id) then
-    return 'no account';
-  end if;
-  select status into v_status from private.payment_charges
-    where kind = 'first' and method = 'paypal' and provider_ref = p_subscription_id;
-  if v_status = 'pending' then
-    return 'settling';
-  end if;
-  if v_status = 'recorded' or exists (select 1 from public.payments
-                                        where method = 'paypal' and provider_payment_id = p_subscription_id) then
-    return 'plan';
-  end if;
-  perform public.queue_paypal_refund(p_subscription_id, p_user_id, p_reason);
-  return 'queued';
-end;
-$$;
-revoke execute on function public.queue_orphan_refund(text, uuid, text) from public, anon, authenticated;
-
--- What the refund job found in the end. `failed` (PayPal refused the refund, or the job gives up)
--- also queues `plan.refund-alert`, the operator's mail, in the same transaction. p_reason: a refund
--- with no row of its own (a deleted account's, by its stop) gets one, with no owner.
-create function public.finish_paypal_refund(p_subscription_id text, p_status text,
-  p_error text default null, p_reason text default null)
-returns void language plpgsql security definer set search_path = '' as $$
-begin
-  if p_reason is not null then
-    insert into public.paypal_refunds (subscription_id, user_id, reason)
-      values (p_subscription_id, null, left(p_reason, 500))
-      on conflict (subscription_id) do nothing;
-  end if;
-  update public.paypal_refunds set status = p_status, error = left(p_error, 500)
-    where subscription_id = p_subscription_id and status is distinct from p_status;
-  if found and p_status = 'failed' then
-    perform public.enqueue_job('plan.refund-alert',
-      jsonb_build_object('subscription_id', p_subscription_id),
-      'plan.refund-alert:' || p_subscription_id);
-  end if;
-end;
-$$;
-revoke execute on function public.finish_paypal_refund(text, text, text, text) from public, anon, authenticated;
-
--- Queues `plan.refund-alert`, the operator's mail of a payment a job could not give back, for what
--- has no paypal_refunds row of its own (a deleted account's card stop, a PayPal outstanding
--- balance): p_payload says what (the job's handler reads it); p_key: once per failure.
-create function public.queue_refund_alert(p_payload jsonb, p_key text)
-returns void language sql security definer set search_path = '' as $$
-  select public.enqueue_job('plan.refund-alert', p_payload, 'plan.refund-alert:' || left(p_key, 300));
-$$;
-revoke execute on function public.queue_refund_alert(jsonb, text) from public, anon, authenticated;
 
 -- Provider webhooks are applied once (plan-renewals.sql and the webhook functions):
 -- Whether a provider event (PortOne webhook-id, PayPal event id) was applied already.
@@ -8355,8 +8266,115 @@ revoke execute on function public.plan_mail_context(uuid[]) from public, anon, a
 
 -- PayPal plans after their checkout: what PayPal says of a subscription applied to its plan
 -- (sync_paypal_plan: periods paid, failed cycles, revisions), and a subscription our side ended
--- cancelled and given back (stop_paypal_later). Card renewals, stops, changes and the daily expiry
--- are in plan-renewals.sql.
+-- cancelled and given back (stop_paypal_later), and the refunds of subscriptions cancelled
+-- without a plan (public.paypal_refunds). Card renewals, stops, changes and the daily expiry are in
+-- plan-renewals.sql.
+
+-- PayPal subscriptions cancelled without a plan, whose payments the `plan.paypal-refund` job gives
+-- back (supabase/functions/_shared/paypal-refund.ts; docs/plans.md, "PayPal's refund"): one row a
+-- subscription, written with its job, kept after the job is purged, so the owner's Plan page can
+-- say which payment could not be given back automatically (`failed`) and what to do. A deleted
+-- account's rows still owed (queued, failed) stay with no owner (user_id null), for the job and the
+-- operator, as does a refund its stop (plan.account-stop) could not make; the others go with it
+-- (private.profiles_before_delete_stop_payments).
+create table public.paypal_refunds (
+  subscription_id text primary key check (char_length(subscription_id) between 1 and 200),
+  user_id uuid references public.profiles (id) on delete set null,
+  reason text not null check (char_length(reason) <= 500),
+  -- queued -> refunded | none (nothing was taken, or it is a plan) | failed (PayPal refused the
+  -- refund, or the job gave up): an operator who gives it back by hand sets `refunded`
+  status text not null default 'queued' check (status in ('queued', 'refunded', 'none', 'failed')),
+  error text check (char_length(error) <= 500),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+comment on table public.paypal_refunds is
+  'PayPal subscriptions cancelled without a plan and the refund of their payments. Owner reads; only the service role writes.';
+call private.clients_read('public.paypal_refunds', 'Users can read their own PayPal refunds',
+  'user_id = (select auth.uid())');
+create index paypal_refunds_user_id_idx on public.paypal_refunds (user_id, created_at desc);
+create trigger paypal_refunds_set_updated_at before update on public.paypal_refunds
+  for each row execute function private.set_updated_at();
+
+-- Queues the refund of a subscription: its row and its job (first run in 2 minutes, after the
+-- refund tried at once; up to 100 attempts with the queue's backoff) in one transaction; a second
+-- call adds nothing.
+create function public.queue_paypal_refund(p_subscription_id text, p_user_id uuid, p_reason text)
+returns void language plpgsql security definer set search_path = '' as $$
+begin
+  insert into public.paypal_refunds (subscription_id, user_id, reason)
+    values (p_subscription_id, p_user_id, left(p_reason, 500))
+    on conflict (subscription_id) do nothing;
+  perform public.enqueue_job('plan.paypal-refund',
+    jsonb_build_object('subscription_id', p_subscription_id, 'reason', p_reason),
+    'plan.paypal-refund:' || p_subscription_id, now() + interval '2 minutes', null, null, 100);
+end;
+$$;
+revoke execute on function public.queue_paypal_refund(text, uuid, text) from public, anon, authenticated;
+
+-- plan.paypal-orphan's decision to give back a subscription with no checkout and no plan, taken
+-- under the owner's lock, which start_plan_checkout takes first (private.lock_plan): a checkout
+-- the owner's check started meanwhile answers 'settling' (pending) or 'plan' (recorded, or a plan
+-- row on the subscription) and nothing is queued; otherwise the refund is queued
+-- (queue_paypal_refund, 'queued'), and from then on start_plan_checkout refuses a checkout of the
+-- subscription: a check that comes while the job cancels it at PayPal records no plan that the
+-- job then gives back. 'no account': the owner's profile is gone (its stop gives it back).
+-- security definer: it locks the owner's profile and writes the refund row and its job, which the
+-- service role's job does not own.
+create function public.queue_orphan_refund(p_subscription_id text, p_user_id uuid, p_reason text)
+returns text language plpgsql security definer set search_path = '' as $$
+declare
+  v_status text;
+begin
+  if not private.lock_plan(p_user_id) then
+    return 'no account';
+  end if;
+  select status into v_status from private.payment_charges
+    where kind = 'first' and method = 'paypal' and provider_ref = p_subscription_id;
+  if v_status = 'pending' then
+    return 'settling';
+  end if;
+  if v_status = 'recorded' or exists (select 1 from public.payments
+                                        where method = 'paypal' and provider_payment_id = p_subscription_id) then
+    return 'plan';
+  end if;
+  perform public.queue_paypal_refund(p_subscription_id, p_user_id, p_reason);
+  return 'queued';
+end;
+$$;
+revoke execute on function public.queue_orphan_refund(text, uuid, text) from public, anon, authenticated;
+
+-- What the refund job found in the end. `failed` (PayPal refused the refund, or the job gives up)
+-- also queues `plan.refund-alert`, the operator's mail, in the same transaction. p_reason: a refund
+-- with no row of its own (a deleted account's, by its stop) gets one, with no owner.
+create function public.finish_paypal_refund(p_subscription_id text, p_status text,
+  p_error text default null, p_reason text default null)
+returns void language plpgsql security definer set search_path = '' as $$
+begin
+  if p_reason is not null then
+    insert into public.paypal_refunds (subscription_id, user_id, reason)
+      values (p_subscription_id, null, left(p_reason, 500))
+      on conflict (subscription_id) do nothing;
+  end if;
+  update public.paypal_refunds set status = p_status, error = left(p_error, 500)
+    where subscription_id = p_subscription_id and status is distinct from p_status;
+  if found and p_status = 'failed' then
+    perform public.enqueue_job('plan.refund-alert',
+      jsonb_build_object('subscription_id', p_subscription_id),
+      'plan.refund-alert:' || p_subscription_id);
+  end if;
+end;
+$$;
+revoke execute on function public.finish_paypal_refund(text, text, text, text) from public, anon, authenticated;
+
+-- Queues `plan.refund-alert`, the operator's mail of a payment a job could not give back, for what
+-- has no paypal_refunds row of its own (a deleted account's card stop, a PayPal outstanding
+-- balance): p_payload says what (the job's handler reads it); p_key: once per failure.
+create function public.queue_refund_alert(p_payload jsonb, p_key text)
+returns void language sql security definer set search_path = '' as $$
+  select public.enqueue_job('plan.refund-alert', p_payload, 'plan.refund-alert:' || left(p_key, 300));
+$$;
+revoke execute on function public.queue_refund_alert(jsonb, text) from public, anon, authenticated;
 
 -- Queues `plan.paypal-ended` for a PayPal plan our side ended (end_plan, the daily expiry) or a
 -- payment PayPal took for a plan already ended (sync_paypal_plan): the subscription is cancelled at
