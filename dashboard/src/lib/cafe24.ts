@@ -16,7 +16,8 @@ export interface Cafe24Shop {
   mall_id: string;
   removing: boolean;
   script_no: string | null;
-  script_locations: string[];
+  /** The screens the loader is on, as the sync job stored them (the contracts' locations). */
+  script_locations: TCafe24Location[];
   loader_synced_at: string | null;
   sync_requested_at: string | null;
   loader_error: string | null;
@@ -97,7 +98,7 @@ export type LoaderState =
   | { kind: 'removing' }
   | { kind: 'pending' }
   | { kind: 'failed'; error: string }
-  | { kind: 'installed'; locations: string[] }
+  | { kind: 'installed'; locations: TCafe24Location[] }
   | { kind: 'none' };
 
 export function loaderState(shop: Cafe24Shop): LoaderState {

@@ -8,6 +8,7 @@ import {
   CAFE24_MESSAGES,
   CAFE24_MALL_ID,
   normalizeMallId,
+  type TCafe24Location,
 } from '@reaction-blocks/contracts/cafe24';
 import { TextField } from '../../../components/ui/fields';
 import { useNoteDismissal } from '../../../components/integrations/integration-notes';
@@ -88,8 +89,7 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
   };
 
   const loader = shop ? loaderState(shop) : null;
-  const screens = (list: string[]) =>
-    list.map((l) => s(`screens.${l === 'MAIN' ? 'main' : 'product_detail'}`)).join(', ');
+  const screens = (list: TCafe24Location[]) => list.map((l) => s(`screens.${l}`)).join(', ');
 
   return (
     <li className="integration-card" aria-labelledby="integration-cafe24">

@@ -100,7 +100,7 @@ const shop = (over: Partial<Cafe24Shop> = {}): Cafe24Shop => ({
   mall_id: 'myshop',
   removing: false,
   script_no: '1001',
-  script_locations: ['PRODUCT_DETAIL'],
+  script_locations: ['product_detail'],
   loader_synced_at: '2026-11-02T00:00:02Z',
   sync_requested_at: '2026-11-02T00:00:01Z',
   loader_error: null,
@@ -321,6 +321,21 @@ describe('/profile/integration: Cafe24', () => {
     );
     await waitFor(() => expect(card.textContent).toContain('Shop: myshop'));
     expect(card.textContent).toContain('Nothing in your shop yet: place a block below.');
+  });
+
+  it('names each screen the loader is on as the database stores it: the main page too', async () => {
+    // before: every stored location read 'product pages' (the card compared with PayPal-like
+    // upper case, the sync job stores the contracts' lower-case names)
+    const c = cafe24({
+      integration: notion({ workspace_name: 'myshop' }),
+      shop: shop({ script_locations: ['main', 'product_detail'] }),
+      placements: [ON_PRODUCTS],
+    });
+    render(api({ notion: null }), true, c);
+    const card = await cafe24Card();
+    await waitFor(() =>
+      expect(card.textContent).toContain('In your shop on: the main page, product pages.'),
+    );
   });
 
   it('says where the loader is, and saves the blocks placed with a thread per product', async () => {
