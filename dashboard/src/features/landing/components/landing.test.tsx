@@ -161,9 +161,17 @@ describe('PricingPage', () => {
     expect(screen.getByTestId('price-basic').textContent).toBe('$3 / month');
     expect(screen.getByTestId('price-custom').textContent).toBe('from $3 / month');
     expect(screen.getAllByRole('link', { name: 'Start' })).toHaveLength(3);
+    // the price is per 4 blocks OR per 1,000 of the count, summed (U1: 'and' promised both for $1)
+    const custom = screen.getByRole('listitem', { name: 'Custom' });
+    expect(
+      within(custom).getByText('$1 a month for each 4 blocks, or each 1,000 emails and answers'),
+    ).toBeTruthy();
     await act(() => setLanguage('ko', false));
     expect(screen.getByTestId('price-basic').textContent).toBe('3,000원 / 월');
     expect(screen.getByTestId('price-custom').textContent).toBe('최소 3,000원 / 월');
+    expect(
+      within(custom).getByText('블록 4개 또는 이메일·응답 1,000건마다 월 1,000원'),
+    ).toBeTruthy();
   });
 
   it('says what the monthly count counts, as the plan page’s meter does (rev-owner D7), en and ko', async () => {

@@ -127,7 +127,7 @@ const en = {
       name: 'Custom',
       for: 'For as many blocks, emails and answers as you need',
       features: [
-        '4 blocks and 1,000 emails and answers per $1',
+        '$1 a month for each 4 blocks, or each 1,000 emails and answers',
         'Everything in Basic',
         'Minimum $3 per month',
         'Extra emails and answers $1.00 per 1,000 after the first 100 free',
@@ -317,7 +317,7 @@ const ko: SameShape<typeof en> = {
       name: '커스텀',
       for: '필요한 만큼 블록과 이메일·응답 건수를',
       features: [
-        '1,000원당 블록 4개와 이메일·응답 1,000건',
+        '블록 4개 또는 이메일·응답 1,000건마다 월 1,000원',
         '베이직의 모든 기능',
         '최소 월 3,000원',
         '무료 100건 이후 이메일·응답 1,000건당 1,000원',
