@@ -104,6 +104,8 @@ describe('/oauth/{service}', () => {
       expect((await screen.findByRole('alert')).textContent).toContain(
         '만료되었거나 다른 세션의 인증 링크입니다. 다시 연결해 주세요',
       );
+      // no fallback particle after the name (U5: '노션을(를) 연결하지 못했습니다' read machine-made)
+      expect((await screen.findByRole('alert')).textContent).toMatch(/^노션 연결에 실패했습니다: /);
     } finally {
       await i18next.changeLanguage('en');
     }

@@ -179,6 +179,7 @@ describe('PricingPage', () => {
     const starter = screen.getByRole('listitem', { name: 'Starter' });
     expect(within(starter).getByText('100 emails and answers per month')).toBeTruthy();
     expect(within(starter).queryByText('Unlimited responses')).toBeNull();
+    expect(within(starter).getByText('Unlimited comments, likes and clicks')).toBeTruthy();
     expect(
       screen.getByText(
         'Emails and answers are one monthly count: the emails your letters send and the answers your forms and A/B blocks take. At the limit, forms and A/B blocks stop taking answers until the next month (UTC).',

@@ -11,7 +11,7 @@ const en = {
     demoFallback: 'The live {{type}} demo loads here.',
     featuresTitle: 'Features',
     features: {
-      unlimited: 'Unlimited responses',
+      unlimited: 'Unlimited comments, likes and clicks',
       notification: 'Email notification',
       notion: 'Notion integration',
       audience: 'Stay connected to audience',
@@ -201,7 +201,7 @@ const ko: SameShape<typeof en> = {
     demoFallback: '{{type}} 데모가 여기에 표시됩니다.',
     featuresTitle: '기능',
     features: {
-      unlimited: '무제한 응답',
+      unlimited: '댓글·좋아요·클릭은 무제한',
       notification: '이메일 알림',
       notion: '노션 연동',
       audience: '독자와 계속 연결',

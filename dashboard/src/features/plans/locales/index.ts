@@ -482,7 +482,7 @@ export const ko: typeof en = {
       form: '폼 블록',
     },
     features: {
-      general: ['오디언스 관리', '스타일 꾸미기', 'Notion 연동', 'Open Graph 설정'],
+      general: ['오디언스 관리', '스타일 꾸미기', '노션 연동', '오픈 그래프 설정'],
       comment: ['좋아요·답글 켜고 끄기', '익명 방문자 차단'],
       like: ['버튼 정렬'],
       form: ['제출 시 링크 열기', '여러 개의 엔딩'],
