@@ -170,6 +170,22 @@ describe('plan page', () => {
     expect(await screen.findByText('No plans yet.')).toBeTruthy();
   });
 
+  it('thanks for a purchase only beside an active plan (?purchased=1 kept or shared, U4)', async () => {
+    const purchased = () =>
+      renderWithProviders(<PlanPage />, {
+        route: '/profile/plan?purchased=1',
+        session: signedInSession(),
+      });
+    api.listActivePlans.mockResolvedValue([]);
+    purchased();
+    expect(await screen.findByText('No plans yet.')).toBeTruthy();
+    expect(screen.queryByText('Your plan is active. Thank you!')).toBeNull();
+    cleanup();
+    api.listActivePlans.mockResolvedValue([row()]);
+    purchased();
+    expect(await screen.findByText('Your plan is active. Thank you!')).toBeTruthy();
+  });
+
   it('shows the active plan, its renewal and usage capped at 100%', async () => {
     api.listActivePlans.mockResolvedValue([row()]);
     render();

@@ -309,7 +309,11 @@ export function PlanPage() {
   const queryNotice = stateNotice
     ? stateNotice
     : params.has('purchased')
-      ? s('notices.purchased')
+      ? // only beside the plan it thanks for: a kept or shared address, or a purchase refused
+        // later, must not thank an owner on Starter (U4 of the outside tester's report)
+        state.data && activePlan(state.data.active)
+        ? s('notices.purchased')
+        : null
       : params.get('paypal') === 'cancelled'
         ? s('notices.paypalCancelled')
         : params.get('paypal') === 'change-cancelled'
