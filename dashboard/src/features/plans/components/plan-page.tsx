@@ -66,6 +66,13 @@ const sameBasket = (a: Basket, b: Basket): boolean =>
   a.blockLimit === b.blockLimit &&
   a.responseMonthlyLimit === b.responseMonthlyLimit;
 
+/** The notice of each PayPal return to this page (?paypal=...). */
+const PAYPAL_NOTICES = new Map([
+  ['cancelled', 'notices.paypalCancelled'],
+  ['change-cancelled', 'notices.paypalChangeCancelled'],
+  ['approved', 'notices.paypalApproved'],
+]);
+
 function ChangeDialog({
   row,
   blocksInUse,
@@ -304,28 +311,19 @@ export function PlanPage() {
   const [dialog, setDialog] = useState<'stop' | 'change' | 'coupon' | null>(null);
   const [notice, setNotice] = useState<{ text: string; link?: string } | null>(null);
 
+  const plan = state.data ? activePlan(state.data.active) : undefined;
   const params = new URLSearchParams(location.search);
   const stateNotice = (location.state as { notice?: string } | null)?.notice;
-  const queryNotice = stateNotice
-    ? stateNotice
-    : params.has('purchased')
-      ? // only beside the plan it thanks for: a kept or shared address, or a purchase refused
-        // later, must not thank an owner on Starter (U4 of the outside tester's report)
-        state.data && activePlan(state.data.active)
-        ? s('notices.purchased')
-        : null
-      : params.get('paypal') === 'cancelled'
-        ? s('notices.paypalCancelled')
-        : params.get('paypal') === 'change-cancelled'
-          ? s('notices.paypalChangeCancelled')
-          : params.get('paypal') === 'approved'
-            ? s('notices.paypalApproved')
-            : null;
+  // ?purchased thanks only beside the plan it thanks for: a kept or shared address, or a purchase
+  // refused later, must not thank an owner on Starter (U4 of the outside tester's report)
+  const queryKey = params.has('purchased')
+    ? plan && 'notices.purchased'
+    : PAYPAL_NOTICES.get(params.get('paypal') ?? '');
+  const queryNotice = stateNotice || (queryKey ? s(queryKey) : null);
 
   const reload = useInvalidatePlans();
 
   if (!user) return <Spinner />;
-  const plan = state.data ? activePlan(state.data.active) : undefined;
   const coupons = state.data ? activeCoupons(state.data.active) : [];
   // a coupon running past the plan's end keeps its limits until it ends, as the server counts
   const stopCoupons = plan?.end_date ? couponsRunUntil(coupons, dayAfter(plan.end_date)) : null;
