@@ -324,8 +324,8 @@ describe('/profile/integration: Cafe24', () => {
   });
 
   it('names each screen the loader is on as the database stores it: the main page too', async () => {
-    // before: every stored location read 'product pages' (the card compared with PayPal-like
-    // upper case, the sync job stores the contracts' lower-case names)
+    // before: every stored location read 'product pages' (the card compared with Cafe24's API
+    // name 'MAIN'; the sync job stores the contracts' lower-case names)
     const c = cafe24({
       integration: notion({ workspace_name: 'myshop' }),
       shop: shop({ script_locations: ['main', 'product_detail'] }),
