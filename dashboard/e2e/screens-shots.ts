@@ -238,9 +238,13 @@ export const SHOTS: Shot[] = [
     path: `/work/${block('07')}`,
     prepare: async (page) => {
       await sendDialog(page);
-      await page
-        .locator('.send-addresses')
-        .fill('reader@example.com, second@example.com\nnot-an-address');
+      // a pasted list with bad entries (U12): named once the box is left
+      const box = page.locator('.send-addresses');
+      await box.fill(
+        'Ann <ann@example.com>; second@example.com\nCarl Jones, not-an-address, x@, <b>Bo</b> <bo@example.com>',
+      );
+      await box.blur();
+      await page.locator('.send-manual .error-text[role="alert"]').waitFor();
       await settle(page);
     },
   },

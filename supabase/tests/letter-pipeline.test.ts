@@ -24,6 +24,9 @@ import {
   checkPageUrl,
   normalizeBrunchProfile,
   parseRecipients,
+  shortEntry,
+  splitRecipients,
+  ZRecipients,
   ZLetterModel,
   type TLetterModel,
 } from '@reaction-blocks/contracts/letters';
@@ -400,15 +403,41 @@ describe('rendering', () => {
 });
 
 describe('shared rules', () => {
-  it('the manual send box: commas to lines, spaces removed, blank lines dropped', () => {
-    expect(parseRecipients('a@x.com, b@y.org\n\n  c @z.net ,')).toEqual({
-      emails: ['a@x.com', 'b@y.org', 'c@z.net'],
+  it('the manual send box: commas, semicolons, lines and spaces; "Name <address>"; repeats once; bad entries named', () => {
+    expect(parseRecipients('Ann <ann@example.com>; bob@example.com')).toMatchObject({
+      emails: ['ann@example.com', 'bob@example.com'],
       error: null,
     });
-    expect(parseRecipients('a@x.com\nnope').error).toBe('Email address is invalid');
+    expect(
+      parseRecipients('"Smith, Ann" <ANN@x.com>, <b@y.org>\n\n c@z.net d@z.net ;ann@X.com,'),
+    ).toEqual({
+      emails: ['ann@x.com', 'b@y.org', 'c@z.net', 'd@z.net'],
+      duplicates: 1,
+      invalid: [],
+      error: null,
+    });
+    // a name with no address of its own, a broken line, HTML outside quotes: named, in order
+    const bad = parseRecipients('a@x.com Carl Jones\nAnn\n<ann@x.com>, <b>Ann</b> <c@x.com>, x@');
+    expect(bad).toMatchObject({
+      invalid: ['Carl Jones', 'Ann', '<b>Ann</b>', 'x@'],
+      error: 'Email address is invalid',
+    });
+    expect(
+      ZRecipients.safeParse(splitRecipients('Carl Jones, a@x.com, x@, y@, z@')).error?.issues[0]
+        ?.message,
+    ).toBe('Email address is invalid: "Carl Jones", "x@", "y@" and 1 more');
+    // 100 addresses once each are taken however often they repeat; 101 are not
+    const repeated = Array.from({ length: 300 }, (_, i) => `u${i % 100}@x.com`).join('\n');
+    expect(parseRecipients(repeated)).toMatchObject({ duplicates: 200, error: null });
     expect(
       parseRecipients(Array.from({ length: 101 }, (_, i) => `u${i}@x.com`).join(',')).error,
     ).toBe('You can send 100 emails at once by manual sending');
+    // hostile pastes: 10,000 addresses and 1 MB with no separator are refused, and at once
+    expect(
+      parseRecipients(Array.from({ length: 10_000 }, (_, i) => `u${i}@x.com`).join(' ')).error,
+    ).toBe('You can send 100 emails at once by manual sending');
+    expect(parseRecipients('x'.repeat(1 << 20)).invalid).toHaveLength(1);
+    expect(shortEntry('x'.repeat(1 << 20))).toHaveLength(40);
   });
 
   it('a letter model is bounded as a whole', () => {

@@ -7,7 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { DeleteEmailIdentityCommand } from '@aws-sdk/client-sesv2';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_AWS } from '../local/config.ts';
-import { DELIVERY_SKIP_REASONS } from '@reaction-blocks/contracts/letters';
+import {
+  DELIVERY_SKIP_REASONS,
+  parseRecipients,
+  splitRecipients,
+} from '@reaction-blocks/contracts/letters';
 import { callFunction, newUser, sql, stack } from './support/clients.ts';
 import { eventually, inbox, mailbox, sesClient } from './support/providers.ts';
 import * as letters from './support/letters.ts';
@@ -198,6 +202,49 @@ describe('sending', () => {
       status: 403,
       json: { error: { message: 'Paid plan required (audience)' } },
     });
+  });
+
+  it("send-letter refuses what the dialog refuses and takes what it takes (the shared ZRecipients); another owner's letter is not found", async () => {
+    const o = await savedLetterOwner({ limit: 1000 });
+    const a = inbox('named');
+    const b = inbox('semi');
+    // what the dialog reads from a pasted box, as entries: the server reads them alike
+    const boxes = [
+      `Ann <${a}>; ${b.toUpperCase()}`,
+      `"Smith, <b>Ann</b>" <${a}>, ${a}`,
+      `Ann\n<${a}>`,
+      `<b>Ann</b> <${a}>`,
+      `${a}, ${Array.from({ length: 100 }, (_, i) => `r${i}@example.com`).join(';')}`,
+      Array.from({ length: 2000 }, () => b).join(','),
+      'x'.repeat(100_000),
+    ];
+    for (const box of boxes) {
+      const dialog = parseRecipients(box);
+      const sent = await callFunction(
+        'send-letter',
+        { blockId: o.blockId, emailList: splitRecipients(box) },
+        o.owner.accessToken,
+      );
+      if (dialog.error === null) {
+        expect(sent.json.data, box).toMatchObject({ reservedCount: dialog.emails.length });
+      } else {
+        expect(sent.status, box).toBe(400);
+        expect(sent.json.error?.message.startsWith(dialog.error), box).toBe(true);
+      }
+    }
+    // the name part never reaches the mail: only the address is stored and mailed
+    const rows = await sql<{ email: string }>(
+      'select distinct email from public.deliveries d join public.publishes p on p.id = d.publish_id where p.block_id = $1 order by 1',
+      [o.blockId],
+    );
+    expect(rows.map((r) => r.email)).toEqual([a, b].sort());
+    const other = await savedLetterOwner();
+    const stolen = await callFunction(
+      'send-letter',
+      { blockId: other.blockId, emailList: [inbox()] },
+      o.owner.accessToken,
+    );
+    expect(stolen.status).toBe(404);
   });
 
   it('nothing to send without a saved letter and a verified sender', async () => {

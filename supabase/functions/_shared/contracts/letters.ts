@@ -281,36 +281,157 @@ export const ZSaveLetter = z.strictObject({
 });
 export type TSaveLetter = z.infer<typeof ZSaveLetter>;
 
+// ---------------------------------------------------------------------------------------------
+// The manual send's recipients (spec section 5, widened by the outside tester's U12): what a mail
+// client copies is taken. The dialog splits the box into entries and checks them with
+// ZRecipients; send-letter checks the entries it is given with the same schema, so the server
+// refuses exactly what the dialog refuses.
+
+/** How many bad entries a message names; the rest are counted. */
+export const RECIPIENTS_NAMED = 3;
+
+/** Entry separators: comma, semicolon, line breaks; spaces and tabs end a word. */
+const isSeparator = (code: number) => code === 44 || code === 59 || code === 10 || code === 13;
+const isSpace = (code: number) =>
+  code === 32 || code === 9 || code === 12 || code === 11 || code === 0xa0;
+
 /**
- * The manual send's address box: commas become line breaks, spaces are removed, blank lines are
- * dropped (spec section 5). Answers the addresses and the first problem, if any.
+ * The box's entries: separated by commas, semicolons (Outlook), line breaks or spaces; a
+ * `Name <address>` or `"Last, First" <address>` stays one entry (a quoted name keeps its commas,
+ * up to the line's end). Words before an address with no address of their own are one entry
+ * ("Ann Smith"), which is bad. One pass over the text; it stops after `limit` entries.
  */
-export function parseRecipients(input: string): { emails: string[]; error: string | null } {
-  const emails = input
-    .replace(/,/g, '\n')
-    .split(/\r?\n/)
-    .map((line) => line.replace(/\s+/g, ''))
-    .filter((line) => line !== '');
-  let error: string | null = null;
-  if (emails.some((e) => e.length > LETTER_LIMITS.email || !isEmail(e))) {
-    error = LETTER_MESSAGES.emailInvalid;
-  } else if (emails.length > LETTER_LIMITS.manualMax) {
-    error = LETTER_MESSAGES.tooManyAddresses;
+export function splitRecipients(
+  text: string,
+  limit: number = LETTER_LIMITS.recipientEntries + 1,
+): string[] {
+  const entries: string[] = [];
+  let words: string[] = [];
+  let start = -1;
+  let quoted = false;
+  const endName = () => {
+    if (words.length > 0) entries.push(words.join(' '));
+    words = [];
+  };
+  const endWord = (end: number) => {
+    if (start < 0) return;
+    const word = text.slice(start, end);
+    start = -1;
+    if (word.startsWith('"')) words.push(word);
+    else if (word.includes('<')) {
+      // an address in brackets ends the entry; the words before it are its name
+      entries.push([...words, word].join(' '));
+      words = [];
+    } else if (word.includes('@')) {
+      endName();
+      entries.push(word);
+    } else words.push(word);
+  };
+  for (let i = 0; i < text.length && entries.length < limit; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 10 || code === 13) quoted = false;
+    if (quoted) {
+      if (code === 34) quoted = false;
+    } else if (isSeparator(code)) {
+      endWord(i);
+      endName();
+    } else if (isSpace(code)) endWord(i);
+    else {
+      if (code === 34) quoted = true;
+      if (start < 0) start = i;
+    }
   }
-  return { emails, error };
+  endWord(text.length);
+  endName();
+  return entries.slice(0, limit);
+}
+
+/** The address of one entry (`address`, `<address>` or `Name <address>`), or null. */
+export function recipientAddress(entry: string): string | null {
+  const value = entry.trim();
+  if (value.length > LETTER_LIMITS.recipientEntry) return null;
+  const named = /^(?:"[^"]*"\s*|[^"<>]*)<([^<>]*)>$/.exec(value);
+  const address = (named ? named[1]! : value).trim();
+  return address.length <= LETTER_LIMITS.email && isEmail(address) ? address.toLowerCase() : null;
+}
+
+/**
+ * A list of entries to the addresses to send to: each entry an address (`recipientAddress`),
+ * duplicates in any case merged, at most 100 after merging. A bad entry's issue carries the bad
+ * entries (`params.invalid`), which the dialog names; the message names the first few too.
+ */
+export const ZRecipients = z
+  .array(z.string({ error: LETTER_MESSAGES.emailInvalid }), {
+    error: LETTER_MESSAGES.emailInvalid,
+  })
+  .min(1, { error: LETTER_MESSAGES.emailInvalid })
+  .max(LETTER_LIMITS.recipientEntries, { error: LETTER_MESSAGES.tooManyAddresses })
+  .transform((entries, ctx) => {
+    const invalid: string[] = [];
+    const emails = new Set<string>();
+    for (const entry of entries) {
+      const address = recipientAddress(entry);
+      if (address === null) invalid.push(entry);
+      else emails.add(address);
+    }
+    if (invalid.length > 0) {
+      const named = invalid
+        .slice(0, RECIPIENTS_NAMED)
+        .map((e) => JSON.stringify(shortEntry(e)))
+        .join(', ');
+      const more = invalid.length - RECIPIENTS_NAMED;
+      ctx.addIssue({
+        code: 'custom',
+        message: `${LETTER_MESSAGES.emailInvalid}: ${named}${more > 0 ? ` and ${more} more` : ''}`,
+        params: { invalid },
+      });
+      return z.NEVER;
+    }
+    if (emails.size > LETTER_LIMITS.manualMax) {
+      ctx.addIssue({ code: 'custom', message: LETTER_MESSAGES.tooManyAddresses });
+      return z.NEVER;
+    }
+    return [...emails];
+  });
+
+/** An entry as a message shows it: at most 40 characters. */
+export const shortEntry = (entry: string): string =>
+  entry.length > 40 ? `${entry.slice(0, 39)}…` : entry;
+
+export interface TRecipientsRead {
+  /** The addresses to send to, lower case, each once. */
+  emails: string[];
+  /** Entries that repeat an address already in the list (in any case). */
+  duplicates: number;
+  /** The entries that are not addresses, in the box's order. */
+  invalid: string[];
+  /** The first problem in the spec's words (`LETTER_MESSAGES`), or null. */
+  error: string | null;
+}
+
+/** The manual send's box read as the dialog shows it, through ZRecipients. */
+export function parseRecipients(text: string): TRecipientsRead {
+  const entries = splitRecipients(text);
+  if (entries.length === 0) return { emails: [], duplicates: 0, invalid: [], error: null };
+  const parsed = ZRecipients.safeParse(entries);
+  if (parsed.success) {
+    return {
+      emails: parsed.data,
+      duplicates: entries.length - parsed.data.length,
+      invalid: [],
+      error: null,
+    };
+  }
+  const issue = parsed.error.issues[0]!;
+  const invalid = (issue.code === 'custom' && (issue.params?.invalid as string[])) || [];
+  const error = invalid.length > 0 ? LETTER_MESSAGES.emailInvalid : issue.message;
+  return { emails: [], duplicates: 0, invalid, error };
 }
 
 export const ZSendLetter = z.strictObject({
   blockId: z.uuid({ error: 'Invalid id' }),
-  emailList: z
-    .array(
-      z
-        .string()
-        .max(LETTER_LIMITS.email, { error: LETTER_MESSAGES.emailInvalid })
-        .refine(isEmail, { error: LETTER_MESSAGES.emailInvalid }),
-    )
-    .min(1, { error: LETTER_MESSAGES.emailInvalid })
-    .max(LETTER_LIMITS.manualMax, { error: LETTER_MESSAGES.tooManyAddresses }),
+  /** Entries as ZRecipients takes them; the dialog sends the addresses it read. */
+  emailList: ZRecipients,
   registerAudience: z.boolean().default(false),
 });
 export type TSendLetter = z.infer<typeof ZSendLetter>;

@@ -99,6 +99,12 @@ export const LETTER_LIMITS = {
   /** Manual send: at most 100 addresses at once. */
   manualMax: 100,
   email: 100,
+  /**
+   * The manual send's list before duplicates are merged: more entries are refused whole (a
+   * 10,000-address paste), and an entry longer than `recipientEntry` ("Name <address>") is bad.
+   */
+  recipientEntries: 1000,
+  recipientEntry: 320,
   group: 100,
   /** Add audience: name up to 30, email up to 40. */
   audienceName: 30,

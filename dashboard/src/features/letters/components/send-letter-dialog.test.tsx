@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
@@ -7,7 +7,7 @@ import { registerLetterTranslations } from '../locales';
 import { SendLetterDialog } from './send-letter-dialog';
 
 vi.mock(import('../api/letters'), (original) =>
-  fakeExports(original, ['remainingEmails', 'listSendGroups']),
+  fakeExports(original, ['remainingEmails', 'listSendGroups', 'sendLetter']),
 );
 const api = vi.mocked(lettersApi);
 
@@ -95,5 +95,75 @@ describe('send letter dialog', () => {
     fireEvent.change(screen.getByLabelText('Group'), { target: { value: 'friends' } });
     await screen.findByText('1,003 member(s) with an email');
     expect(send().disabled).toBe(false);
+  });
+
+  describe('the addresses box (U12)', () => {
+    const box = () => screen.getByLabelText('Email addresses') as HTMLTextAreaElement;
+    const send = () => screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement;
+    const paste = (text: string) => {
+      fireEvent.paste(box());
+      fireEvent.change(box(), { target: { value: text } });
+    };
+    const open = async () => {
+      api.remainingEmails.mockResolvedValue(500);
+      api.listSendGroups.mockResolvedValue([]);
+      dialog();
+      await screen.findByText(/Up to 100 addresses at a time/);
+    };
+
+    it('takes ";" and "Name <address>", counts a repeat once and says so', async () => {
+      await open();
+      paste('Ann <ann@example.com>; bob@example.com\nANN@example.com');
+      expect(
+        await screen.findByText(
+          'Send to 2 address(es): ann@example.com, bob@example.com 1 repeated address is counted once.',
+        ),
+      ).toBeTruthy();
+      expect(send().disabled).toBe(false);
+      expect(screen.queryByRole('alert')).toBeNull();
+    });
+
+    it('a paste names its bad entries (the first 3 and a count), as an alert, in en and ko; no HTML from it', async () => {
+      await open();
+      paste('a@x.com Carl Jones, x@, <b>Ann</b> <c@x.com>; <img src=x onerror=alert(1)>, ok@x.com');
+      const alert = await screen.findByRole('alert');
+      expect(alert.textContent).toBe(
+        '5 entries are not email addresses: “Carl Jones”, “x@”, “<b>Ann</b>” and 2 more',
+      );
+      expect(alert.querySelector('b, img')).toBeNull();
+      expect(box().getAttribute('aria-invalid')).toBe('true');
+      expect(send().disabled).toBe(true);
+      await i18next.changeLanguage('ko');
+      await waitFor(() =>
+        expect(screen.getByRole('alert').textContent).toBe(
+          '이메일 주소가 아닌 항목 5개: “Carl Jones”, “x@”, “<b>Ann</b>” 외 2개',
+        ),
+      );
+      await i18next.changeLanguage('en');
+    });
+
+    it('a half-typed address is not called bad; Send names it and puts the focus back in the box', async () => {
+      await open();
+      fireEvent.change(box(), { target: { value: 'ann@example.com, bob@' } });
+      expect(screen.queryByRole('alert')).toBeNull();
+      fireEvent.click(send());
+      expect((await screen.findByRole('alert')).textContent).toBe('Not an email address: “bob@”');
+      expect(document.activeElement).toBe(box());
+      expect(api.sendLetter).not.toHaveBeenCalled();
+    });
+
+    it('a 10,000-address paste is held to the 100 at once; a 1 MB word is named cut short', async () => {
+      await open();
+      paste(Array.from({ length: 10_000 }, (_, i) => `u${i}@x.com`).join('\n'));
+      expect((await screen.findByRole('alert')).textContent).toBe(
+        'You can send 100 emails at once by manual sending',
+      );
+      paste('x'.repeat(1 << 20));
+      await waitFor(() =>
+        expect(screen.getByRole('alert').textContent).toBe(
+          `Not an email address: “${'x'.repeat(39)}…”`,
+        ),
+      );
+    });
   });
 });

@@ -1,7 +1,9 @@
-// The Send letter modal (spec sections 4, 5, 8): manual (addresses typed in: commas become line
-// breaks, spaces go, blank lines are dropped, at most 100, the remaining quota shown capped at
-// 100, register as audience for paid owners) and audience (a group, paid). Each send answers at
-// once with the reserved count; the mails go out from the queue.
+// The Send letter modal (spec sections 4, 5, 8): manual (addresses typed or pasted: separated by
+// commas, semicolons, spaces or lines, "Name <address>" taken as the address, repeats counted once,
+// the bad entries named; the shared parseRecipients, the schema send-letter checks with; at most
+// 100, the remaining quota shown capped at 100, register as audience for paid owners) and audience
+// (a group, paid). Each send answers at once with the reserved count; the mails go out from the
+// queue.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +18,8 @@ import {
   LETTER_LIMITS,
   LETTER_MESSAGES,
   parseRecipients,
+  RECIPIENTS_NAMED,
+  shortEntry,
 } from '@reaction-blocks/contracts/letters';
 import { publishLetter, sendLetter, type SendResult } from '../api/letters';
 import { letterKeys, useRemainingEmails, useSendGroups } from '../api/queries';
@@ -60,18 +64,20 @@ export function SendLetterDialog({
   const groups = useSendGroups(userId, paid);
   const remaining = quota.data ?? 0;
   const moreButton = useRef<HTMLButtonElement>(null);
+  const field = useRef<HTMLTextAreaElement>(null);
+  // bad entries are named once the owner pasted, left the box or pressed Send, not while an
+  // address is half typed
+  const [checked, setChecked] = useState(false);
   // the form that had the focus is gone: the result's button takes it
   useEffect(() => {
     if (state === 'done') moreButton.current?.focus();
   }, [state]);
 
   const parsed = useMemo(() => parseRecipients(text), [text]);
-  const unique = useMemo(
-    () => [...new Set(parsed.emails.map((e) => e.toLowerCase()))],
-    [parsed.emails],
-  );
-  let problem = parsed.error;
-  if (!problem && quota.data !== undefined && (remaining === 0 || unique.length > remaining)) {
+  const unique = parsed.emails;
+  const badEntries = parsed.invalid.length > 0;
+  let problem = badEntries && !checked ? null : parsed.error;
+  if (!parsed.error && quota.data !== undefined && (remaining === 0 || unique.length > remaining)) {
     problem = LETTER_MESSAGES.notEnoughEmails;
   }
   const chosen = groups.data?.find((g) => g.name === group);
@@ -86,8 +92,22 @@ export function SendLetterDialog({
       ? t('letters.send.remainingAtOnce', { count: LETTER_LIMITS.manualMax, left: remaining })
       : t('letters.send.remaining', { count: remaining });
 
-  const translate = (message: string) =>
-    MESSAGE_KEYS[message] ? t(MESSAGE_KEYS[message]!) : message;
+  // the server names the bad entries after the spec's words ("Email address is invalid: …")
+  const translate = (message: string) => {
+    const key = Object.keys(MESSAGE_KEYS).find((m) => message === m || message.startsWith(`${m}:`));
+    return key ? t(MESSAGE_KEYS[key]!) : message;
+  };
+  // "Not email addresses: "Ann", "x@", "bob" and 4 more", each entry cut to 40 characters
+  const problemText = (message: string) => {
+    if (message !== LETTER_MESSAGES.emailInvalid || !badEntries) return translate(message);
+    const named = parsed.invalid
+      .slice(0, RECIPIENTS_NAMED)
+      .map((e) => t('letters.send.entry', { entry: shortEntry(e) }))
+      .join(', ');
+    const more = parsed.invalid.length - RECIPIENTS_NAMED;
+    const list = more > 0 ? t('letters.send.entriesMore', { list: named, count: more }) : named;
+    return t('letters.send.error_entries', { count: parsed.invalid.length, list });
+  };
 
   const run = async (call: () => Promise<SendResult>) => {
     setState('loading');
@@ -102,6 +122,8 @@ export function SendLetterDialog({
     } catch (cause) {
       setServerError(translate(messageOf(cause)));
       setState('idle');
+      // the addresses are what to change: the box takes the focus back
+      if (mode === 'manual') field.current?.focus();
     }
   };
 
@@ -124,6 +146,7 @@ export function SendLetterDialog({
             setState('idle');
             setResult(null);
             setText('');
+            setChecked(false);
           }}
         >
           {t('letters.send.more')}
@@ -136,6 +159,7 @@ export function SendLetterDialog({
       <div className="field">
         <label htmlFor={`${idPrefix}-addresses`}>{t('letters.send.addresses')}</label>
         <textarea
+          ref={field}
           id={`${idPrefix}-addresses`}
           className="send-addresses"
           rows={4}
@@ -143,6 +167,8 @@ export function SendLetterDialog({
           aria-invalid={text !== '' && !!problem ? true : undefined}
           aria-describedby={`${idPrefix}-hint ${idPrefix}-error`}
           onChange={(e) => setText(e.target.value)}
+          onPaste={() => setChecked(true)}
+          onBlur={() => setChecked(text.trim() !== '')}
         />
         <p id={`${idPrefix}-hint`} className="hint">
           {t('letters.send.addressesHint')} {quota.data !== undefined ? manualQuota : null}
@@ -152,7 +178,7 @@ export function SendLetterDialog({
           className="error-text"
           role={text !== '' && problem ? 'alert' : undefined}
         >
-          {text !== '' && problem ? translate(problem) : ''}
+          {text !== '' && problem ? problemText(problem) : ''}
         </p>
       </div>
       <CheckboxField
@@ -170,19 +196,28 @@ export function SendLetterDialog({
       {unique.length > 0 && !problem ? (
         <p className="hint">
           {t('letters.send.confirm', { count: unique.length, list: firstAddresses(unique) })}
+          {parsed.duplicates > 0
+            ? ` ${t('letters.send.duplicates', { count: parsed.duplicates })}`
+            : null}
         </p>
       ) : null}
       <div className="dialog-inline-actions">
         <button
           type="button"
           className="button button-primary"
-          disabled={unique.length === 0 || !!problem || state === 'loading'}
+          disabled={(unique.length === 0 && !badEntries) || !!problem || state === 'loading'}
           aria-busy={state === 'loading' || undefined}
-          onClick={() =>
+          onClick={() => {
+            if (badEntries) {
+              // named now, and announced; the box is where to fix them
+              setChecked(true);
+              field.current?.focus();
+              return;
+            }
             void run(() =>
               sendLetter({ blockId, emailList: unique, registerAudience: register && paid }),
-            )
-          }
+            );
+          }}
         >
           {state === 'loading' ? t('letters.send.sending') : t('letters.send.submit')}
         </button>
