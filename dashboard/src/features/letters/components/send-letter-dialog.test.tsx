@@ -1,7 +1,12 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
+import {
+  fakeExports,
+  functionError,
+  renderWithProviders,
+  signedInSession,
+} from '../../../test/utils';
 import * as lettersApi from '../api/letters';
 import { registerLetterTranslations } from '../locales';
 import { SendLetterDialog } from './send-letter-dialog';
@@ -150,6 +155,19 @@ describe('send letter dialog', () => {
       expect((await screen.findByRole('alert')).textContent).toBe('Not an email address: “bob@”');
       expect(document.activeElement).toBe(box());
       expect(api.sendLetter).not.toHaveBeenCalled();
+    });
+
+    it('a refused send says the server’s reason in the reader’s language and puts the focus back in the box', async () => {
+      await open();
+      api.sendLetter.mockRejectedValue(
+        functionError(400, 'invalid_input', 'Not enough sending email counts (emailList)'),
+      );
+      fireEvent.change(box(), { target: { value: 'ann@example.com' } });
+      fireEvent.click(send());
+      expect((await screen.findByRole('alert')).textContent).toBe(
+        'Not enough sending email counts',
+      );
+      await waitFor(() => expect(document.activeElement).toBe(box()));
     });
 
     it('a 10,000-address paste is held to the 100 at once; a 1 MB word is named cut short', async () => {

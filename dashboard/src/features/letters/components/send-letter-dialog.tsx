@@ -92,9 +92,12 @@ export function SendLetterDialog({
       ? t('letters.send.remainingAtOnce', { count: LETTER_LIMITS.manualMax, left: remaining })
       : t('letters.send.remaining', { count: remaining });
 
-  // the server names the bad entries after the spec's words ("Email address is invalid: …")
+  // the server adds to the spec's words: the bad entries ("Email address is invalid: …") or the
+  // field ("… (emailList)")
   const translate = (message: string) => {
-    const key = Object.keys(MESSAGE_KEYS).find((m) => message === m || message.startsWith(`${m}:`));
+    const key = Object.keys(MESSAGE_KEYS).find(
+      (m) => message === m || message.startsWith(`${m}:`) || message.startsWith(`${m} (`),
+    );
     return key ? t(MESSAGE_KEYS[key]!) : message;
   };
   // "Not email addresses: "Ann", "x@", "bob" and 4 more", each entry cut to 40 characters
