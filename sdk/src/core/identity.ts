@@ -97,7 +97,13 @@ export function setProfile(patch: Partial<Identity>): Identity {
 export const setIdentityName = (name: string): Identity =>
   setProfile({ name: name.slice(0, COMMENT_LIMITS.name) });
 
-/** Keeps the page's new profile once the visitor has written something with it. */
-export function keepProfile(): void {
+/**
+ * Keeps the page's new profile as the visitor writes with it, and answers once it (or a change
+ * still being sealed) is in storage: the write goes only then, or a visitor who reloaded as it was
+ * answered came back under another name than the one it shows. A stored profile with nothing on
+ * its way answers at once.
+ */
+export async function keepProfile(): Promise<void> {
   if (stored(PROFILE_KEY) == null) setProfile({});
+  await flush(PROFILE_KEY);
 }

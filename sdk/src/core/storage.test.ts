@@ -25,8 +25,9 @@ describe('sealed storage', () => {
 
   it('keeps the profile sealed once the visitor writes, and opens it on the next page', async () => {
     const made = getIdentity();
-    keepProfile();
-    await flush(PROFILE_KEY);
+    // answered once it is in storage (the write goes then: core/writer.ts)
+    await keepProfile();
+    sealed(PROFILE_KEY);
     setProfile({ homeUrl: 'https://otter.example/me', email: 'otter@example.com' });
     await flush(PROFILE_KEY);
     const raw = sealed(PROFILE_KEY);

@@ -125,7 +125,7 @@ async function send<T>(h: WriteHost, name: string, body: object): Promise<T> {
    * nothing (SIGNED_OUT); nor does a session the auth server could not be reached to refresh (the
    * anon key would be refused): the visitor can try again. The write is noted in the visitor's
    * list of blocks written to (core/marks.ts) before it is sent, so the write that makes the user
-   * starts its list.
+   * starts its list, and the writer's profile kept (core/identity.ts keepProfile).
    */
   const session = async (): Promise<Session> => {
     const had = h.mine ? await loadSession(p) : null;
@@ -135,6 +135,8 @@ async function send<T>(h: WriteHost, name: string, body: object): Promise<T> {
     if (!s) throw new ApiError('Network error', 'network');
     if (h.mine)
       await (await marks()).markWrite(p, s, h.block?.id || h.blockId, had?.user.id !== s.user.id);
+    // the name and colour the write carries are the profile's: kept (in storage) before it goes
+    await keepProfile();
     return s;
   };
   const go = async (again = !h.as, refresh = true): Promise<T> => {
@@ -179,8 +181,6 @@ async function send<T>(h: WriteHost, name: string, body: object): Promise<T> {
     // another account signed in, while the captcha was shown)
     done = await go();
   }
-  // the page's new profile is kept once something was written with it
-  keepProfile();
   return done;
 }
 
