@@ -91,7 +91,7 @@ values
   ('00000000-0000-4000-8000-000000000108', '00000000-0000-4000-8000-000000000001', 'typedream_letter',
    'Demo Typedream letter', '{}', 'en', 'Demo Owner', null, null, false, false, null, false, null, null, null, 'center'),
   ('00000000-0000-4000-8000-000000000109', '00000000-0000-4000-8000-000000000001', 'brunch_letter',
-   'Demo Brunch letter', '{}', 'en', 'Demo Owner', null, null, false, false, null, false, null, null, null, 'center');
+   'Demo Brunch letter', '{}', 'ko', 'Demo Owner', null, null, false, false, null, false, null, null, null, 'center');
 
 update public.block_private set mail_to = 'demo@reaction-blocks.local'
   where block_id in ('00000000-0000-4000-8000-000000000101', '00000000-0000-4000-8000-000000000102',
