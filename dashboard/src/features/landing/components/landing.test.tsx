@@ -160,7 +160,18 @@ describe('PricingPage', () => {
     expect(screen.getByTestId('price-starter').textContent).toBe('Free');
     expect(screen.getByTestId('price-basic').textContent).toBe('$3 / month');
     expect(screen.getByTestId('price-custom').textContent).toBe('from $3 / month');
-    expect(screen.getAllByRole('link', { name: 'Start' })).toHaveLength(3);
+    // each Start link names its plan for a screen reader, the visible word first (U11)
+    const starts = () =>
+      ['Starter', 'Basic', 'Custom', '스타터', '베이직', '커스텀']
+        .map((name) => screen.queryByRole('link', { name: new RegExp(name) }))
+        .filter((a) => a !== null)
+        .map((a) => [a.textContent, a.getAttribute('aria-label')]);
+    expect(starts()).toEqual([
+      ['Start', 'Start with Starter'],
+      ['Start', 'Start with Basic'],
+      ['Start', 'Start with Custom'],
+    ]);
+    expect(screen.queryAllByRole('link', { name: 'Start' })).toHaveLength(0);
     // the price is per 4 blocks OR per 1,000 of the count, summed (U1: 'and' promised both for $1)
     const custom = screen.getByRole('listitem', { name: 'Custom' });
     expect(
@@ -169,6 +180,11 @@ describe('PricingPage', () => {
     await act(() => setLanguage('ko', false));
     expect(screen.getByTestId('price-basic').textContent).toBe('3,000원 / 월');
     expect(screen.getByTestId('price-custom').textContent).toBe('최소 3,000원 / 월');
+    expect(starts()).toEqual([
+      ['시작하기', '스타터 시작하기'],
+      ['시작하기', '베이직 시작하기'],
+      ['시작하기', '커스텀 시작하기'],
+    ]);
     expect(
       within(custom).getByText('블록 4개 또는 이메일·응답 1,000건마다 월 1,000원'),
     ).toBeTruthy();

@@ -60,6 +60,7 @@ export function PricingPage() {
               <Link
                 to={plan.id === 'starter' ? paths.login : `${paths.purchase}?focus=${plan.id}`}
                 className="button button-primary"
+                aria-label={t('pricing.startPlan', { plan: t(`pricing.${plan.id}.name`) })}
               >
                 {t('pricing.start')}
               </Link>

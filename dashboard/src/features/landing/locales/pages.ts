@@ -98,6 +98,8 @@ const en = {
     perMonth: '/ month',
     from: 'from',
     start: 'Start',
+    // the link's name for a screen reader, which hears three links (U11); starts with `start`
+    startPlan: 'Start with {{plan}}',
     starter: {
       name: 'Starter',
       for: 'To try every block type on your own site',
@@ -288,6 +290,7 @@ const ko: SameShape<typeof en> = {
     perMonth: '/ 월',
     from: '최소',
     start: '시작하기',
+    startPlan: '{{plan}} 시작하기',
     starter: {
       name: '스타터',
       for: '모든 블록을 내 사이트에서 써 보기',
