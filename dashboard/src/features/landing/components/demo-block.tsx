@@ -27,7 +27,7 @@ export function demoTag(type: ReactionType) {
 }
 
 export function DemoBlock({ type }: { type: ReactionType }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   useSdkScript();
   // The project and demo ids come from /env.js at run time; a prerendered page gets them right
   // after hydrating (React then sets the attributes), never the build machine's values.
@@ -40,6 +40,9 @@ export function DemoBlock({ type }: { type: ReactionType }) {
         'anon-key': env.anonKey,
         'owner-id': ownerId,
         'block-id': blockId,
+        // the page's language, not the demo block's (U10): a ko page shows ko blocks, and a
+        // language switch on the page reaches them (the element's `lang` is reactive)
+        lang: i18n.language,
       }
     : {};
   return createElement(

@@ -1,6 +1,7 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { REACTION_TYPES } from '../../../lib/db-types';
+import { setLanguage } from '../../../lib/i18n';
 import en from '../../../locales/en';
 import { renderWithProviders } from '../../../test/utils';
 import { parseFocus } from '../hooks/use-focus-param';
@@ -40,6 +41,15 @@ describe('ReactionPage focus preselection', () => {
     expect(element?.hasAttribute('block-id')).toBe(true);
     expect(element?.hasAttribute('owner-id')).toBe(true);
     expect(element?.hasAttribute('anon-key')).toBe(true);
+  });
+
+  it("gives the demo element the page's language, and follows a switch (U10)", async () => {
+    const { container } = renderWithProviders(<ReactionPage />, { route: '/reaction' });
+    const lang = () => container.querySelector('reaction-comment')?.getAttribute('lang');
+    expect(lang()).toBe('en');
+    await act(() => setLanguage('ko', false));
+    expect(lang()).toBe('ko');
+    await act(() => setLanguage('en', false));
   });
 
   it('selects button even with the old stray leading space in the URL', () => {
