@@ -416,6 +416,16 @@ describe('shared rules', () => {
       invalid: [],
       error: null,
     });
+    // what a Korean input method types between addresses, and the invisible spaces of a copied
+    // page: separators, never part of an address (rev-break D2)
+    expect(
+      parseRecipients(
+        'a@x.com\u3000b@x.com\uff0cc@x.com\uff1bd@x.com\u3001e@x.com\u200bf@x.com\u2028g@x.com',
+      ),
+    ).toMatchObject({
+      emails: ['a@x.com', 'b@x.com', 'c@x.com', 'd@x.com', 'e@x.com', 'f@x.com', 'g@x.com'],
+      error: null,
+    });
     // a name with no address of its own, a broken line, HTML outside quotes: named, in order
     const bad = parseRecipients('a@x.com Carl Jones\nAnn\n<ann@x.com>, <b>Ann</b> <c@x.com>, x@');
     expect(bad).toMatchObject({

@@ -290,10 +290,16 @@ export type TSaveLetter = z.infer<typeof ZSaveLetter>;
 /** How many bad entries a message names; the rest are counted. */
 export const RECIPIENTS_NAMED = 3;
 
-/** Entry separators: comma, semicolon, line breaks; spaces and tabs end a word. */
-const isSeparator = (code: number) => code === 44 || code === 59 || code === 10 || code === 13;
-const isSpace = (code: number) =>
-  code === 32 || code === 9 || code === 12 || code === 11 || code === 0xa0;
+/**
+ * Entry separators: comma, semicolon, line breaks, and what a Korean or Japanese input method
+ * types for them (full-width comma and semicolon, the ideographic comma, Unicode's line and
+ * paragraph separators). Spaces end a word: tabs, no-break and ideographic spaces, and the
+ * invisible ones a copied web page carries (zero-width space, byte order mark).
+ */
+const SEPARATORS = new Set([44, 59, 10, 13, 0xff0c, 0xff1b, 0x3001, 0x2028, 0x2029]);
+const SPACES = new Set([32, 9, 11, 12, 0xa0, 0x3000, 0x200b, 0xfeff, 0x202f, 0x205f]);
+const isSeparator = (code: number) => SEPARATORS.has(code);
+const isSpace = (code: number) => SPACES.has(code) || (code >= 0x2000 && code <= 0x200a);
 
 /**
  * The box's entries: separated by commas, semicolons (Outlook), line breaks or spaces; a
