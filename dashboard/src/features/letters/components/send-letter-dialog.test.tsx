@@ -157,6 +157,18 @@ describe('send letter dialog', () => {
       expect(api.sendLetter).not.toHaveBeenCalled();
     });
 
+    it('typing after a paste is half typing again: no alert at each key, named again on leaving the box', async () => {
+      await open();
+      paste('ann@example.com, x@');
+      expect((await screen.findByRole('alert')).textContent).toBe('Not an email address: “x@”');
+      fireEvent.change(box(), { target: { value: 'ann@example.com, bo' } });
+      expect(screen.queryByRole('alert')).toBeNull();
+      fireEvent.change(box(), { target: { value: 'ann@example.com, bob@' } });
+      expect(screen.queryByRole('alert')).toBeNull();
+      fireEvent.blur(box());
+      expect((await screen.findByRole('alert')).textContent).toBe('Not an email address: “bob@”');
+    });
+
     it('a refused send says the server’s reason in the reader’s language and puts the focus back in the box', async () => {
       await open();
       api.sendLetter.mockRejectedValue(

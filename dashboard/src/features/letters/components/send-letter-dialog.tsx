@@ -68,6 +68,8 @@ export function SendLetterDialog({
   // bad entries are named once the owner pasted, left the box or pressed Send, not while an
   // address is half typed
   const [checked, setChecked] = useState(false);
+  // typing after a paste or a check is half typing again (rev-break D1: an alert at every key)
+  const pasted = useRef(false);
   // the form that had the focus is gone: the result's button takes it
   useEffect(() => {
     if (state === 'done') moreButton.current?.focus();
@@ -169,8 +171,15 @@ export function SendLetterDialog({
           value={text}
           aria-invalid={text !== '' && !!problem ? true : undefined}
           aria-describedby={`${idPrefix}-hint ${idPrefix}-error`}
-          onChange={(e) => setText(e.target.value)}
-          onPaste={() => setChecked(true)}
+          onChange={(e) => {
+            setText(e.target.value);
+            setChecked(pasted.current);
+            pasted.current = false;
+          }}
+          onPaste={() => {
+            pasted.current = true;
+            setChecked(true);
+          }}
           onBlur={() => setChecked(text.trim() !== '')}
         />
         <p id={`${idPrefix}-hint`} className="hint">
