@@ -4,7 +4,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { TReactionType } from '@reaction-blocks/contracts/enums';
-import { apiClient, paidOwner, sql, sqlValue, stack, type TestUser } from './clients.ts';
+import { apiClient, newGuest, paidOwner, sql, sqlValue, stack, type TestUser } from './clients.ts';
 import { addQuestion, createBlock } from './drafts.ts';
 
 export { addQuestion };
@@ -281,3 +281,28 @@ export const postMessage = (
 /** An operator's per-block override of the visitor limits (blocks.rate_limits). */
 export const overrideLimits = (blockId: string, limits: Record<string, Record<string, number>>) =>
   sql('update public.blocks set rate_limits = $2 where id = $1', [blockId, limits]);
+
+// ---------------------------------------------------------------------------------------------
+// the hostile-visitor files' worlds: a block of each kind with a fresh visitor
+// ---------------------------------------------------------------------------------------------
+
+/** An owner's comment block and a message a visitor (a fresh guest) posted on it. */
+export async function commentAndMessage() {
+  const { owner, blocks } = await ownerWith('comment');
+  const visitor = await newGuest();
+  return { owner, blocks, visitor, message: await post(visitor, blocks.comment) };
+}
+
+/** An owner's A/B block, its question and a visitor (a fresh guest) who has not voted. */
+export async function abAndVisitor() {
+  const { owner, blocks } = await ownerWith('ab');
+  const question = await abQuestion(blocks.ab);
+  return { owner, blocks, question, visitor: await newGuest() };
+}
+
+/** An owner's form with a question of each kind (formWithQuestions) and a visitor. */
+export async function formAndVisitor() {
+  const { owner, blocks } = await ownerWith('form');
+  const q = await formWithQuestions(blocks.form);
+  return { owner, blocks, q, visitor: await newGuest() };
+}
