@@ -354,8 +354,10 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   await page.goto(`${base}/work/${blockId}?locale=ko`);
   await page.getByRole('button', { name: '레터 보내기' }).click();
   const ko = page.getByRole('dialog', { name: '레터 보내기' });
-  await ko.getByLabel('이메일 주소').fill('잘못된 주소');
-  await ko.getByText('이메일 주소가 올바르지 않습니다').waitFor();
+  // a bad entry is named once the owner leaves the box (not while it is typed), in Korean
+  await ko.getByLabel('이메일 주소').fill('잘못된주소');
+  await ko.getByLabel('이메일 주소').blur();
+  await ko.getByRole('alert').getByText('이메일 주소가 아닌 항목 1개: “잘못된주소”').waitFor();
   await ko.getByLabel('이메일 주소').fill(`reader-ko-${Date.now()}@example.com`);
   await ko.getByRole('button', { name: '보내기', exact: true }).click();
   await ko.getByText('1통을 예약했습니다').waitFor();
