@@ -3,8 +3,8 @@
 // (auth.signInAnonymously()), signed-in users, or the anon key alone. Every attack asserts that
 // the server refuses it AND that nothing changed (rows and counters read back with SQL).
 //
-// The catalogue of grants and the RLS table matrix are in rls.test.ts and rls-rpc.test.ts; some
-// cases appear there too, here they are written as attacks on the visitor write paths.
+// The catalogue of grants and the RLS table matrix are in rls.test.ts and rls-catalogue.test.ts;
+// some cases appear there too, here they are written as attacks on the visitor write paths.
 //
 // HTML and script are stored and returned verbatim: the API is not an HTML sanitizer, the
 // elements render every visitor string as text. That half is proven in the SDK's browser tests:
