@@ -448,6 +448,8 @@ describe('shared rules', () => {
     ).toBe('You can send 100 emails at once by manual sending');
     expect(parseRecipients('x'.repeat(1 << 20)).invalid).toHaveLength(1);
     expect(shortEntry('x'.repeat(1 << 20))).toHaveLength(40);
+    // a quoted name ends at a line's end, Unicode's line separators too
+    expect(parseRecipients('"Ann\u2028a@x.com, b@x.com').invalid).toEqual(['"Ann']);
   });
 
   it('a letter model is bounded as a whole', () => {

@@ -296,7 +296,8 @@ export const RECIPIENTS_NAMED = 3;
  * paragraph separators). Spaces end a word: tabs, no-break and ideographic spaces, and the
  * invisible ones a copied web page carries (zero-width space, byte order mark).
  */
-const SEPARATORS = new Set([44, 59, 10, 13, 0xff0c, 0xff1b, 0x3001, 0x2028, 0x2029]);
+const LINE_BREAKS = new Set([10, 13, 0x2028, 0x2029]);
+const SEPARATORS = new Set([44, 59, ...LINE_BREAKS, 0xff0c, 0xff1b, 0x3001]);
 const SPACES = new Set([32, 9, 11, 12, 0xa0, 0x3000, 0x200b, 0xfeff, 0x202f, 0x205f]);
 const isSeparator = (code: number) => SEPARATORS.has(code);
 const isSpace = (code: number) => SPACES.has(code) || (code >= 0x2000 && code <= 0x200a);
@@ -335,7 +336,7 @@ export function splitRecipients(
   };
   for (let i = 0; i < text.length && entries.length < limit; i++) {
     const code = text.charCodeAt(i);
-    if (code === 10 || code === 13) quoted = false;
+    if (LINE_BREAKS.has(code)) quoted = false;
     if (quoted) {
       if (code === 34) quoted = false;
     } else if (isSeparator(code)) {
@@ -381,14 +382,11 @@ export const ZRecipients = z
       else emails.add(address);
     }
     if (invalid.length > 0) {
-      const named = invalid
-        .slice(0, RECIPIENTS_NAMED)
-        .map((e) => JSON.stringify(shortEntry(e)))
-        .join(', ');
-      const more = invalid.length - RECIPIENTS_NAMED;
+      const { named, more } = namedEntries(invalid);
+      const list = named.map((e) => JSON.stringify(e)).join(', ');
       ctx.addIssue({
         code: 'custom',
-        message: `${LETTER_MESSAGES.emailInvalid}: ${named}${more > 0 ? ` and ${more} more` : ''}`,
+        message: `${LETTER_MESSAGES.emailInvalid}: ${list}${more > 0 ? ` and ${more} more` : ''}`,
         params: { invalid },
       });
       return z.NEVER;
@@ -403,6 +401,15 @@ export const ZRecipients = z
 /** An entry as a message shows it: at most 40 characters. */
 export const shortEntry = (entry: string): string =>
   entry.length > 40 ? `${entry.slice(0, 39)}…` : entry;
+
+/**
+ * What a message names of the bad entries: the first RECIPIENTS_NAMED, each as `shortEntry`
+ * shows it, and how many more there are (the server's English and the dialog's texts alike).
+ */
+export const namedEntries = (invalid: readonly string[]): { named: string[]; more: number } => ({
+  named: invalid.slice(0, RECIPIENTS_NAMED).map(shortEntry),
+  more: Math.max(0, invalid.length - RECIPIENTS_NAMED),
+});
 
 export interface TRecipientsRead {
   /** The addresses to send to, lower case, each once. */

@@ -18,8 +18,7 @@ import {
   LETTER_LIMITS,
   LETTER_MESSAGES,
   parseRecipients,
-  RECIPIENTS_NAMED,
-  shortEntry,
+  namedEntries,
 } from '@reaction-blocks/contracts/letters';
 import { publishLetter, sendLetter, type SendResult } from '../api/letters';
 import { letterKeys, useRemainingEmails, useSendGroups } from '../api/queries';
@@ -105,12 +104,9 @@ export function SendLetterDialog({
   // "Not email addresses: "Ann", "x@", "bob" and 4 more", each entry cut to 40 characters
   const problemText = (message: string) => {
     if (message !== LETTER_MESSAGES.emailInvalid || !badEntries) return translate(message);
-    const named = parsed.invalid
-      .slice(0, RECIPIENTS_NAMED)
-      .map((e) => t('letters.send.entry', { entry: shortEntry(e) }))
-      .join(', ');
-    const more = parsed.invalid.length - RECIPIENTS_NAMED;
-    const list = more > 0 ? t('letters.send.entriesMore', { list: named, count: more }) : named;
+    const { named, more } = namedEntries(parsed.invalid);
+    const entries = named.map((entry) => t('letters.send.entry', { entry })).join(', ');
+    const list = more > 0 ? t('letters.send.entriesMore', { list: entries, count: more }) : entries;
     return t('letters.send.error_entries', { count: parsed.invalid.length, list });
   };
 
