@@ -133,10 +133,16 @@ async function send<T>(h: WriteHost, name: string, body: object): Promise<T> {
     const s = await ensureSession(p, !h.as);
     if (h.as && (s ? s.user.id !== h.as : !(await loadSession(p)))) throw signedOut();
     if (!s) throw new ApiError('Network error', 'network');
-    if (h.mine)
-      await (await marks()).markWrite(p, s, h.block?.id || h.blockId, had?.user.id !== s.user.id);
-    // the name and colour the write carries are the profile's: kept (in storage) before it goes
-    await keepProfile();
+    // the list of blocks written to and the profile whose name and colour the write carries: both
+    // in storage before it goes; their seals run side by side, not one after the other (a new
+    // visitor's first write makes both)
+    await Promise.all([
+      h.mine &&
+        marks().then((m) =>
+          m.markWrite(p, s, h.block?.id || h.blockId, had?.user.id !== s.user.id),
+        ),
+      keepProfile(),
+    ]);
     return s;
   };
   const go = async (again = !h.as, refresh = true): Promise<T> => {
