@@ -63,29 +63,53 @@ create table private.rate_buckets (
 comment on table private.rate_buckets is 'Token buckets of provider quotas; capacity and refill rate come from settings rate.<name>.per_second / .burst.';
 alter table private.rate_buckets enable row level security;
 
--- Takes up to p_wanted tokens from a bucket refilled at rate.<name>.per_second (burst
--- rate.<name>.burst, default one second's worth). Returns how many were granted.
+-- The tokens a bucket holds at p_now: what it kept, refilled at rate.<name>.per_second since
+-- (default 14), up to its burst (rate.<name>.burst, default one second's worth). A bucket never
+-- used is full. Read only: take_tokens takes, closed_buckets looks.
+create function private.bucket_tokens(p_name text, p_now timestamptz)
+returns double precision language sql stable set search_path = '' as $$
+  with l as (
+    select r.rate,
+           coalesce(nullif((private.setting('rate.' || p_name || '.burst', 'null'::jsonb))::text, 'null')::double precision,
+                    r.rate) as burst
+    from (select (private.setting('rate.' || p_name || '.per_second', '14'::jsonb))::text::double precision as rate) r
+  )
+  select least(l.burst, coalesce((select b.tokens + extract(epoch from p_now - b.updated_at) * l.rate
+                                    from private.rate_buckets b where b.name = p_name), l.burst))
+  from l;
+$$;
+revoke execute on function private.bucket_tokens(text, timestamp with time zone) from public;
+
+-- Takes up to p_wanted tokens from a bucket (bucket_tokens says how many it holds). Returns how
+-- many were granted.
 create function private.take_tokens(p_name text, p_wanted integer)
 returns integer language plpgsql set search_path = '' as $$
 declare
-  v_rate double precision := (private.setting('rate.' || p_name || '.per_second', '14'::jsonb))::text::double precision;
-  v_burst double precision := coalesce(
-    nullif((private.setting('rate.' || p_name || '.burst', 'null'::jsonb))::text, 'null')::double precision, v_rate);
   v_now timestamptz := clock_timestamp();
   v_tokens double precision;
   v_granted integer;
 begin
   if p_wanted <= 0 then return 0; end if;
-  insert into private.rate_buckets (name, tokens, updated_at) values (p_name, v_burst, v_now)
+  insert into private.rate_buckets (name, tokens, updated_at) values (p_name, private.bucket_tokens(p_name, v_now), v_now)
     on conflict (name) do nothing;
-  select least(v_burst, tokens + extract(epoch from v_now - updated_at) * v_rate) into v_tokens
-    from private.rate_buckets where name = p_name for update;
+  perform 1 from private.rate_buckets where name = p_name for update;
+  v_tokens := private.bucket_tokens(p_name, v_now);
   v_granted := least(p_wanted, floor(v_tokens)::integer);
   update private.rate_buckets set tokens = v_tokens - v_granted, updated_at = v_now where name = p_name;
   return v_granted;
 end;
 $$;
 revoke execute on function private.take_tokens(text, integer) from public;
+
+-- The buckets without a whole token now (looked at, not taken). claim_jobs passes over their jobs,
+-- so a letter's thousands of mails waiting for the sending rate never hide the jobs queued after
+-- them (a plan's stop, a Notion write, another owner's notification).
+create function private.closed_buckets()
+returns text[] language sql stable set search_path = '' as $$
+  select coalesce(array_agg(b.name), '{}') from private.rate_buckets b
+  where private.bucket_tokens(b.name, clock_timestamp()) < 1;
+$$;
+revoke execute on function private.closed_buckets() from public;
 
 -- Adds a job. A dedupe key already used returns null and adds nothing. For the SQL code that
 -- causes jobs and for edge functions (service role only; definer because private is not theirs).
@@ -119,10 +143,10 @@ revoke execute on function private.job_backoff(integer) from public;
 -- `running` goes back to the queue (or fails after its last attempt), `sending` becomes
 -- `unknown`. At most one job per group is claimed, and none of a group already running, so a
 -- digest handler sees its siblings still queued; two claims at once agree on that through the
--- group's advisory lock (below). Jobs of a rate bucket beyond the tokens
--- available go back to the queue untouched (their attempt is not counted). p_kinds limits the
--- claim to the kinds a worker knows (null: any). Answers the claimed jobs as a JSON array,
--- oldest first.
+-- group's advisory lock (below). Jobs of a rate bucket beyond the tokens available go back to the
+-- queue untouched (their attempt is not counted), and those of a bucket without a token are not
+-- candidates, so they never fill the window ahead of other jobs. p_kinds limits the claim to the
+-- kinds a worker knows (null: any). Answers the claimed jobs as a JSON array, oldest first.
 create function public.claim_jobs(p_limit integer default 50, p_lock_seconds integer default 60,
                                   p_kinds text[] default null)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -135,6 +159,7 @@ declare
   v_grants jsonb := '{}'::jsonb;
   v_bucket record;
   v_claimed jsonb;
+  v_closed text[];
 begin
   with reaped as (
     update private.jobs
@@ -155,11 +180,13 @@ begin
         last_error = left(coalesce(last_error || '; ', '') || 'the worker stopped before finishing', 2000)
     where status = 'running' and locked_until < now();
 
+  v_closed := private.closed_buckets();
   with candidates as (
     select j.id, j.rate_bucket, j.run_at, j.group_key
     from private.jobs j
     where j.status = 'queued' and j.run_at <= now()
       and (p_kinds is null or j.kind = any(p_kinds))
+      and (j.rate_bucket is null or not j.rate_bucket = any(v_closed))
       and (j.group_key is null or not exists (
         select 1 from private.jobs r where r.group_key = j.group_key and r.status in ('running', 'sending')))
     order by j.run_at, j.id

@@ -37,6 +37,27 @@ async function claim(kind: string, limit = 50, lockSeconds = 60): Promise<Claime
   return data as ClaimedJob[];
 }
 
+/** A job kind of its own and a rate bucket of its own, refilled at `perSecond` up to `burst`. */
+async function bucketKind(perSecond: number, burst: number) {
+  const bucket = `test${randomUUID().slice(0, 8)}`;
+  await sql(`insert into private.settings (key, value) values ($1, $2), ($3, $4)`, [
+    `rate.${bucket}.per_second`,
+    JSON.stringify(perSecond),
+    `rate.${bucket}.burst`,
+    JSON.stringify(burst),
+  ]);
+  return { kind: kindOf(), bucket };
+}
+
+/** How many jobs of `kind` are queued, and the attempts counted on them. */
+const leftQueued = async (kind: string) =>
+  (
+    await sql<{ queued: string; attempts: string }>(
+      `select count(*) as queued, sum(attempts) as attempts from private.jobs where kind = $1 and status = 'queued'`,
+      [kind],
+    )
+  )[0];
+
 async function finish(outcomes: Array<Record<string, unknown>>) {
   const { data, error } = await serviceClient().rpc('finish_jobs', { p_outcomes: outcomes });
   expect(error).toBeNull();
@@ -301,21 +322,25 @@ describe('jobs queue', () => {
   });
 
   it('claims no more jobs of a rate bucket than it has tokens', async () => {
-    const kind = kindOf();
-    const bucket = `test${randomUUID().slice(0, 8)}`;
-    await sql(`insert into private.settings (key, value) values ($1, '3'), ($2, '3')`, [
-      `rate.${bucket}.per_second`,
-      `rate.${bucket}.burst`,
-    ]);
+    const { kind, bucket } = await bucketKind(3, 3);
     for (let n = 0; n < 10; n++) await enqueue(kind, { p_rate_bucket: bucket });
     const first = await claim(kind, 10);
     expect(first).toHaveLength(3);
     // the ones left over were not touched: no attempt counted
-    const [left] = await sql<{ queued: string; attempts: string }>(
-      `select count(*) as queued, sum(attempts) as attempts from private.jobs where kind = $1 and status = 'queued'`,
-      [kind],
-    );
-    expect(left).toEqual({ queued: '7', attempts: '0' });
+    expect(await leftQueued(kind)).toEqual({ queued: '7', attempts: '0' });
+  });
+
+  it('passes over the jobs of a bucket without tokens: a backlog of mail never hides the jobs after it', async () => {
+    // before: the claim's window (limit * 2 oldest due jobs) filled with the bucket's jobs, none
+    // could be granted, and the job queued after them waited until the whole backlog was sent
+    const { kind, bucket } = await bucketKind(0.001, 1);
+    for (let n = 0; n < 30; n++) await enqueue(kind, { p_rate_bucket: bucket });
+    const after = await enqueue(kind, { p_payload: { after: true } });
+    // the bucket's one token: one of its jobs
+    expect((await claim(kind, 5)).map((j) => j.id)).not.toContain(after);
+    // the bucket is empty: the job queued after its backlog is claimed
+    expect((await claim(kind, 5)).map((j) => j.id)).toEqual([after]);
+    expect(await leftQueued(kind)).toEqual({ queued: '29', attempts: '0' });
   });
 
   it('is out of reach of client roles', async () => {
