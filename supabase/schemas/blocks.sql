@@ -97,7 +97,7 @@ comment on column public.blocks.rate_limits is
   'Operator override of the visitor rate limits for this block: {"<action>": {"visitor_per_minute", "visitor_burst", "block_per_minute", "block_burst"}}. Not writable by owners.';
 alter table public.blocks enable row level security;
 -- anon (the bare anon key) holds nothing on a table no policy lets it read, so the API document
--- anon is shown lists only what anon may read (rls-rpc.test.ts checks every table)
+-- anon is shown lists only what anon may read (rls-catalogue.test.ts checks every table)
 revoke all on public.blocks from anon;
 revoke insert, update on public.blocks from authenticated;
 grant update (new_response_count, tags) on public.blocks to authenticated;

@@ -27,7 +27,7 @@ returns text language sql immutable parallel safe set search_path = '' as $$
 $$;
 revoke execute on function private.mailbox_key(text) from public;
 -- sender_emails_mailbox_idx runs it as the role that writes the row: the functions' service
--- role (a status update that is not HOT failed without it, now and then: rls-rpc.test.ts)
+-- role (a status update that is not HOT failed without it, now and then: rls-catalogue.test.ts)
 grant execute on function private.mailbox_key(text) to service_role;
 
 create table public.sender_emails (

@@ -12,7 +12,7 @@
 -- from reaching one, as the caller. Written per function because default privileges cannot do it
 -- for one schema (a per-schema revoke does not take away the built-in PUBLIC grant) and a global
 -- one would reach the functions of every extension created later. Trigger functions are exempt
--- (a trigger runs its function without the check). rls-rpc.test.ts lists what clients may run.
+-- (a trigger runs its function without the check). rls-catalogue.test.ts lists what clients may run.
 
 -- Function bodies are checked when they first run, not when they are created (as pg_dump's output
 -- does): a file holds a table with the functions that serve it, and those may read tables of a
