@@ -442,14 +442,52 @@ describe('shared rules', () => {
     expect(
       parseRecipients(Array.from({ length: 101 }, (_, i) => `u${i}@x.com`).join(',')).error,
     ).toBe('You can send 100 emails at once by manual sending');
-    // hostile pastes: 10,000 addresses and 1 MB with no separator are refused, and at once
+    // hostile pastes: 10,000 addresses and 1 MB with no separator are refused, and at once;
+    // over 1,000 entries is said as entries, even when they are one address (before: "100 emails")
     expect(
       parseRecipients(Array.from({ length: 10_000 }, (_, i) => `u${i}@x.com`).join(' ')).error,
-    ).toBe('You can send 100 emails at once by manual sending');
+    ).toBe('Paste at most 1,000 entries at once (100 different addresses)');
+    expect(parseRecipients(Array(1001).fill('a@x.com').join(',')).error).toBe(
+      'Paste at most 1,000 entries at once (100 different addresses)',
+    );
+    expect(parseRecipients(Array(1000).fill('a@x.com').join(',')).emails).toEqual(['a@x.com']);
     expect(parseRecipients('x'.repeat(1 << 20)).invalid).toHaveLength(1);
     expect(shortEntry('x'.repeat(1 << 20))).toHaveLength(40);
     // a quoted name ends at a line's end, Unicode's line separators too
     expect(parseRecipients('"Ann\u2028a@x.com, b@x.com').invalid).toEqual(['"Ann']);
+    // a stray quote takes no address with it (before: the rest of its line was one bad entry)
+    expect(splitRecipients('O"Brien <a@x.com>, b@x.com, c@x.com')).toEqual([
+      'O"Brien <a@x.com>',
+      'b@x.com',
+      'c@x.com',
+    ]);
+    expect(parseRecipients('O"Brien <a@x.com>, b@x.com').emails).toEqual(['a@x.com', 'b@x.com']);
+    expect(parseRecipients('"unterminated a@x.com, b@x.com')).toMatchObject({
+      invalid: ['"unterminated'],
+    });
+    expect(splitRecipients('"unterminated a@x.com, b@x.com')).toEqual([
+      '"unterminated',
+      'a@x.com',
+      'b@x.com',
+    ]);
+    expect(splitRecipients('"Ann\n" <a@x.com>, b@x.com')).toEqual([
+      '"Ann',
+      '" <a@x.com>',
+      'b@x.com',
+    ]);
+    expect(parseRecipients('"Ann\n" <a@x.com>, b@x.com').invalid).toEqual(['"Ann']);
+    // spaces inside the brackets, and what a copied mail link carries
+    expect(parseRecipients('Ann < a@x.com >, <mailto:B@x.com>, mailto:c@x.com').emails).toEqual([
+      'a@x.com',
+      'b@x.com',
+      'c@x.com',
+    ]);
+    expect(parseRecipients('Ann < a@x.com, b@x.com').invalid).toEqual(['Ann < a@x.com']);
+    // a quoted name holding brackets stays the name
+    expect(parseRecipients('"Ann <x" <a@x.com>, "Bo <y>" <b@x.com>').emails).toEqual([
+      'a@x.com',
+      'b@x.com',
+    ]);
   });
 
   it('a letter model is bounded as a whole', () => {

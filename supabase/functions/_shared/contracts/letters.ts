@@ -34,6 +34,8 @@ export const LETTER_MESSAGES = {
   brunchFailed: 'Failed to verify writer',
   emailInvalid: 'Email address is invalid',
   tooManyAddresses: 'You can send 100 emails at once by manual sending',
+  /** More entries than are read at all (LETTER_LIMITS.recipientEntries), repeats counted. */
+  tooManyEntries: 'Paste at most 1,000 entries at once (100 different addresses)',
   notEnoughEmails: 'Not enough sending email counts',
   verifySenderFirst: 'Verify the sender email first',
   /** A subject is a mail header: a line break in it would make SES refuse the whole send. */
@@ -304,9 +306,12 @@ const isSpace = (code: number) => SPACES.has(code) || (code >= 0x2000 && code <=
 
 /**
  * The box's entries: separated by commas, semicolons (Outlook), line breaks or spaces; a
- * `Name <address>` or `"Last, First" <address>` stays one entry (a quoted name keeps its commas,
- * up to the line's end). Words before an address with no address of their own are one entry
- * ("Ann Smith"), which is bad. One pass over the text; it stops after `limit` entries.
+ * `Name <address>`, `Name < address >` or `"Last, First" <address>` stays one entry. A quote
+ * opens a quoted name only at a word's start and keeps its commas up to the line's end; one still
+ * open there was a stray quote, and the line is read again from it with the quote a plain
+ * character, so it never swallows the addresses after it (no quote follows it on its line, so a
+ * line is read at most twice). Words before an address with no address of their own are one
+ * entry ("Ann Smith"), which is bad. It stops after `limit` entries.
  */
 export function splitRecipients(
   text: string,
@@ -315,17 +320,29 @@ export function splitRecipients(
   const entries: string[] = [];
   let words: string[] = [];
   let start = -1;
-  let quoted = false;
+  /** Where the open quoted name began, or -1. */
+  let quote = -1;
+  /** An angle bracket opened and not closed yet: the words up to its `>` are one entry. */
+  let bracket = false;
   const endName = () => {
     if (words.length > 0) entries.push(words.join(' '));
     words = [];
+    bracket = false;
   };
   const endWord = (end: number) => {
     if (start < 0) return;
     const word = text.slice(start, end);
     start = -1;
-    if (word.startsWith('"')) words.push(word);
-    else if (word.includes('<')) {
+    const opens = word.lastIndexOf('<');
+    if (bracket) {
+      words.push(word);
+      if (word.includes('>')) endName();
+    } else if (word.length > 1 && word.startsWith('"') && word.endsWith('"')) words.push(word);
+    else if (opens >= 0 && !word.includes('>', opens)) {
+      words.push(word);
+      bracket = true;
+    } else if (word.startsWith('"')) words.push(word);
+    else if (opens >= 0) {
       // an address in brackets ends the entry; the words before it are its name
       entries.push([...words, word].join(' '));
       words = [];
@@ -334,45 +351,52 @@ export function splitRecipients(
       entries.push(word);
     } else words.push(word);
   };
-  for (let i = 0; i < text.length && entries.length < limit; i++) {
-    const code = text.charCodeAt(i);
-    if (LINE_BREAKS.has(code)) quoted = false;
-    if (quoted) {
-      if (code === 34) quoted = false;
+  // the text's end is read as a line's end
+  for (let i = 0; i <= text.length && entries.length < limit; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 10;
+    if (quote >= 0) {
+      if (code === 34) quote = -1;
+      else if (LINE_BREAKS.has(code)) {
+        // a stray quote: on from the character after it, the word still starting at the quote
+        i = quote;
+        quote = -1;
+      }
     } else if (isSeparator(code)) {
       endWord(i);
       endName();
     } else if (isSpace(code)) endWord(i);
     else {
-      if (code === 34) quoted = true;
+      if (code === 34 && start < 0) quote = i;
       if (start < 0) start = i;
     }
   }
-  endWord(text.length);
-  endName();
   return entries.slice(0, limit);
 }
 
-/** The address of one entry (`address`, `<address>` or `Name <address>`), or null. */
+/**
+ * The address of one entry (`address`, `<address>`, `Name <address>`, `Name < address >`, each
+ * maybe `mailto:` as a copied link carries it), or null.
+ */
 export function recipientAddress(entry: string): string | null {
   const value = entry.trim();
   if (value.length > LETTER_LIMITS.recipientEntry) return null;
-  const named = /^(?:"[^"]*"\s*|[^"<>]*)<([^<>]*)>$/.exec(value);
-  const address = (named ? named[1]! : value).trim();
+  const named = /^(?:"[^"]*"\s*|[^<>]*)<([^<>]*)>$/.exec(value);
+  const address = (named ? named[1]! : value).trim().replace(/^mailto:/i, '');
   return address.length <= LETTER_LIMITS.email && isEmail(address) ? address.toLowerCase() : null;
 }
 
 /**
  * A list of entries to the addresses to send to: each entry an address (`recipientAddress`),
- * duplicates in any case merged, at most 100 after merging. A bad entry's issue carries the bad
- * entries (`params.invalid`), which the dialog names; the message names the first few too.
+ * duplicates in any case merged, at most 100 after merging; more than 1,000 entries are refused
+ * whole, unread (`tooManyEntries`). A bad entry's issue carries the bad entries
+ * (`params.invalid`), which the dialog names; the message names the first few too.
  */
 export const ZRecipients = z
   .array(z.string({ error: LETTER_MESSAGES.emailInvalid }), {
     error: LETTER_MESSAGES.emailInvalid,
   })
   .min(1, { error: LETTER_MESSAGES.emailInvalid })
-  .max(LETTER_LIMITS.recipientEntries, { error: LETTER_MESSAGES.tooManyAddresses })
+  .max(LETTER_LIMITS.recipientEntries, { error: LETTER_MESSAGES.tooManyEntries })
   .transform((entries, ctx) => {
     const invalid: string[] = [];
     const emails = new Set<string>();

@@ -133,7 +133,8 @@ describe('send letter dialog', () => {
       paste('a@x.com Carl Jones, x@, <b>Ann</b> <c@x.com>; <img src=x onerror=alert(1)>, ok@x.com');
       const alert = await screen.findByRole('alert');
       expect(alert.textContent).toBe(
-        '5 entries are not email addresses: “Carl Jones”, “x@”, “<b>Ann</b>” and 2 more',
+        // the <img ...> tag is one entry: an open bracket holds its words up to its `>`
+        '4 entries are not email addresses: “Carl Jones”, “x@”, “<b>Ann</b>” and 1 more',
       );
       expect(alert.querySelector('b, img')).toBeNull();
       expect(box().getAttribute('aria-invalid')).toBe('true');
@@ -141,7 +142,7 @@ describe('send letter dialog', () => {
       await i18next.changeLanguage('ko');
       await waitFor(() =>
         expect(screen.getByRole('alert').textContent).toBe(
-          '이메일 주소가 아닌 항목 5개: “Carl Jones”, “x@”, “<b>Ann</b>” 외 2개',
+          '이메일 주소가 아닌 항목 4개: “Carl Jones”, “x@”, “<b>Ann</b>” 외 1개',
         ),
       );
       await i18next.changeLanguage('en');
@@ -182,12 +183,32 @@ describe('send letter dialog', () => {
       await waitFor(() => expect(document.activeElement).toBe(box()));
     });
 
-    it('a 10,000-address paste is held to the 100 at once; a 1 MB word is named cut short', async () => {
+    it('a 10,000-address paste is refused as too many entries, 101 addresses as too many at once; a 1 MB word is named cut short', async () => {
       await open();
       paste(Array.from({ length: 10_000 }, (_, i) => `u${i}@x.com`).join('\n'));
       expect((await screen.findByRole('alert')).textContent).toBe(
-        'You can send 100 emails at once by manual sending',
+        'Paste at most 1,000 entries at once (100 different addresses)',
       );
+      paste(Array.from({ length: 101 }, (_, i) => `u${i}@x.com`).join('\n'));
+      await waitFor(() =>
+        expect(screen.getByRole('alert').textContent).toBe(
+          'You can send 100 emails at once by manual sending',
+        ),
+      );
+      // 1,001 copies of one address are too many entries, not too many addresses
+      paste(Array(1001).fill('ann@x.com').join(','));
+      await waitFor(() =>
+        expect(screen.getByRole('alert').textContent).toBe(
+          'Paste at most 1,000 entries at once (100 different addresses)',
+        ),
+      );
+      await i18next.changeLanguage('ko');
+      await waitFor(() =>
+        expect(screen.getByRole('alert').textContent).toBe(
+          '한 번에 1,000개 항목까지 붙여 넣을 수 있습니다 (서로 다른 주소 100개까지)',
+        ),
+      );
+      await i18next.changeLanguage('en');
       paste('x'.repeat(1 << 20));
       await waitFor(() =>
         expect(screen.getByRole('alert').textContent).toBe(

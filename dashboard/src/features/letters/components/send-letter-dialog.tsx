@@ -28,6 +28,7 @@ import { ErrorText } from '../../../components/ui/error-text';
 const MESSAGE_KEYS: Record<string, string> = {
   [LETTER_MESSAGES.emailInvalid]: 'letters.send.error_email',
   [LETTER_MESSAGES.tooManyAddresses]: 'letters.send.error_too_many_addresses',
+  [LETTER_MESSAGES.tooManyEntries]: 'letters.send.error_too_many_entries',
   [LETTER_MESSAGES.notEnoughEmails]: 'letters.send.error_not_enough_email',
 };
 

@@ -102,6 +102,7 @@ export const en = {
     duplicates_one: '{{count, number}} repeated address is counted once.',
     duplicates_other: '{{count, number}} repeated addresses are counted once.',
     error_too_many_addresses: 'You can send 100 emails at once by manual sending',
+    error_too_many_entries: 'Paste at most 1,000 entries at once (100 different addresses)',
     error_not_enough_email: 'Not enough sending email counts',
     confirm: 'Send to {{count, number}} address(es): {{list}}',
     submit: 'Send',
@@ -271,6 +272,8 @@ export const ko: typeof en = {
     duplicates_one: '중복된 주소 {{count, number}}개는 한 번만 셉니다.',
     duplicates_other: '중복된 주소 {{count, number}}개는 한 번만 셉니다.',
     error_too_many_addresses: '직접 입력으로는 한 번에 100통까지 보낼 수 있습니다',
+    error_too_many_entries:
+      '한 번에 1,000개 항목까지 붙여 넣을 수 있습니다 (서로 다른 주소 100개까지)',
     error_not_enough_email: '보낼 수 있는 이메일 수가 부족합니다',
     confirm: '{{count, number}}개 주소로 보냅니다: {{list}}',
     submit: '보내기',
