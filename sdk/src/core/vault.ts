@@ -10,40 +10,60 @@ const NAME = 'storage';
 let key: Promise<CryptoKey | null> | undefined;
 
 /**
+ * How long the key may take before the page goes on without one. An IndexedDB whose open() never
+ * answers (Safari 14.1's first open, some in-app browsers) is storage that is not there: without
+ * a bound, a new visitor's first write waited on it for good (the breaker's D6). A cold open on a
+ * slow phone takes well under a second.
+ */
+const KEY_WAIT_MS = 3000;
+
+/**
  * The page's storage key: the one in IndexedDB, or a new one put there. Get-or-add is one
  * read-write transaction, so two scripts of the origin starting at once agree on one key. Null
- * when IndexedDB or WebCrypto is unavailable (private modes, blocked storage): nothing is kept.
+ * when IndexedDB or WebCrypto is unavailable (private modes, blocked storage) or has not answered
+ * within KEY_WAIT_MS: nothing is kept, the page's session and profile live for the page only.
  */
 export function storageKey(): Promise<CryptoKey | null> {
-  return (key ??= (async () => {
-    const fresh = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, [
-      'encrypt',
-      'decrypt',
-    ]);
-    const open = indexedDB.open(DB, 1);
-    open.onupgradeneeded = () => open.result.createObjectStore(STORE);
-    const db = await new Promise<IDBDatabase>((ok, ko) => {
-      open.onsuccess = () => ok(open.result);
-      open.onerror = () => ko(open.error);
-    });
-    try {
-      return await new Promise<CryptoKey>((ok, ko) => {
-        const tx = db.transaction(STORE, 'readwrite');
-        const store = tx.objectStore(STORE);
-        const get = store.get(NAME);
-        let chosen = fresh;
-        get.onsuccess = () => {
-          if (get.result instanceof CryptoKey) chosen = get.result;
-          else store.put(fresh, NAME);
-        };
-        // resolved once committed: a key that was never stored must never seal anything
-        tx.oncomplete = () => ok(chosen);
-        tx.onerror = tx.onabort = () => ko(tx.error);
+  return (key ??= new Promise((done) => {
+    const late = setTimeout(() => done(null), KEY_WAIT_MS);
+    openKey()
+      .catch(() => null)
+      .then((found) => {
+        clearTimeout(late);
+        done(found);
       });
-    } finally {
-      db.close();
-    }
-  })().catch(() => null));
+  }));
+}
+
+async function openKey(): Promise<CryptoKey> {
+  const fresh = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, [
+    'encrypt',
+    'decrypt',
+  ]);
+  const open = indexedDB.open(DB, 1);
+  open.onupgradeneeded = () => open.result.createObjectStore(STORE);
+  const db = await new Promise<IDBDatabase>((ok, ko) => {
+    open.onsuccess = () => ok(open.result);
+    open.onerror = () => ko(open.error);
+    open.onblocked = () => ko(new Error('IndexedDB blocked'));
+  });
+  try {
+    return await new Promise<CryptoKey>((ok, ko) => {
+      const tx = db.transaction(STORE, 'readwrite');
+      const store = tx.objectStore(STORE);
+      const get = store.get(NAME);
+      let chosen = fresh;
+      get.onsuccess = () => {
+        if (get.result instanceof CryptoKey) chosen = get.result;
+        else store.put(fresh, NAME);
+      };
+      // resolved once committed: a key that was never stored must never seal anything
+      tx.oncomplete = () => ok(chosen);
+      tx.onerror = tx.onabort = () => ko(tx.error);
+    });
+  } finally {
+    db.close();
+  }
 }
 
 const bytes = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
