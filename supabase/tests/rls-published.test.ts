@@ -2,7 +2,16 @@
 // and deactivated blocks (beside rls.test.ts's table matrix and rls-catalogue.test.ts).
 import { describe, expect, it } from 'vitest';
 import { anonClient, newGuest, newUser, serviceClient, sql } from './support/clients.ts';
+import type { TestUser } from './support/clients.ts';
 import { ownerWithBlocks, postAsGuest, seen, uniqueEmail } from './support/rls.ts';
+
+/** Everyone but the owner, each with the label its assertions carry: anon, another user, a guest. */
+const strangers = (other: TestUser, guest: TestUser, guestLabel = 'guest') =>
+  [
+    ['anon', anonClient()],
+    ['other', other.client],
+    [guestLabel, guest.client],
+  ] as const;
 
 // ---------------------------------------------------------------------------------------------
 // what visitors read of a published block
@@ -127,11 +136,7 @@ describe('published blocks and private fields', () => {
       (await owner.client.from('audience_members').select('email').eq('user_id', owner.id)).data,
     ).toEqual([{ email }]);
 
-    for (const [who, client] of [
-      ['anon', anonClient()],
-      ['other', other.client],
-      ['the visitor', visitor.client],
-    ] as const) {
+    for (const [who, client] of strangers(other, visitor, 'the visitor')) {
       expect(
         seen(await client.from('responses').select('*').eq('block_id', formBlock)),
         who,
@@ -260,11 +265,7 @@ describe('published blocks and private fields', () => {
     ]);
     const ids = [formBlock, commentBlock];
 
-    for (const [who, client] of [
-      ['anon', anonClient()],
-      ['other', other.client],
-      ['guest', guest.client],
-    ] as const) {
+    for (const [who, client] of strangers(other, guest)) {
       expect(seen(await client.from('blocks').select('id').in('id', ids)), who).toEqual([]);
       for (const table of ['questions', 'options', 'endings', 'ending_conditions', 'messages']) {
         expect(
@@ -307,11 +308,7 @@ describe('published blocks and private fields', () => {
       [live!.id, gone!.id, formBlock],
     );
 
-    for (const [who, client] of [
-      ['anon', anonClient()],
-      ['other', other.client],
-      ['guest', guest.client],
-    ] as const) {
+    for (const [who, client] of strangers(other, guest)) {
       // the tester's request: GET /rest/v1/questions?deleted=eq.true&select=title,block_id
       expect(
         seen(await client.from('questions').select('title, block_id').eq('deleted', true)),
