@@ -23,6 +23,7 @@ import {
   langOf,
   paragraph as p,
   platformMail,
+  textsIn,
   type RenderedMail,
 } from './notification-mail.ts';
 import { newConfirmationToken } from './sender-emails.ts';
@@ -103,8 +104,7 @@ export function renderConfirmMail(
   c: ConfirmMailContext,
   links: { confirm: string; notMe: string },
 ): RenderedMail {
-  const lang = langOf(c.language);
-  const t = TEXTS[lang];
+  const { lang, t } = textsIn(TEXTS, c.language);
   // where the mails would come from: an address the owner proved, or ours (the page says the same)
   const from = p(
     c.scope === 'letters' && c.sender ? t.fromOwner(c.sender) : t.fromUs(platformSender().address),

@@ -130,6 +130,15 @@ type Texts = (typeof TEXTS)[Lang];
 
 export const langOf = (value: string | undefined): Lang => (value === 'ko' ? 'ko' : 'en');
 
+/** A mail's language (Korean for a Korean reader, else English) and its texts in that language. */
+export function textsIn<T extends Record<Lang, unknown>>(
+  texts: T,
+  language: string | undefined,
+): { lang: Lang; t: T[Lang] } {
+  const lang = langOf(language);
+  return { lang, t: texts[lang] };
+}
+
 function itemLabel(t: Texts, item: NotificationItem, blockType: string): string {
   if (item.item === 'message')
     return item.is_reply ? t.reply : blockType === 'qna' ? t.question : t.message;
@@ -201,8 +210,7 @@ export interface Links {
 }
 
 export function renderNotification(ctx: NotificationContext, links: Links): RenderedMail {
-  const lang = langOf(ctx.language);
-  const t = TEXTS[lang];
+  const { lang, t } = textsIn(TEXTS, ctx.language);
   // one line: the name goes into the subject, a header (save-block lets a name hold line breaks)
   const blockName = (ctx.block.name ?? '').replace(/\s+/g, ' ').trim() || 'Untitled';
   const items = ctx.items;

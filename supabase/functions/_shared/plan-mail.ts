@@ -1,7 +1,13 @@
 // The plan mails, in the owner's language (en, ko), in the layout of the notification mails:
 // "your plan ends on ..." a few days before a plan that does not renew ends, and "we could not
 // renew your plan" when a renewal payment fails.
-import { button, langOf, paragraph, platformMail, type RenderedMail } from './notification-mail.ts';
+import {
+  button,
+  paragraph,
+  platformMail,
+  textsIn,
+  type RenderedMail,
+} from './notification-mail.ts';
 import {
   formatPlanDate,
   STARTER,
@@ -53,8 +59,7 @@ const TEXTS = {
 } as const;
 
 export function renderPlanMail(c: PlanMailContext): RenderedMail {
-  const lang = langOf(c.language);
-  const t = TEXTS[lang];
+  const { lang, t } = textsIn(TEXTS, c.language);
   const date = formatPlanDate(c.endDate);
   const plan = t.plan(c);
   const subject = c.template === 'ending' ? t.endingSubject(date) : t.failedSubject;

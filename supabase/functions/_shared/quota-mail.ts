@@ -2,7 +2,7 @@
 // reaches 80 % of the limit, one when it reaches the limit, in the owner's language (en, ko).
 // An account mail to the owner's own address: no unsubscribe link (it says what their visitors
 // are about to meet, which they cannot learn otherwise).
-import { escapeHtml, langOf, type Lang } from './notification-mail.ts';
+import { escapeHtml, textsIn, type Lang } from './notification-mail.ts';
 
 export interface QuotaNoticeContext {
   to: string;
@@ -58,8 +58,7 @@ export function renderQuotaNotice(
   ctx: QuotaNoticeContext,
   planUrl: string,
 ): { subject: string; html: string } {
-  const lang = langOf(ctx.language);
-  const t = TEXTS[lang];
+  const { lang, t } = textsIn(TEXTS, ctx.language);
   const subject = ctx.level >= 100 ? t.subject100 : t.subject80;
   const percent = Math.min(100, Math.round((ctx.count / Math.max(1, ctx.limit)) * 100));
   const bar = `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="margin:16px 0"><tr><td style="background:#ececec;border-radius:4px;height:8px"><table role="presentation" width="${percent}%" cellpadding="0" cellspacing="0"><tr><td style="background:${ctx.level >= 100 ? '#b3261e' : '#1f1f1f'};border-radius:4px;height:8px;font-size:0;line-height:0">&nbsp;</td></tr></table></td></tr></table>`;

@@ -6,10 +6,10 @@
 // it goes to, so a name such as "WIN A FREE IPHONE at spam.example" would make it their advert.
 import {
   button,
-  langOf,
   paragraph,
   platformMail,
   smallLink,
+  textsIn,
   type RenderedMail,
 } from './notification-mail.ts';
 
@@ -51,8 +51,7 @@ const TEXTS = {
 } as const;
 
 export function renderSenderConfirmMail(c: SenderConfirmContext): RenderedMail {
-  const lang = langOf(c.language);
-  const t = TEXTS[lang];
+  const { lang, t } = textsIn(TEXTS, c.language);
   const p = paragraph;
   return platformMail(
     lang,
