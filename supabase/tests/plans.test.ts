@@ -268,6 +268,19 @@ describe('purchase by PayPal subscription', () => {
     });
   });
 
+  it('a check sent again for the same subscription (the tab reloaded before its answer) records nothing more and cancels nothing', async () => {
+    // the dashboard checks again, after a reload, the subscription it kept at onApprove (U13)
+    const owner = await newUser('paypal-again');
+    const sub = await plans.paypalSubscription(owner, 3);
+    const first = await plans.buyByPaypal(owner, sub);
+    expect(first.status, JSON.stringify(first.json)).toBe(200);
+    const again = await plans.buyByPaypal(owner, sub);
+    expect(again.status, JSON.stringify(again.json)).toBe(200);
+    expect(await plans.paymentsOf(owner.id)).toHaveLength(1);
+    expect(await plans.subscriptionStatus(sub)).toBe('ACTIVE');
+    expect(await plans.takenFor(sub)).toEqual(['COMPLETED:3.00']);
+  });
+
   it("refuses a subscription whose quantity is not the plan's price (and cancels it), or another owner's", async () => {
     const owner = await newUser('paypal-forger');
     const cheap = await plans.paypalSubscription(owner, 3);

@@ -8,12 +8,9 @@ import { planRow as row } from '../test/fixtures';
 import { PlanPage } from './plan-page';
 import { PAYPAL_ENDED_REASON } from '@reaction-blocks/contracts/plans';
 
-vi.mock(import('../api/plans'), (original) =>
+vi.mock(import('../api/plans'), async (original) =>
   fakeExports(original, [
-    'listActivePlans',
-    'listPlanHistory',
-    'loadUsage',
-    'listFailedRefunds',
+    ...(await import('../test/fixtures')).PLAN_PAGE_READS,
     'cancelPayment',
     'changePayment',
     'useCoupon',

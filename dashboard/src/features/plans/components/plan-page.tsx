@@ -53,6 +53,8 @@ import { useLang } from '../model/use-lang';
 import { registerPlanTranslations } from '../locales';
 import { useInvalidatePlans } from '../api/keys';
 import { usePlanHistory, usePlanOverview } from '../api/queries';
+import { useApprovedCheck } from '../api/paypal-approved';
+import { ApprovedCheckNotice } from './approved-check-notice';
 import { HistoryTable } from './history-table';
 import { PlanFields } from './plan-fields';
 import { UsageGauge } from './usage-gauge';
@@ -322,6 +324,11 @@ export function PlanPage() {
   const queryNotice = stateNotice || (queryKey ? s(queryKey) : null);
 
   const reload = useInvalidatePlans();
+  // a PayPal subscription approved in this tab before a reload: its check finished here (U13)
+  const approved = useApprovedCheck(() => {
+    reload();
+    setNotice({ text: s('notices.purchased') });
+  });
 
   if (!user) return <Spinner />;
   const coupons = state.data ? activeCoupons(state.data.active) : [];
@@ -351,6 +358,7 @@ export function PlanPage() {
         ) : null}
       </div>
 
+      <ApprovedCheckNotice check={approved} />
       <LoadFailed onRetry={() => void state.refetch()}>
         {state.error ? s('loadFailed', { reason: failureReason(state.error) }) : null}
       </LoadFailed>
@@ -429,9 +437,15 @@ export function PlanPage() {
                 </p>
                 <p>{s('starterLine', { blocks: STARTER.blocks, emails: STARTER.emails })}</p>
                 <div className="plan-actions">
-                  <Link to={paths.purchase} className="button button-primary">
-                    {s('upgrade')}
-                  </Link>
+                  {approved.state === 'checking' ? (
+                    <button type="button" className="button button-primary" disabled>
+                      {s('upgrade')}
+                    </button>
+                  ) : (
+                    <Link to={paths.purchase} className="button button-primary">
+                      {s('upgrade')}
+                    </Link>
+                  )}
                 </div>
               </>
             )}

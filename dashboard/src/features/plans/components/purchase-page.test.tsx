@@ -1,4 +1,3 @@
-import type { PayPalButtonsComponentOptions, PayPalNamespace } from '@paypal/paypal-js';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { Route, Routes, useLocation } from 'react-router-dom';
@@ -13,6 +12,7 @@ import * as plansApi from '../api/plans';
 import * as providersApi from '../api/providers';
 import type { PlanRow } from '../model/plans';
 import { PurchasePage } from './purchase-page';
+import { standInPaypal } from '../test/fixtures';
 
 vi.mock(import('../api/plans'), (original) =>
   fakeExports(original, ['listActivePlans', 'checkIamportPayment', 'checkPaypalPayment']),
@@ -227,13 +227,7 @@ describe('payment', () => {
   /** The payment page with a stand-in PayPal button, and the plan page as a probe of the notice. */
   function paypalPage() {
     providers.paymentsConfig.mockReturnValue({ paypal: { clientId: 'c', planId: 'P-1' } });
-    const page = { buttons: undefined as PayPalButtonsComponentOptions | undefined };
-    providers.loadPaypal.mockResolvedValue({
-      Buttons: (options: PayPalButtonsComponentOptions) => {
-        page.buttons = options;
-        return { render: async () => {}, close: async () => {}, isEligible: () => true };
-      },
-    } as unknown as PayPalNamespace);
+    const page = standInPaypal(providers.loadPaypal);
     const open = async () => {
       cleanup();
       page.buttons = undefined;

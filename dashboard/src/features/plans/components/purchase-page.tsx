@@ -8,11 +8,12 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { Spinner } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
-import { failureReason, messageOf } from '../../../lib/errors';
+import { failureReason } from '../../../lib/errors';
 import { site } from '../../../config/site';
 import { useSession } from '../../../lib/session';
 import { planKeys } from '../api/keys';
-import { checkIamportPayment, checkPaypalPayment } from '../api/plans';
+import { checkIamportPayment } from '../api/plans';
+import { checkApproved, useApprovedCheck } from '../api/paypal-approved';
 import { useActivePlans } from '../api/queries';
 import { loadPaypal, paymentsConfig, requestBillingKey } from '../api/providers';
 import {
@@ -34,6 +35,7 @@ import { checkoutErrorReason, paymentFailedText, paypalErrorText } from '../mode
 import { useLang } from '../model/use-lang';
 import { registerPlanTranslations } from '../locales';
 import { PlanFields } from './plan-fields';
+import { ApprovedCheckNotice } from './approved-check-notice';
 import { ErrorText } from '../../../components/ui/error-text';
 import { TextList } from '../../../components/ui/text-list';
 
@@ -278,16 +280,8 @@ function Payment({ basket }: { basket: Basket }) {
             if (!id) return;
             setPaying(true);
             try {
-              // PayPal may take a moment to make a new subscription ACTIVE
-              for (let attempt = 0; ; attempt++) {
-                try {
-                  await checkPaypalPayment(toPlan(basket), id);
-                  break;
-                } catch (cause) {
-                  if (attempt >= 4 || !/not complete yet/.test(messageOf(cause))) throw cause;
-                  await new Promise((r) => setTimeout(r, 1000 * (attempt + 1)));
-                }
-              }
+              // kept in this tab first: a reload before the answer finishes it (U13)
+              await checkApproved(userId, toPlan(basket), id);
               await done();
             } catch (cause) {
               // spec: an error on the international route returns to the plan page
@@ -427,8 +421,18 @@ function Payment({ basket }: { basket: Basket }) {
 
 export function PurchasePage() {
   const { t } = useTranslation();
-  const { user } = useSession();
+  const { user, refreshProfile } = useSession();
+  const client = useQueryClient();
+  const navigate = useNavigate();
   const location = useLocation();
+  // a PayPal subscription approved in this tab before a reload: its check finished here (U13)
+  const approved = useApprovedCheck(async () => {
+    await Promise.all([
+      refreshProfile(),
+      client.invalidateQueries({ queryKey: planKeys.all(user?.id ?? ''), refetchType: 'none' }),
+    ]);
+    navigate(`${paths.profilePlan}?purchased=1`);
+  });
   const onPayment = location.pathname === PAYMENT || location.pathname === `${PAYMENT}/`;
   const basket = basketFromSearch(location.search);
   // spec: the payment history is read on load; an owner with an active plan goes to the plan page
@@ -442,7 +446,9 @@ export function PurchasePage() {
     <div className="purchase-page">
       <Steps step={onPayment ? 'payment' : 'select'} search={search} payable={canBuy(basket)} />
       <section className="purchase-main" aria-labelledby="purchase-title">
-        {!plans.data && !plans.error ? (
+        <ApprovedCheckNotice check={approved} />
+        {approved.state === 'checking' || approved.state === 'done' ? null : !plans.data &&
+          !plans.error ? (
           <Spinner />
         ) : onPayment ? (
           <Payment basket={basket} />

@@ -1,5 +1,7 @@
 // A plan row as listActivePlans and listPlanHistory read it, for the plans tests: a Custom plan
 // paid with PayPal, running from 2026-11-23, renewing, with no change asked or paid for.
+import type { PayPalButtonsComponentOptions, PayPalNamespace } from '@paypal/paypal-js';
+import type { Mock } from 'vitest';
 import type { PlanRow } from '../model/plans';
 
 export const planRow = (over: Partial<PlanRow> = {}): PlanRow => ({
@@ -23,3 +25,26 @@ export const planRow = (over: Partial<PlanRow> = {}): PlanRow => ({
   created_at: '2026-11-23T00:00:00Z',
   ...over,
 });
+
+/** The calls of api/plans the plan page makes as it loads (the tests fake them, and more). */
+export const PLAN_PAGE_READS = [
+  'listActivePlans',
+  'listPlanHistory',
+  'loadUsage',
+  'listFailedRefunds',
+] as const;
+
+/**
+ * PayPal's JS SDK as api/providers' loadPaypal (faked by the test) answers it, its button a
+ * stand-in: the options the page gives the button are in `page.buttons` once it rendered it.
+ */
+export function standInPaypal(loadPaypal: Mock) {
+  const page = { buttons: undefined as PayPalButtonsComponentOptions | undefined };
+  loadPaypal.mockResolvedValue({
+    Buttons: (options: PayPalButtonsComponentOptions) => {
+      page.buttons = options;
+      return { render: async () => {}, close: async () => {}, isEligible: () => true };
+    },
+  } as unknown as PayPalNamespace);
+  return page;
+}

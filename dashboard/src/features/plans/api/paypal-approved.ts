@@ -1,0 +1,143 @@
+// A PayPal subscription the owner approved, kept in this tab until its check answers (U13 of the
+// outside tester's report). PayPal bills it at "Agree & Subscribe"; a reload before the check's
+// answer used to leave it unchecked, no page said so, and the owner paid again by card while
+// plan.paypal-orphan waited its hour to give the first payment back. Now onApprove keeps the
+// subscription before it calls the check, and the purchase and plan pages, loaded again, finish
+// the check with it and say so meanwhile. A second check of the same subscription records nothing
+// more (supabase/tests/plans.test.ts).
+import { useEffect, useEffectEvent, useState } from 'react';
+import { ZCheckPaypalPayment, type TPlan } from '@reaction-blocks/contracts/plans';
+import { messageOf } from '../../../lib/errors';
+import { useSession } from '../../../lib/session';
+import { checkPaypalPayment } from './plans';
+
+const KEY = 'reactionPaypalApproved';
+/**
+ * Past this the orphan job has cancelled the subscription and given its payment back; the check
+ * would say so, but the owner was told already by the page they left. Kept a little longer than
+ * the job's hour, so a check in its last minutes is still finished here.
+ */
+const KEPT_MS = 90 * 60_000;
+
+interface Approved {
+  userId: string;
+  subscriptionId: string;
+  plan: TPlan;
+  at: number;
+}
+
+export function keepApproved(userId: string, subscriptionId: string, plan: TPlan): void {
+  try {
+    const kept: Approved = { userId, subscriptionId, plan, at: Date.now() };
+    window.sessionStorage.setItem(KEY, JSON.stringify(kept));
+  } catch {
+    // storage full or unavailable: the check runs as before, only a reload loses it
+  }
+}
+
+export function forgetApproved(): void {
+  try {
+    window.sessionStorage.removeItem(KEY);
+  } catch {
+    // nothing kept
+  }
+}
+
+/** The subscription this owner approved in this tab and no check has answered for, if any. */
+export function approvedOf(userId: string): Approved | null {
+  try {
+    const kept = JSON.parse(window.sessionStorage.getItem(KEY) ?? 'null') as Approved | null;
+    if (!kept || kept.userId !== userId || !(Date.now() - kept.at < KEPT_MS)) return null;
+    // what the check takes, read as the server reads it
+    const body = ZCheckPaypalPayment.safeParse({
+      plan: kept.plan,
+      subscriptionId: kept.subscriptionId,
+    });
+    return body.success ? { ...kept, ...body.data } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A failure worth trying again on the next load: no answer, or the server or PayPal down. */
+const passing = (cause: unknown) => {
+  const { status, code } = (cause ?? {}) as { status?: number; code?: string };
+  return status === undefined || status >= 500 || code === 'provider_unavailable';
+};
+
+/**
+ * check-paypal-payment for a subscription just approved: PayPal may take a moment to make it
+ * ACTIVE, so "not complete yet" is asked again a few times. The subscription is kept meanwhile,
+ * and forgotten once the check has answered for good.
+ */
+export function checkApproved(userId: string, plan: TPlan, subscriptionId: string) {
+  // one check at a time per subscription (a page mounted twice, onApprove beside a reload's)
+  let running = inFlight.get(subscriptionId);
+  if (!running) {
+    running = runCheck(userId, plan, subscriptionId).finally(() => inFlight.delete(subscriptionId));
+    inFlight.set(subscriptionId, running);
+  }
+  return running;
+}
+
+const inFlight = new Map<string, ReturnType<typeof runCheck>>();
+
+async function runCheck(userId: string, plan: TPlan, subscriptionId: string) {
+  keepApproved(userId, subscriptionId, plan);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const answer = await checkPaypalPayment(plan, subscriptionId);
+        forgetApproved();
+        return answer;
+      } catch (cause) {
+        if (attempt >= 4 || !/not complete yet/.test(messageOf(cause))) throw cause;
+        await new Promise((r) => setTimeout(r, 1000 * (attempt + 1)));
+      }
+    }
+  } catch (cause) {
+    if (!passing(cause)) forgetApproved();
+    throw cause;
+  }
+}
+
+export type ApprovedCheck =
+  | { state: 'none' }
+  | { state: 'checking' }
+  | { state: 'done' }
+  /** `again`: kept, the next load checks again (no answer, or PayPal or the server down) */
+  | { state: 'failed'; cause: unknown; again: boolean };
+
+/**
+ * On a page loaded again after PayPal's approval: finishes the check of the subscription this
+ * tab kept, if any, and calls `onDone` once it is recorded. 'checking' while it runs (the page
+ * says so and holds its buy buttons).
+ */
+export function useApprovedCheck(onDone: () => void | Promise<void>): ApprovedCheck {
+  const { user } = useSession();
+  const userId = user?.id;
+  const [check, setCheck] = useState<ApprovedCheck>(() =>
+    userId && approvedOf(userId) ? { state: 'checking' } : { state: 'none' },
+  );
+  const finished = useEffectEvent(async () => {
+    await onDone();
+    setCheck({ state: 'done' });
+  });
+  useEffect(() => {
+    const kept = userId ? approvedOf(userId) : null;
+    if (!kept) return;
+    let alive = true;
+    checkApproved(kept.userId, kept.plan, kept.subscriptionId).then(
+      () => {
+        if (alive) void finished();
+      },
+      (cause: unknown) => {
+        if (alive) setCheck({ state: 'failed', cause, again: passing(cause) });
+      },
+    );
+    return () => {
+      alive = false;
+    };
+  }, [userId]);
+  return check;
+}

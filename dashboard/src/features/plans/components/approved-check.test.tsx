@@ -1,0 +1,190 @@
+// A PayPal subscription approved, then the tab reloaded before its check answered (U13 of the
+// outside tester's report): onApprove keeps it first, and the purchase and plan pages loaded again
+// finish its check, saying so meanwhile and holding their buy buttons.
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import i18next from 'i18next';
+import { Route, Routes, useLocation } from 'react-router-dom';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
+import * as plansApi from '../api/plans';
+import * as providersApi from '../api/providers';
+import { approvedOf, keepApproved } from '../api/paypal-approved';
+import { standInPaypal } from '../test/fixtures';
+import { PlanPage } from './plan-page';
+import { PurchasePage } from './purchase-page';
+
+vi.mock(import('../api/plans'), async (original) =>
+  fakeExports(original, [
+    ...(await import('../test/fixtures')).PLAN_PAGE_READS,
+    'checkPaypalPayment',
+  ]),
+);
+const api = vi.mocked(plansApi);
+vi.mock(import('../api/providers'), (original) =>
+  fakeExports(original, ['loadPaypal', 'paymentsConfig']),
+);
+const providers = vi.mocked(providersApi);
+
+const USER = 'user-1'; // signedInSession's
+const SUB = 'I-APPROVED42';
+const BASIC = { type: 'basic', blockLimit: 8, responseMonthlyLimit: 1000 } as const;
+
+function Where() {
+  const { pathname, search } = useLocation();
+  return <p data-testid="where">{pathname + search}</p>;
+}
+
+/** The payment page (PayPal's button a stand-in) and the plan page (unless left out), at `route`. */
+function open(route: string, withPlanPage = true) {
+  const page = standInPaypal(providers.loadPaypal);
+  renderWithProviders(
+    <>
+      <Routes>
+        <Route path="/purchase/payment" element={<PurchasePage />} />
+        {withPlanPage ? <Route path="/profile/plan" element={<PlanPage />} /> : null}
+      </Routes>
+      <Where />
+    </>,
+    { route, session: signedInSession() },
+  );
+  return page;
+}
+
+/** A check that answers when `answer` is called. */
+function heldCheck() {
+  let answer!: () => void;
+  let fail!: (cause: unknown) => void;
+  api.checkPaypalPayment.mockReturnValue(
+    new Promise((ok, ko) => {
+      answer = () => ok({ status: true, payment: {} as never });
+      fail = ko;
+    }),
+  );
+  return { answer: () => act(answer), fail: (cause: unknown) => act(() => fail(cause)) };
+}
+
+const CHECKING =
+  'Checking the PayPal payment you approved. Do not pay again: your plan appears here in a moment.';
+/** The notice, as a screen reader is told it (the spinner's status) and as it is seen. */
+const checkingSaid = (text = CHECKING) => screen.findByText(text, { selector: '[role=status] *' });
+
+beforeEach(() => {
+  sessionStorage.clear();
+  api.checkPaypalPayment.mockReset();
+  providers.paymentsConfig.mockReturnValue({ paypal: { clientId: 'c', planId: 'P-1' } });
+  api.listActivePlans.mockResolvedValue([]);
+  api.listPlanHistory.mockResolvedValue([]);
+  api.listFailedRefunds.mockResolvedValue([]);
+  api.loadUsage.mockResolvedValue({
+    block_count: 1,
+    block_limit: 3,
+    response_monthly_count: 0,
+    response_monthly_limit: 100,
+  });
+});
+
+describe('a PayPal subscription approved before a reload', () => {
+  it('is kept before its check is called, and the payment page loaded again finishes it', async () => {
+    // before: a reload here lost the subscription; no page said it was billed
+    const page = open('/purchase/payment?focus=basic', false);
+    await waitFor(() => expect(page.buttons).toBeDefined());
+    // the check's answer never reaches this tab (the reload, or the network)
+    let keptAtCall: ReturnType<typeof approvedOf> = null;
+    api.checkPaypalPayment.mockImplementation(async () => {
+      keptAtCall = approvedOf(USER);
+      throw Object.assign(new TypeError('Failed to fetch'), { status: undefined });
+    });
+    await act(() => page.buttons!.onApprove!({ subscriptionID: SUB } as never, {} as never));
+    expect(keptAtCall).toMatchObject({ userId: USER, subscriptionId: SUB, plan: BASIC });
+    expect(approvedOf(USER)?.subscriptionId).toBe(SUB);
+
+    cleanup();
+    const check = heldCheck();
+    open('/purchase/payment?focus=basic');
+    await checkingSaid();
+    expect(screen.getByText(CHECKING, { selector: '[aria-hidden=true]' })).toBeTruthy();
+    // no way to pay again while it is checked
+    expect(screen.queryByRole('button', { name: 'Pay by card' })).toBeNull();
+    expect(api.checkPaypalPayment).toHaveBeenLastCalledWith(BASIC, SUB);
+    await check.answer();
+    await waitFor(() =>
+      expect(screen.getByTestId('where').textContent).toBe('/profile/plan?purchased=1'),
+    );
+    expect(approvedOf(USER)).toBeNull();
+  });
+
+  it('the plan page finishes it too, its Upgrade held meanwhile (en, ko)', async () => {
+    for (const language of ['en', 'ko'] as const) {
+      cleanup();
+      await i18next.changeLanguage(language);
+      keepApproved(USER, SUB, BASIC);
+      const check = heldCheck();
+      open('/profile/plan');
+      await checkingSaid(
+        language === 'en'
+          ? CHECKING
+          : '승인하신 PayPal 결제를 확인하고 있습니다. 다시 결제하지 마세요. 잠시 후 이곳에 플랜이 표시됩니다.',
+      );
+      const upgrade = await screen.findByRole('button', {
+        name: language === 'en' ? 'Upgrade' : '업그레이드',
+      });
+      expect((upgrade as HTMLButtonElement).disabled).toBe(true);
+      await check.answer();
+      expect(
+        await screen.findByText(
+          language === 'en'
+            ? 'Your plan is active. Thank you!'
+            : '플랜이 시작되었습니다. 감사합니다!',
+        ),
+      ).toBeTruthy();
+      expect(approvedOf(USER)).toBeNull();
+    }
+    await i18next.changeLanguage('en');
+  });
+
+  it('a check refused for good is said and forgotten; one with no answer is kept for the next load', async () => {
+    keepApproved(USER, SUB, BASIC);
+    let check = heldCheck();
+    open('/profile/plan');
+    await checkingSaid();
+    await check.fail(
+      Object.assign(new Error('Failed to payment: The subscription is cancelled'), {
+        status: 409,
+        code: 'checkout_failed',
+      }),
+    );
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The payment did not go through: we could not confirm this payment for your order (it was cancelled, not found, or the checkout had already ended). No plan was added; start again.',
+    );
+    expect(approvedOf(USER)).toBeNull();
+    expect(screen.getByRole('link', { name: 'Upgrade' })).toBeTruthy();
+
+    cleanup();
+    keepApproved(USER, SUB, BASIC);
+    check = heldCheck();
+    open('/profile/plan');
+    await checkingSaid();
+    await check.fail(Object.assign(new Error('Failed to fetch'), { status: undefined }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      / It will be checked again when you reload this page\.$/,
+    );
+    expect(approvedOf(USER)?.subscriptionId).toBe(SUB);
+  });
+
+  it("another owner's kept subscription, or one past the orphan job's time, is not checked", async () => {
+    keepApproved('someone-else', SUB, BASIC);
+    open('/profile/plan');
+    expect(await screen.findByRole('link', { name: 'Upgrade' })).toBeTruthy();
+    cleanup();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      keepApproved(USER, SUB, BASIC);
+      vi.setSystemTime(Date.now() + 91 * 60_000);
+      open('/profile/plan');
+      expect(await screen.findByRole('link', { name: 'Upgrade' })).toBeTruthy();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(api.checkPaypalPayment).not.toHaveBeenCalled();
+  });
+});
