@@ -206,7 +206,7 @@ const ko: SameShape<typeof en> = {
       unlimited: '댓글·좋아요·클릭은 무제한',
       notification: '이메일 알림',
       notion: '노션 연동',
-      audience: '독자와 계속 연결',
+      audience: '오디언스와 계속 연결',
       style: '스타일 꾸미기',
       openGraph: '오픈 그래프 설정',
     },
@@ -310,7 +310,7 @@ const ko: SameShape<typeof en> = {
       features: [
         '블록 11개',
         '월 이메일·응답 1,100건',
-        '독자 관리',
+        '오디언스 관리',
         '스타일 꾸미기',
         '노션 연동',
         '오픈 그래프 설정',

@@ -182,7 +182,12 @@ export const en = {
       form: 'Form block',
     },
     features: {
-      general: ['Audience management', 'Custom styles', 'Notion integration', 'Custom Open Graph'],
+      general: [
+        'Audience management',
+        'Customize style',
+        'Notion integration',
+        'Custom Open Graph',
+      ],
       comment: ['Likes and replies on or off', 'Block anonymous visitors'],
       like: ['Button alignment'],
       form: ['Open a link on submission', 'Multiple endings'],
