@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Ab, Button, Comment, Form, Like, Qna } from '@reaction-blocks/sdk/react';
 import { DEMO_BLOCKS, DEMO_OWNER, type Project } from './config';
 import { EventLog, type LoggedEvent } from './event-log';
@@ -16,6 +16,24 @@ function summary(detail: unknown): string {
   const text =
     JSON.stringify(detail, (key, value) => (key === 'response' ? undefined : value)) ?? '';
   return text.length > MAX_DETAIL ? text.slice(0, MAX_DETAIL - 1) + '…' : text;
+}
+
+/** One block's section: its heading (the section's accessible name) and the block. */
+function Example({
+  type,
+  title,
+  children,
+}: {
+  type: keyof typeof DEMO_BLOCKS;
+  title: string;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={`h-${type}`}>
+      <h2 id={`h-${type}`}>{title}</h2>
+      {children}
+    </section>
+  );
 }
 
 export function App({ project }: { project: Project }) {
@@ -52,6 +70,8 @@ export function App({ project }: { project: Project }) {
     dummy,
     onReactionError: record('reaction-error'),
   };
+  // What the two discussion blocks (comment, Q&A) add: their sign-in prompt and new messages.
+  const discussion = { ...shared, onReactionSignIn: onSignIn, onReactionMessage: onMessage };
 
   return (
     <main>
@@ -83,28 +103,15 @@ export function App({ project }: { project: Project }) {
         </label>
       </fieldset>
 
-      <section aria-labelledby="h-comment">
-        <h2 id="h-comment">{t.comment}</h2>
-        <Comment
-          {...shared}
-          onReactionSignIn={onSignIn}
-          blockId={DEMO_BLOCKS.comment}
-          onReactionMessage={onMessage}
-        />
-      </section>
+      <Example type="comment" title={t.comment}>
+        <Comment {...discussion} blockId={DEMO_BLOCKS.comment} />
+      </Example>
 
-      <section aria-labelledby="h-qna">
-        <h2 id="h-qna">{t.qna}</h2>
-        <Qna
-          {...shared}
-          onReactionSignIn={onSignIn}
-          blockId={DEMO_BLOCKS.qna}
-          onReactionMessage={onMessage}
-        />
-      </section>
+      <Example type="qna" title={t.qna}>
+        <Qna {...discussion} blockId={DEMO_BLOCKS.qna} />
+      </Example>
 
-      <section aria-labelledby="h-like">
-        <h2 id="h-like">{t.like}</h2>
+      <Example type="like" title={t.like}>
         <Like
           {...shared}
           blockId={DEMO_BLOCKS.like}
@@ -121,26 +128,23 @@ export function App({ project }: { project: Project }) {
               })
             : t.likeNotYet}
         </p>
-      </section>
+      </Example>
 
-      <section aria-labelledby="h-button">
-        <h2 id="h-button">{t.button}</h2>
+      <Example type="button" title={t.button}>
         <Button
           {...shared}
           blockId={DEMO_BLOCKS.button}
           onReactionClick={record('reaction-click')}
         />
-      </section>
+      </Example>
 
-      <section aria-labelledby="h-ab">
-        <h2 id="h-ab">{t.ab}</h2>
+      <Example type="ab" title={t.ab}>
         <Ab {...shared} blockId={DEMO_BLOCKS.ab} onReactionSubmit={onSubmit} />
-      </section>
+      </Example>
 
-      <section aria-labelledby="h-form">
-        <h2 id="h-form">{t.form}</h2>
+      <Example type="form" title={t.form}>
         <Form {...shared} blockId={DEMO_BLOCKS.form} onReactionSubmit={onSubmit} />
-      </section>
+      </Example>
 
       <EventLog title={t.events} empty={t.noEvents} events={events} />
     </main>
