@@ -196,3 +196,10 @@ export async function alertsAfterTries(dialog: HTMLElement, confirmLabel: string
   }
   return alerts;
 }
+
+/** Switches to Korean, opens the screen with `open` and waits until it shows `text`. */
+export async function opensInKorean(open: () => unknown, text: string) {
+  await i18next.changeLanguage('ko');
+  open();
+  expect(await screen.findByText(text)).toBeTruthy();
+}

@@ -6,7 +6,12 @@ import i18next from 'i18next';
 import { Route, Routes } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TLetterModel } from '@reaction-blocks/contracts/letters';
-import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
+import {
+  fakeExports,
+  opensInKorean,
+  renderWithProviders,
+  signedInSession,
+} from '../../../test/utils';
 import * as lettersApi from '../api/letters';
 import type { LetterData, Loaded } from '../api/letters';
 import { describeKeptDraft } from '../../../test/kept-draft';
@@ -244,13 +249,10 @@ describe('a letter’s kept edits', () => {
     view.unmount();
     // meanwhile that sender was deleted and another verified
     sender('after@example.com');
-    await i18next.changeLanguage('ko');
-    renderLetter();
-    expect(
-      await screen.findByText(
-        '로그아웃되기 전(또는 페이지를 새로 고치기 전)에 이 레터에서 저장하지 않은 변경 사항을 이 탭에 보관해 두었습니다.',
-      ),
-    ).toBeTruthy();
+    await opensInKorean(
+      renderLetter,
+      '로그아웃되기 전(또는 페이지를 새로 고치기 전)에 이 레터에서 저장하지 않은 변경 사항을 이 탭에 보관해 두었습니다.',
+    );
     fireEvent.click(screen.getByRole('button', { name: '변경 사항 복원' }));
     expect(screen.getByRole('textbox', { name: '제목' })).toHaveProperty('value', 'Typed before');
     await waitFor(() =>

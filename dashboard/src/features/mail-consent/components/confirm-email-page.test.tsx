@@ -5,6 +5,7 @@ import {
   alertsAfterClicks,
   fakeExports,
   functionError,
+  opensInKorean,
   renderWithProviders,
 } from '../../../test/utils';
 import * as mailConsentApi from '../api/mail-consent';
@@ -112,13 +113,10 @@ describe('confirm-email page', () => {
       ),
     ).toBeTruthy();
     unmount();
-    await i18next.changeLanguage('ko');
-    openLink();
-    expect(
-      await screen.findByText(
-        'owner@example.com 계정의 블록에 달린 새 댓글과 응답 알림입니다. notify@reaction-blocks.local 주소에서 발송됩니다.',
-      ),
-    ).toBeTruthy();
+    await opensInKorean(
+      openLink,
+      'owner@example.com 계정의 블록에 달린 새 댓글과 응답 알림입니다. notify@reaction-blocks.local 주소에서 발송됩니다.',
+    );
   });
 
   it('a sender address mail’s “Not me” link can only decline: one button, in en and ko', async () => {

@@ -1,7 +1,12 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
+import {
+  fakeExports,
+  opensInKorean,
+  renderWithProviders,
+  signedInSession,
+} from '../../../test/utils';
 import * as plansApi from '../api/plans';
 import type { PlanRow } from '../model/plans';
 import { planRow as row } from '../test/fixtures';
@@ -145,13 +150,10 @@ describe('plan page', () => {
       details: '',
       hint: '',
     });
-    await i18next.changeLanguage('ko');
-    render();
-    expect(
-      await screen.findByText(
-        '플랜을 불러오지 못했습니다: 로그인이 만료되었습니다. 다시 로그인한 뒤 시도해 주세요.',
-      ),
-    ).toBeTruthy();
+    await opensInKorean(
+      render,
+      '플랜을 불러오지 못했습니다: 로그인이 만료되었습니다. 다시 로그인한 뒤 시도해 주세요.',
+    );
   });
 
   it('says there are no plans yet only once the history is read, not while it loads', async () => {
