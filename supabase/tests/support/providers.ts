@@ -3,7 +3,8 @@
 // SNS signature check written from AWS's documentation (independent of the fake's code).
 import { createVerify, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { SESv2Client } from '@aws-sdk/client-sesv2';
+import { SESv2Client, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
+import { SENDER_DOMAIN } from '../../local/config.ts';
 import { eventually } from '../../../scripts/poll.ts';
 import { stack } from './clients.ts';
 
@@ -69,6 +70,40 @@ export function sesClient(accessKeyId: string, opts: { maxAttempts?: number } = 
     credentials: { accessKeyId, secretAccessKey: 'local-test-secret' },
     ...opts,
   });
+}
+
+// The SES tests' messages and refusals (providers-ses.test.ts, providers-ses-identities.test.ts,
+// providers-ses-events.test.ts).
+
+export const FROM = `no-reply@${SENDER_DOMAIN}`;
+export const rcpt = (label = 'r') => `${label}-${randomUUID().slice(0, 8)}@inbox.example`;
+
+export function simple(
+  to: string,
+  subject = `Hello ${randomUUID().slice(0, 6)}`,
+): SendEmailCommandInput {
+  return {
+    FromEmailAddress: `"Reaction Blocks" <${FROM}>`,
+    Destination: { ToAddresses: [to] },
+    Content: {
+      Simple: {
+        Subject: { Data: subject },
+        Body: { Html: { Data: '<p>Hi</p>' }, Text: { Data: 'Hi' } },
+      },
+    },
+  };
+}
+
+/** The error an SDK call throws (fails the test if it resolves). */
+export async function failure(
+  p: Promise<unknown>,
+): Promise<Error & { $metadata: { httpStatusCode?: number; attempts?: number } }> {
+  try {
+    await p;
+  } catch (err) {
+    return err as never;
+  }
+  throw new Error('expected the call to fail');
 }
 
 /**
