@@ -2,7 +2,7 @@
 // Change's read and its revoke, the queue scheduling a renewal just after their revoke, and a
 // checkout recorded while its owner's account is deleted. Each meeting is made to happen (the
 // PortOne fake's runOnRevoke and lateSchedules, a lock held on a second connection), never waited
-// for with a sleep. The flows themselves: plan-renewals.test.ts.
+// for with a sleep. The flows themselves: plan-renewals.test.ts and plan-stop-change.test.ts.
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { backendPid, newUser, sql, stack, waitsOnLock } from './support/clients.ts';

@@ -2,8 +2,8 @@
 // to the PortOne and PayPal fakes of the providers server with the official PortOne SDK and our
 // PayPal client. Money rules at purchase: the server's price, one active plan, one charge per
 // submit, bad input refused with nothing written, and the rules the database keeps whoever
-// writes. Renewals, webhooks, stop, change and expiry: plan-renewals.test.ts; coupons:
-// coupons.test.ts (their helpers: support/plans.ts).
+// writes. Renewals and webhooks: plan-renewals.test.ts; stop, change and expiry:
+// plan-stop-change.test.ts; coupons: coupons.test.ts (their helpers: support/plans.ts).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { PORTONE_DEFAULTS } from '../local/providers/portone/index.ts';

@@ -1,6 +1,6 @@
-// Plans and payments tests' helpers (plans, plan-renewals and coupons tests): the PortOne and
-// PayPal fakes' controls and state, buying by card and by PayPal, and the owner's plan, payments
-// and charges as the database has them.
+// Plans and payments tests' helpers (plans, plan-renewals, plan-stop-change and coupons tests):
+// the PortOne and PayPal fakes' controls and state, buying by card and by PayPal, and the owner's
+// plan, payments and charges as the database has them.
 import { PortOneClient } from '@portone/server-sdk';
 import { expect } from 'vitest';
 import { PORTONE_DEFAULTS } from '../../local/providers/portone/index.ts';

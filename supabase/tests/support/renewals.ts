@@ -1,6 +1,6 @@
-// Card renewal tests' steps (plan-renewals and plan-renewals-races): buying Basic by card,
-// changing or stopping it, moving its period to end in two days, and PortOne's side (its
-// schedules, a renewal charged without its webhook, what it took).
+// Card renewal tests' steps (plan-renewals, plan-stop-change and plan-renewals-races): buying
+// Basic by card, changing or stopping it, moving its period to end in two days, and PortOne's side
+// (its schedules, a renewal charged without its webhook, what it took).
 import { expect } from 'vitest';
 import type { TPlan } from '@reaction-blocks/contracts/plans';
 import { callFunction, newUser, sql, type TestUser } from './clients.ts';
