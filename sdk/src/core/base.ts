@@ -191,7 +191,8 @@ export class BlockElement extends ReactionElement {
    * Calls a write RPC (the caller skips it in dummy mode) through the writer's code, loaded now
    * if the visitor's first interaction has not started it yet (core/writer.ts): the session is
    * made on the first write, and the captcha shown when the block offers it and the visitor went
-   * too fast.
+   * too fast. `body` may be made from the writer's profile as kept when the write goes
+   * (core/writer.ts Body).
    */
   protected async write<T>(name: string, body: object): Promise<T> {
     return (await loadWriter()).write<T>(this, name, body);

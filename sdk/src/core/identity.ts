@@ -100,10 +100,13 @@ export const setIdentityName = (name: string): Identity =>
 /**
  * Keeps the page's new profile as the visitor writes with it, and answers once it (or a change
  * still being sealed) is in storage: the write goes only then, or a visitor who reloaded as it was
- * answered came back under another name than the one it shows. A stored profile with nothing on
- * its way answers at once.
+ * answered came back under another name than the one it shows. It answers the profile as stored
+ * then, which the write carries: where another tab of the same visitor (they share the session)
+ * kept its own new profile first, that one, opened now even if this page never heard of it; the
+ * page's new one is dropped (docs/embedding.md, section 6).
  */
-export async function keepProfile(): Promise<void> {
+export async function keepProfile(): Promise<Identity> {
   if (stored(PROFILE_KEY) == null) setProfile({});
   await flush(PROFILE_KEY);
+  return profileReady();
 }

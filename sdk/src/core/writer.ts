@@ -11,6 +11,7 @@ import type { Project } from './config.js';
 import { ApiError } from './errors.js';
 import { refusals, translator } from './i18n.js';
 import { write as texts } from './locales/en.js';
+import type { Identity } from './identity.js';
 import { getSession, loadSession, type Session } from './session.js';
 import type { Block, BlockView } from './types.js';
 
@@ -69,12 +70,18 @@ export async function writer(
 }
 
 /**
+ * A write's body, or what makes it from the writer's profile as kept when the write goes
+ * (identity.ts keepProfile): a name and colour taken before may be another tab's by then.
+ */
+export type Body = object | ((id: Identity) => object);
+
+/**
  * Calls a write RPC (the caller skips it in dummy mode). When the block offers a captcha and the
  * visitor went too fast, the captcha is shown (loaded only then) and, once solved, the write is
  * sent again; never before a limit tripped. A write the element started for a signed-in visitor
  * goes with their session only (core/auth.ts SIGNED_OUT otherwise).
  */
-export async function write<T>(element: HTMLElement, name: string, body: object): Promise<T> {
+export async function write<T>(element: HTMLElement, name: string, body: Body): Promise<T> {
   const el = element as BlockElement;
   const p: Project = el.project;
   const u = el._session?.user;
@@ -106,7 +113,7 @@ export async function write<T>(element: HTMLElement, name: string, body: object)
   }
 }
 
-async function send<T>(h: WriteHost, name: string, body: object): Promise<T> {
+async function send<T>(h: WriteHost, name: string, body: Body): Promise<T> {
   const p = h.project;
   const [{ ensureSession, refused, SIGNED_OUT }, { keepProfile }] = await Promise.all([
     auth(),
@@ -125,8 +132,10 @@ async function send<T>(h: WriteHost, name: string, body: object): Promise<T> {
    * nothing (SIGNED_OUT); nor does a session the auth server could not be reached to refresh (the
    * anon key would be refused): the visitor can try again. The write is noted in the visitor's
    * list of blocks written to (core/marks.ts) before it is sent, so the write that makes the user
-   * starts its list, and the writer's profile kept (core/identity.ts keepProfile).
+   * starts its list, and the writer's profile kept (core/identity.ts keepProfile): `id`, which
+   * a body made from it carries.
    */
+  let id: Identity;
   const session = async (): Promise<Session> => {
     const had = h.mine ? await loadSession(p) : null;
     // a signed-in visitor's write never makes a user
@@ -136,7 +145,7 @@ async function send<T>(h: WriteHost, name: string, body: object): Promise<T> {
     // the list of blocks written to and the profile whose name and colour the write carries: both
     // in storage before it goes; their seals run side by side, not one after the other (a new
     // visitor's first write makes both)
-    await Promise.all([
+    [, id] = await Promise.all([
       h.mine &&
         marks().then((m) =>
           m.markWrite(p, s, h.block?.id || h.blockId, had?.user.id !== s.user.id),
@@ -147,7 +156,8 @@ async function send<T>(h: WriteHost, name: string, body: object): Promise<T> {
   };
   const go = async (again = !h.as, refresh = true): Promise<T> => {
     const s = await session();
-    return call<T>(p, name, body, s.access_token).catch(async (e: ApiError) => {
+    const b = typeof body == 'function' ? body(id) : body;
+    return call<T>(p, name, b, s.access_token).catch(async (e: ApiError) => {
       // a token the server did not take: refreshed once (it may only have expired on the server's
       // clock) and sent again with the new one, as the same visitor; the refresh out of reach,
       // kept and not sent; refused (or the new token not taken either: a rotated secret),

@@ -11,7 +11,8 @@ import { loadIdentity } from '../../core/profile.js';
 import { saveSession } from '../../core/auth.js';
 import { getSession, sessionKey } from '../../core/session.js';
 import { subscribe } from '../../core/stored.js';
-import { flush } from '../../core/storage.js';
+import { flush, SEALED } from '../../core/storage.js';
+import { seal } from '../../core/vault.js';
 import type { Block } from '../../core/types.js';
 import {
   $,
@@ -454,6 +455,36 @@ describe("reaction-comment's composer and the writer's profile", () => {
     expect(name(again).value, 'the name after the reload').to.equal(shown);
     expect(await send(again), 'the second message').to.equal(shown);
   });
+
+  // Two tabs of a new visitor (one anonymous user: they share the session). The other tab kept its
+  // own new profile first, this page heard of it before Send (a storage event) or not: the first
+  // profile kept is the visitor's, so the message goes under it, the field shows it and a reload
+  // keeps it (before: sent under this page's animal name while storage kept the other; rev-break D7).
+  for (const [tag, heard] of [
+    ['comment', false],
+    ['comment', true],
+    ['qna', false],
+  ] as const)
+    it(`${tag}: sends under the profile another tab kept first${heard ? ' (heard of)' : ''}`, async () => {
+      const el = await anonymous(tag);
+      const other = { name: 'Tab A Zebra', color: '#123456' };
+      localStorage.setItem(PROFILE_KEY, SEALED + (await seal(PROFILE_KEY, JSON.stringify(other))));
+      if (heard) {
+        dispatchEvent(new StorageEvent('storage', { key: PROFILE_KEY }));
+        await until(() => getIdentity().name === other.name);
+      }
+      const body = await post(el);
+      expect([body.p_creator_name, body.p_color], 'the message').to.deep.equal([
+        other.name,
+        other.color,
+      ]);
+      await until(() => name(el).value === other.name);
+      el.remove();
+      newPage();
+      const again = await mountReady<ReactionComment>(`reaction-${tag}`);
+      await until(() => name(again).value !== '');
+      expect(name(again).value, 'the name after the reload').to.equal(other.name);
+    });
 
   // Who sends the post decides what is kept, not who is signed in when its answer comes: a log out
   // (in another tab or element) while a signed-in writer's post is on its way keeps no email.

@@ -9,7 +9,13 @@ import { EMAIL_RE, COMMENT_LIMITS, lengthOf } from '@reaction-blocks/contracts/l
 import { pageOf, timezone } from '../../core/api.js';
 import { loadChunk } from '../../core/chunk.js';
 import type { ReactionEventMap } from '../../core/base.js';
-import { getIdentity, sendable, setIdentityName, setProfile } from '../../core/identity.js';
+import {
+  getIdentity,
+  sendable,
+  setIdentityName,
+  setProfile,
+  type Identity,
+} from '../../core/identity.js';
 import { displayUser } from '../../core/user.js';
 import { dashboardUrl } from '../../core/config.js';
 import { homeUrl } from '../../core/home-url.js';
@@ -20,6 +26,7 @@ import type { Project } from '../../core/config.js';
 import type { Translate } from '../../core/i18n.js';
 import type { Session } from '../../core/session.js';
 import type { Change } from '../../core/live.js';
+import type { Body } from '../../core/writer.js';
 import { commentWrite, fields } from '../../core/locales/en.js';
 import { signInButtons } from './sign-in.js';
 
@@ -50,7 +57,8 @@ export interface CommentHost {
   readonly _email: string;
   readonly _home: string;
   readonly _homeBad: boolean;
-  readonly _name: string;
+  /** The name field's; an anonymous post sets it to the profile's name it went under. */
+  _name: string;
   readonly reported: Set<string>;
   readonly isOwner: boolean;
   /** Text being typed in a message's edit or reply box, keyed `edit:<id>` / `reply:<id>`. */
@@ -62,7 +70,7 @@ export interface CommentHost {
   seq: number;
   say(text: string, at?: string): false;
   fail(e: unknown): string;
-  write<T>(name: string, body: object): Promise<T>;
+  write<T>(name: string, body: Body): Promise<T>;
   emit<K extends keyof ReactionEventMap>(name: K, detail: ReactionEventMap[K]): boolean;
   applyChange(c: Change): void;
   setMode(id: string, mode?: Mode): void;
@@ -122,13 +130,18 @@ export async function post(
           content: text,
           created_at: new Date().toISOString(),
         }
-      : await c.write<Message>('post_message', {
+      : await c.write<Message>('post_message', (kept: Identity) => ({
           p_block_id: b.id,
           p_parent_id: parentId,
           p_content: text,
-          // without bidi controls, at most 100 characters: an account's name may have either
-          p_creator_name: sendable(c._name.trim() || id.name),
-          p_color: id.color,
+          // without bidi controls, at most 100 characters: an account's name may have either.
+          // An anonymous writer's name is the profile's (typed names are kept in it: onName), as
+          // kept when the write goes: another tab's of the same visitor, when that tab kept its
+          // own first, and the field shows it from now on (identity.ts keepProfile)
+          p_creator_name: sendable(
+            (anonymous && c._name ? (c._name = kept.name) : c._name).trim() || kept.name,
+          ),
+          p_color: kept.color,
           // an avatar only from a signed-in visitor's provider profile (the server's rule)
           p_creator_photo_url: visitorAvatar(
             c.project,
@@ -139,7 +152,7 @@ export async function post(
           p_timezone: timezone(),
           p_honeypot: c.hp,
           ...pageOf(b),
-        });
+        }));
     c.lastSent = Date.now();
     // the address replies are announced to is offered again next time, to the anonymous writer
     // only: the profile is the browser's anonymous writer's (takeHome; the name: composer onName)
