@@ -84,7 +84,7 @@ export async function upgradeByCard(page: Page, journey: Journey, ownerId: strin
   await page.getByRole('heading', { level: 1, name: 'Payment' }).waitFor();
   assert.equal(
     await page.getByTestId('payment-price').textContent(),
-    '3,000원 a month by Korean card or wallet, $3 a month with PayPal',
+    '₩3,000 a month by Korean card or wallet, $3 a month with PayPal',
   );
   await page.locator('[data-paypal-local]').waitFor();
   await axe(page, 'payment');
@@ -101,7 +101,7 @@ export async function upgradeByCard(page: Page, journey: Journey, ownerId: strin
   await page.waitForURL(`${base}/profile/plan?purchased=1`);
   await page.getByText('Your plan is active. Thank you!').waitFor();
   await page.getByText('11 blocks · 1,100 emails and answers a month').waitFor();
-  await page.getByText('3,000원 a month').waitFor();
+  await page.getByText('₩3,000 a month').waitFor();
   const history = page.getByRole('table');
   await history.getByRole('cell', { name: 'Active' }).waitFor();
   assert.equal(await history.getByRole('row').count(), 2);
@@ -143,7 +143,7 @@ async function paidNextPeriod(page: Page, journey: Journey, ownerId: string) {
   await page.reload();
   await page
     .getByText(
-      /^From \d\d\.\d\d\.\d\d: 23 blocks, 5,100 emails and answers a month, 10,000원 a month\.$/,
+      /^From \d\d\.\d\d\.\d\d: 23 blocks, 5,100 emails and answers a month, ₩10,000 a month\.$/,
     )
     .waitFor();
   await page.getByText('11 blocks · 1,100 emails and answers a month').waitFor();

@@ -1,5 +1,5 @@
 // The texts a visitor reads on /reaction and /pricing and a new owner on /purchase, in Korean and
-// in English: no English left where a Korean text exists (and no Korean in English), one name
+// in English: no English left where a Korean text exists (and no Korean in English: won is ₩ there), one name
 // for each paid feature on the three pages (U15: '노션 연동' and '오픈 그래프 설정' as the landing
 // writes them), and /purchase's plan names and prices as /pricing shows them. Here in app/, which
 // puts the landing and the plans features together.
@@ -172,4 +172,20 @@ describe('/reaction, /pricing and /purchase name each feature and plan once', ()
     expect((await screen.findByRole('alert')).textContent).toContain(price('custom'));
     expect(foreignTexts(purchase, lang)).toEqual([]);
   });
+
+  it.each(LANGUAGES)(
+    '%s: the payment step in the language alone, won as the language writes it',
+    async (lang) => {
+      await act(() => setLanguage(lang, false));
+      const page = renderPages({ purchase: <PurchasePage /> }, '/purchase/payment?focus=basic');
+      const price = await screen.findByTestId('payment-price');
+      // an English reader read '3,000원': the one word of Korean on the page
+      expect(price.textContent).toBe(
+        lang === 'ko'
+          ? '국내 카드·간편결제 월 3,000원, PayPal 월 $3'
+          : '₩3,000 a month by Korean card or wallet, $3 a month with PayPal',
+      );
+      expect(foreignTexts(page('purchase'), lang)).toEqual([]);
+    },
+  );
 });

@@ -229,12 +229,12 @@ describe('plan page', () => {
     expect(screen.getByText('11 blocks · 1,100 emails and answers a month')).toBeTruthy();
     expect(
       screen.getByText(
-        'From 26.12.23: 23 blocks, 5,100 emails and answers a month, 10,000원 a month.',
+        'From 26.12.23: 23 blocks, 5,100 emails and answers a month, ₩10,000 a month.',
       ),
     ).toBeTruthy();
     expect(
       screen.getByText(
-        'From 27.01.23: 15 blocks, 3,100 emails and answers a month, 6,000원 a month.',
+        'From 27.01.23: 15 blocks, 3,100 emails and answers a month, ₩6,000 a month.',
       ),
     ).toBeTruthy();
     expect(
@@ -285,7 +285,7 @@ describe('plan page', () => {
     );
     expect(
       screen.getByText(
-        'From 26.12.23: 7 blocks, 2,100 emails and answers a month, 3,000원 a month.',
+        'From 26.12.23: 7 blocks, 2,100 emails and answers a month, ₩3,000 a month.',
       ),
     ).toBeTruthy();
     expect(await inKorean(renewal)).toBe(

@@ -107,7 +107,7 @@ describe('payment', () => {
     api.checkIamportPayment.mockResolvedValue({ status: true, payment: { id: 'p' } as PlanRow });
     render('/purchase/payment?focus=custom&blocks=12&emails=2000');
     expect((await screen.findByTestId('payment-price')).textContent).toBe(
-      '5,000원 a month by Korean card or wallet, $5 a month with PayPal',
+      '₩5,000 a month by Korean card or wallet, $5 a month with PayPal',
     );
     fireEvent.click(screen.getByRole('button', { name: 'Pay by card' }));
     await waitFor(() => expect(location()).toBe('/profile/plan?purchased=1'));

@@ -30,6 +30,7 @@ import {
   todayUtc,
   toPlan,
   type Basket,
+  wonPrice,
 } from '../model/plans';
 import { checkoutErrorReason, paymentFailedText, paypalErrorText } from '../model/messages';
 import { useLang } from '../model/use-lang';
@@ -312,7 +313,7 @@ function Payment({ basket }: { basket: Basket }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [paypalConfigured, userId, basket.type, basket.blockLimit, basket.responseMonthlyLimit]);
 
-  const won = formatPlanPrice(price, 'ko');
+  const won = wonPrice(price, lang);
   const dollars = formatPlanPrice(price, 'en');
   return (
     <>

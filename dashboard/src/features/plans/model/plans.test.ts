@@ -14,6 +14,7 @@ import {
   periodEnd,
   renewalState,
   retryLine,
+  routePrice,
   rowPrice,
   upcomingPlans,
   usagePercent,
@@ -71,6 +72,15 @@ describe('the basket', () => {
 });
 
 describe('history and usage', () => {
+  it('writes a price in the currency of its route, won as the reader writes it', () => {
+    expect(routePrice(10, 'iamport', 'en')).toBe('₩10,000');
+    expect(routePrice(10, 'iamport', 'ko')).toBe('10,000원');
+    expect(routePrice(2.5, 'paypal', 'ko')).toBe('$2.50');
+    // no route (a coupon, an old plan): the reader's currency
+    expect(routePrice(3, null, 'en')).toBe('$3');
+    expect(routePrice(3, null, 'ko')).toBe('3,000원');
+  });
+
   it('the active plan is the first active basic, custom or subscription row', () => {
     const rows = [
       row({ id: 'coupon', type: 'coupon', method: null }),

@@ -17,6 +17,7 @@ import {
   type TPlan,
   type TPlanContent,
   type TPlanType,
+  wonAmount,
 } from '@reaction-blocks/contracts/plans';
 import type { TPaymentType } from '@reaction-blocks/contracts/enums';
 
@@ -327,5 +328,14 @@ export const toPlan = (b: Basket): TPlan => ({
  * route (a coupon, an old plan) in the reader's currency: won in Korean, dollars otherwise.
  */
 export function routePrice(price: number, method: PlanRow['method'], lang: string): string {
-  return formatPlanPriceFor(price, method === 'paypal' ? 'en' : method === 'iamport' ? 'ko' : lang);
+  return method === 'paypal' || (method !== 'iamport' && lang !== 'ko')
+    ? formatPlanPriceFor(price, 'en')
+    : wonPrice(price, lang);
 }
+
+/**
+ * A price in won as the reader writes it: 3,000원 in Korean, ₩3,000 in English, where a Korean
+ * unit was the one word of Korean on the English page (/purchase/payment, the plan page).
+ */
+export const wonPrice = (price: number, lang: string) =>
+  lang === 'ko' ? formatPlanPriceFor(price, 'ko') : `₩${wonAmount(price).toLocaleString('en-US')}`;
