@@ -11,11 +11,13 @@ import {
   type TCafe24Location,
 } from '@reaction-blocks/contracts/cafe24';
 import { TextField } from '../../../components/ui/fields';
+import { PageForm } from '../../../components/ui/page-form';
 import { useNoteDismissal } from '../../../components/integrations/integration-notes';
 import { integrationReason } from '../../../components/integrations/texts';
 import { useConnection } from '../../../components/integrations/use-connection';
 import { loaderState } from '../../../lib/cafe24';
 import { failureReason } from '../../../lib/errors';
+import { useRefusableField } from '../../../lib/use-refusable-field';
 import type { Cafe24Api, Cafe24Data } from '../api/integrations';
 import { Cafe24Placements } from './cafe24-placements';
 import {
@@ -55,8 +57,7 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
     },
   });
   const reload = () => client.invalidateQueries({ queryKey: cafe24QueryKey });
-  const [mall, setMall] = useState('');
-  const [mallError, setMallError] = useState<string | undefined>();
+  const mall = useRefusableField();
   const [error, setError] = useState<string | null>(null);
   const data = state.data;
   const integration = data?.integration ?? null;
@@ -81,10 +82,10 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
     announce('');
     const normalized = normalizeMallId(mallId);
     if (!CAFE24_MALL_ID.test(normalized)) {
-      setMallError(integrationReason(t, new Error(CAFE24_MESSAGES.invalidMall)));
+      mall.refuse(integrationReason(t, new Error(CAFE24_MESSAGES.invalidMall)));
       return;
     }
-    setMallError(undefined);
+    mall.refuse(undefined);
     connection.connect(() => api.connect(normalized, s('popupBlocked')));
   };
 
@@ -130,24 +131,12 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
         />
       ) : null}
       {data && !shop ? (
-        <form
-          className="integration-connect"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            connect(mall);
-          }}
-        >
+        <PageForm className="integration-connect" onSubmit={() => connect(mall.value)}>
           <TextField
             label={s('mallLabel')}
             hint={s('mallHint')}
-            value={mall}
-            onChange={(value) => {
-              setMall(value);
-              setMallError(undefined);
-            }}
+            {...mall.fieldProps}
             max={200}
-            error={mallError}
             disabled={!paid || connecting}
           />
           <div className="integration-actions">
@@ -160,7 +149,7 @@ export function Cafe24Card({ api, paid, announce }: Cafe24CardProps) {
               {connecting ? s('connecting') : s('connect')}
             </button>
           </div>
-        </form>
+        </PageForm>
       ) : null}
       {shop && !shop.removing ? (
         <>

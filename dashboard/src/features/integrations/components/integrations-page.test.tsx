@@ -309,6 +309,8 @@ describe('/profile/integration: Cafe24', () => {
     expect(input.getAttribute('aria-invalid')).toBe('true');
     expect(c.connect).not.toHaveBeenCalled();
     fireEvent.change(input, { target: { value: 'https://MyShop.cafe24.com/' } });
+    // typing takes the refusal back
+    expect(input.getAttribute('aria-invalid')).not.toBe('true');
     fireEvent.click(within(card).getByRole('button', { name: 'Connect Cafe24' }));
     expect(c.connect).toHaveBeenCalledWith(
       'myshop',

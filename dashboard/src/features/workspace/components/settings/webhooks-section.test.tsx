@@ -78,6 +78,8 @@ describe('Webhooks section', () => {
     ).toBeTruthy();
     expect(api.save).not.toHaveBeenCalled();
     fireEvent.change(url, { target: { value: 'https://hooks.example.com/x' } });
+    // typing takes the refusal back
+    expect(screen.queryByText('Enter an https address of a server on the Internet')).toBeNull();
     fireEvent.click(screen.getByLabelText('Unsubscribes'));
     fireEvent.change(screen.getByLabelText('Events of'), { target: { value: 'all' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add endpoint' }));

@@ -12,10 +12,12 @@ import {
 } from '@reaction-blocks/contracts/webhooks';
 import { ConfirmDialog } from '../../../../components/ui/confirm-dialog';
 import { CheckboxField, SelectField, TextField } from '../../../../components/ui/fields';
+import { PageForm } from '../../../../components/ui/page-form';
 import { Spinner } from '../../../../components/ui/spinner';
 import { formatDate } from '../../../../lib/dates';
 import { sharedMessageReason } from '../../../../lib/errors';
 import { useQuery } from '../../../../lib/use-query';
+import { useRefusableField } from '../../../../lib/use-refusable-field';
 import {
   deleteWebhookEndpoint,
   listWebhookDeliveries,
@@ -83,10 +85,9 @@ export function WebhooksSection({
       enabled: open && paid,
     },
   );
-  const [url, setUrl] = useState('');
+  const url = useRefusableField();
   const [scope, setScope] = useState<'block' | 'all'>('block');
   const [events, setEvents] = useState<TWebhookEvent[]>([...WEBHOOK_EVENTS]);
-  const [formError, setFormError] = useState<string | undefined>();
   const [busy, setBusy] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ endpointId: string; value: string } | null>(null);
   const [announcement, setAnnouncement] = useState('');
@@ -112,16 +113,16 @@ export function WebhooksSection({
   // inside) is said under the field, and the field takes the focus so it is read out.
   const add = (form: HTMLFormElement) => {
     const refuse = (cause: unknown) => {
-      setFormError(reasonOf(t, cause));
+      url.refuse(reasonOf(t, cause));
       form.querySelector<HTMLInputElement>('input[type=url]')?.focus();
     };
-    const input = { blockId: scope === 'block' ? blockId : null, url: url.trim(), events };
+    const input = { blockId: scope === 'block' ? blockId : null, url: url.value.trim(), events };
     const parsed = ZSaveWebhookEndpoint.safeParse(input);
     if (!parsed.success) {
       refuse(new Error(parsed.error.issues[0]?.message ?? ''));
       return;
     }
-    setFormError(undefined);
+    url.refuse(undefined);
     void run('add', async () => {
       let saved: Awaited<ReturnType<WebhooksApi['save']>>;
       try {
@@ -131,7 +132,7 @@ export function WebhooksSection({
         return;
       }
       if (saved.secret) setSecret({ endpointId: saved.endpoint.id, value: saved.secret });
-      setUrl('');
+      url.setValue('');
       setAnnouncement(s('added'));
     });
   };
@@ -214,26 +215,14 @@ export function WebhooksSection({
           ))}
         </ul>
       ) : null}
-      <form
-        className="webhook-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          add(event.currentTarget);
-        }}
-      >
+      <PageForm className="webhook-form" onSubmit={add}>
         <h4>{s('addTitle')}</h4>
         <TextField
           label={s('url')}
           type="url"
           placeholder="https://"
-          value={url}
-          onChange={(value) => {
-            setUrl(value);
-            setFormError(undefined);
-          }}
+          {...url.fieldProps}
           max={500}
-          error={formError}
           hint={s('urlHint')}
         />
         <SelectField
@@ -261,7 +250,7 @@ export function WebhooksSection({
         <button type="submit" className="button button-primary" disabled={busy === 'add'}>
           {busy === 'add' ? s('adding') : s('add')}
         </button>
-      </form>
+      </PageForm>
       <ConfirmDialog
         open={!!deleting}
         title={s('deleteTitle')}

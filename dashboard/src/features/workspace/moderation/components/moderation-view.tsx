@@ -5,6 +5,7 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../../components/ui/confirm-dialog';
+import { PageForm } from '../../../../components/ui/page-form';
 import { Spinner } from '../../../../components/ui/spinner';
 import { failureReason } from '../../../../lib/errors';
 import { formatTime } from '../../results/components/result-row';
@@ -140,13 +141,10 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
             </label>
           ))}
         </fieldset>
-        <form
+        <PageForm
           role="search"
           className="moderation-search"
-          onSubmit={(event) => {
-            event.preventDefault();
-            m.setSearch(query.trim());
-          }}
+          onSubmit={() => m.setSearch(query.trim())}
         >
           <label htmlFor={searchId} className="visually-hidden">
             {t('moderation.search')}
@@ -174,7 +172,7 @@ export function ModerationView({ block, api = supabaseModerationApi }: Moderatio
               {t('moderation.clearSearch')}
             </button>
           ) : null}
-        </form>
+        </PageForm>
       </div>
 
       {m.rows.length > 0 ? (
