@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { AUDIENCE_MESSAGES } from '@reaction-blocks/contracts/letters';
-import { anonClient, newUser, sql, stack } from './support/clients.ts';
+import { anonClient, newUser, readRow, sql, stack } from './support/clients.ts';
 import { inbox } from './support/providers.ts';
 import { letterOwner } from './support/letters.ts';
 
@@ -225,12 +225,9 @@ describe('audience', () => {
           .select()
       ).data,
     ).toHaveLength(1);
-    const { data: member } = await owner.client
-      .from('audience_members')
-      .select('group_name')
-      .eq('id', id)
-      .single();
-    expect(member).toEqual({ group_name: 'friends' });
+    expect(await readRow(owner.client, 'audience_members', { id }, 'group_name')).toEqual({
+      group_name: 'friends',
+    });
     expect(
       (await owner.client.from('audience_members').delete().eq('id', id).select()).data,
     ).toHaveLength(1);

@@ -236,7 +236,7 @@ describe('references across owners', () => {
   // questions.trigger_letter_block is a plain foreign key to blocks, and foreign keys are checked
   // without RLS. Owners write questions through save-block only (no table rights:
   // block-content.sql), and save_block checks that the letter block is the owner's
-  // (save-block.test.ts, "a letter trigger that is not one of the owner's letter blocks").
+  // (save-block-refusals.test.ts, "a letter trigger that is not one of the owner's letter blocks").
   it("an owner cannot point a question's trigger_letter_block at another user's letter block", async () => {
     const { owner, formBlock } = await ownerWithBlocks();
     const other = await newUser('other');

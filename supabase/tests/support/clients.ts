@@ -103,6 +103,17 @@ export async function sqlValue<T>(text: string, params: unknown[] = []): Promise
   return Object.values(row)[0] as T;
 }
 
+/** The one row of `table` that `match` picks, its `columns`, as `client` reads it (RLS applies). */
+export async function readRow(
+  client: SupabaseClient,
+  table: string,
+  match: Record<string, string>,
+  columns = '*',
+): Promise<unknown> {
+  const { data } = await client.from(table).select(columns).match(match).single();
+  return data;
+}
+
 /** The backend pid of a session, for waitsOnLock. */
 export const backendPid = async (client: pg.Client) =>
   (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;

@@ -10,7 +10,7 @@ import type {
   TOptionDraft,
   TQuestionDraft,
 } from '@reaction-blocks/contracts/schemas';
-import { paidOwner, serviceClient, sql, type TestUser } from './clients.ts';
+import { newUser, paidOwner, serviceClient, sql, type TestUser } from './clients.ts';
 
 export const option = (
   value: string,
@@ -193,4 +193,55 @@ export async function addQuestion(
     optionIds.push((res.data as { id: string }).id);
   }
   return { id, options: optionIds };
+}
+
+// The save-block tests' owners and their check that a refused save changed nothing
+// (save-block.test.ts, save-block-refusals.test.ts).
+
+export async function owner(paid = false): Promise<TestUser> {
+  const user = await newUser(paid ? 'paid' : 'free');
+  await sql('update public.profiles set paid = $2, block_limit = 20 where id = $1', [
+    user.id,
+    paid,
+  ]);
+  return user;
+}
+
+/** A paid owner's new form block, and its default ending as a draft. */
+export async function paidForm() {
+  const user = await owner(true);
+  const blockId = await createBlock(user, 'form');
+  return { user, blockId, fallback: await defaultEnding(user, blockId) };
+}
+
+/** Everything stored for a block, to compare before and after a refused save. */
+export async function snapshot(blockId: string): Promise<unknown> {
+  const [row] = await sql<{ s: unknown }>(
+    `select jsonb_build_object(
+       'block', (select to_jsonb(b) from public.blocks b where b.id = $1),
+       'private', (select to_jsonb(p) from public.block_private p where p.block_id = $1),
+       'questions', (select coalesce(jsonb_agg(to_jsonb(q) order by q.id), '[]') from public.questions q where q.block_id = $1),
+       'options', (select coalesce(jsonb_agg(to_jsonb(o) order by o.id), '[]') from public.options o where o.block_id = $1),
+       'endings', (select coalesce(jsonb_agg(to_jsonb(e) order by e.id), '[]') from public.endings e where e.block_id = $1),
+       'conditions', (select coalesce(jsonb_agg(to_jsonb(c) order by c.id), '[]') from public.ending_conditions c where c.block_id = $1)
+     ) as s`,
+    [blockId],
+  );
+  return row?.s;
+}
+
+/** A save by `user` refused with `status` (and `message`, when given), and nothing stored changed. */
+export async function expectRefused(
+  user: Pick<TestUser, 'client'>,
+  blockId: string,
+  body: Record<string, unknown>,
+  status: number,
+  message?: string | RegExp,
+) {
+  const before = await snapshot(blockId);
+  const res = await save(user.client, { blockId, ...body });
+  expect(res.status).toBe(status);
+  if (typeof message === 'string') expect(res.message).toBe(message);
+  else if (message) expect(res.message).toMatch(message);
+  expect(await snapshot(blockId)).toEqual(before);
 }
