@@ -82,17 +82,19 @@ export async function load<T>(key: string): Promise<T | null> {
   while (e.writing) await e.writing;
   const raw = stored(key);
   if (raw === e.raw || !raw?.startsWith(SEALED)) return peek(key);
+  // undefined: not opened for want of a key (or of the chunk), which says nothing of the value
   const text = await vault().then(
     (m) => m.unseal(key, raw.slice(SEALED.length)),
-    () => null,
+    () => undefined,
   );
   // written or changed while it was being opened: what is there now counts
   if (e.writing || stored(key) !== raw) return load(key);
   if (e.raw !== raw) {
     e.raw = raw;
-    e.value = parse(text);
-    // sealed with a key this browser no longer has, altered, moved or not JSON: dropped
-    if (e.value == null) put(key, (e.raw = null));
+    e.value = text === undefined ? null : parse(text);
+    // sealed with a key this browser no longer has, altered, moved or not JSON: dropped; one not
+    // opened for want of a key is left for a page that has it (the page goes on without it)
+    if (e.value == null && text !== undefined) put(key, (e.raw = null));
     notify(key);
   }
   return e.value as T | null;
@@ -107,7 +109,10 @@ export async function load<T>(key: string): Promise<T | null> {
 export function write(key: string, value: unknown, keep = true): void {
   const e = entry(key);
   if (!keep) {
-    if (stored(key) == null && !e.writing) [e.raw, e.value] = [null, value];
+    // nothing stored, or a stored value this page could not open (no key): the page's own
+    const raw = stored(key);
+    if (!e.writing && (raw == null || (e.raw === raw && e.value == null)))
+      [e.raw, e.value] = [raw, value];
     return;
   }
   const v = ++e.v;
@@ -120,8 +125,9 @@ export function write(key: string, value: unknown, keep = true): void {
           .catch(() => null)
           .then((sealed) => {
             if (v !== e.v) return;
-            // not kept (no key, storage blocked or full): a plain value from before must not outlive it
-            put(key, sealed && SEALED + sealed);
+            // not kept (no key, storage blocked or full): a plain value from before must not
+            // outlive it; a sealed one stays for a page that can open it (the value is this page's)
+            if (sealed || !stored(key)?.startsWith(SEALED)) put(key, sealed && SEALED + sealed);
             e.raw = stored(key);
             e.writing = undefined;
           });

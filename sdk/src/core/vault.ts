@@ -87,12 +87,16 @@ export async function seal(slot: string, plain: string): Promise<string | null> 
   return text(iv) + '.' + text(data);
 }
 
-/** What seal() made, opened; null when it cannot be (another key, altered, another slot). */
-export async function unseal(slot: string, sealed: string): Promise<string | null> {
+/**
+ * What seal() made, opened; null when it cannot be (another key, altered, another slot);
+ * undefined when there is no key to try (storage blocked, or not answering in time): the value may
+ * well be good, and must not be dropped for it.
+ */
+export async function unseal(slot: string, sealed: string): Promise<string | null | undefined> {
   try {
     const [iv = '', data = ''] = sealed.split('.');
     const k = await storageKey();
-    if (!k) return null;
+    if (!k) return undefined;
     return new TextDecoder().decode(
       await crypto.subtle.decrypt(params(bytes(iv), slot), k, bytes(data)),
     );

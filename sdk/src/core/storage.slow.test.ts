@@ -1,0 +1,72 @@
+// IndexedDB that works but answers after the storage key's 3 s (core/vault.ts): the page goes on
+// without a key, and what a visit before kept stays for a page that can open it. Before: the
+// kept profile and session were read as sealed with a lost key and deleted (rev-break2 S1). A file
+// of its own: the slow open replaces indexedDB.open for the whole page.
+import { expect } from '@open-wc/testing';
+import { getIdentity } from './identity.js';
+import { flush, load, peek, write } from './storage.js';
+import { PROFILE_KEY } from './stored.js';
+
+const realOpen = indexedDB.open.bind(indexedDB);
+const base64 = (b: ArrayBuffer | Uint8Array) => btoa(String.fromCharCode(...new Uint8Array(b)));
+
+/** A visit before this one: its key in IndexedDB, `profile` sealed with it in localStorage. */
+async function keptBefore(profile: object): Promise<string> {
+  const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, [
+    'encrypt',
+    'decrypt',
+  ]);
+  const db = await new Promise<IDBDatabase>((ok, ko) => {
+    const open = realOpen('reaction-blocks', 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('keys');
+    open.onsuccess = () => ok(open.result);
+    open.onerror = () => ko(open.error);
+  });
+  await new Promise((ok, ko) => {
+    const tx = db.transaction('keys', 'readwrite');
+    tx.objectStore('keys').put(key, 'storage');
+    tx.oncomplete = ok;
+    tx.onerror = ko;
+  });
+  db.close();
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const data = await crypto.subtle.encrypt(
+    { name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(PROFILE_KEY) },
+    key,
+    new TextEncoder().encode(JSON.stringify(profile)),
+  );
+  const sealed = `rb1.${base64(iv)}.${base64(data)}`;
+  localStorage.setItem(PROFILE_KEY, sealed);
+  return sealed;
+}
+
+describe('storage that answers after the key gave up', () => {
+  it('keeps what a visit before kept; this page writes for itself, under one name', async () => {
+    const sealed = await keptBefore({ name: 'Blue Fox', color: '#123456' });
+    // this visit: IndexedDB answers, but after 3.5 s
+    (indexedDB as unknown as { open: (n: string, v?: number) => object }).open = (name, v) => {
+      const late: Record<string, unknown> = {};
+      setTimeout(() => {
+        const open = realOpen(name, v);
+        open.onupgradeneeded = () => (
+          (late.result = open.result),
+          (late.onupgradeneeded as () => void)?.()
+        );
+        open.onsuccess = () => ((late.result = open.result), (late.onsuccess as () => void)?.());
+        open.onerror = () => ((late.error = open.error), (late.onerror as () => void)?.());
+      }, 3500);
+      return late;
+    };
+    expect(await load(PROFILE_KEY), 'not opened without a key').to.equal(null);
+    expect(localStorage.getItem(PROFILE_KEY), 'the kept profile').to.equal(sealed);
+    // the page's own new profile: the same name every time it is asked
+    const name = getIdentity().name;
+    expect(getIdentity().name).to.equal(name);
+    expect(localStorage.getItem(PROFILE_KEY)).to.equal(sealed);
+    // a write of this page lives for the page, and leaves the kept one
+    write(PROFILE_KEY, { name: 'Page Only', color: '#654321' });
+    await flush(PROFILE_KEY);
+    expect(peek(PROFILE_KEY)).to.deep.equal({ name: 'Page Only', color: '#654321' });
+    expect(localStorage.getItem(PROFILE_KEY), 'the kept profile after a write').to.equal(sealed);
+  });
+});
