@@ -65,7 +65,7 @@ alter table private.rate_buckets enable row level security;
 
 -- The tokens a bucket holds at p_now: what it kept, refilled at rate.<name>.per_second since
 -- (default 14), up to its burst (rate.<name>.burst, default one second's worth). A bucket never
--- used is full. Read only: take_tokens takes, closed_buckets looks.
+-- used is full. Read only: take_tokens takes, claim_jobs looks.
 create function private.bucket_tokens(p_name text, p_now timestamptz)
 returns double precision language sql stable set search_path = '' as $$
   with l as (
@@ -101,15 +101,6 @@ end;
 $$;
 revoke execute on function private.take_tokens(text, integer) from public;
 
--- The buckets without a whole token now (looked at, not taken). claim_jobs passes over their jobs,
--- so a letter's thousands of mails waiting for the sending rate never hide the jobs queued after
--- them (a plan's stop, a Notion write, another owner's notification).
-create function private.closed_buckets()
-returns text[] language sql stable set search_path = '' as $$
-  select coalesce(array_agg(b.name), '{}') from private.rate_buckets b
-  where private.bucket_tokens(b.name, clock_timestamp()) < 1;
-$$;
-revoke execute on function private.closed_buckets() from public;
 
 -- Adds a job. A dedupe key already used returns null and adds nothing. For the SQL code that
 -- causes jobs and for edge functions (service role only; definer because private is not theirs).
@@ -144,9 +135,10 @@ revoke execute on function private.job_backoff(integer) from public;
 -- `unknown`. At most one job per group is claimed, and none of a group already running, so a
 -- digest handler sees its siblings still queued; two claims at once agree on that through the
 -- group's advisory lock (below). Jobs of a rate bucket beyond the tokens available go back to the
--- queue untouched (their attempt is not counted), and those of a bucket without a token are not
--- candidates, so they never fill the window ahead of other jobs. p_kinds limits the claim to the
--- kinds a worker knows (null: any). Answers the claimed jobs as a JSON array, oldest first.
+-- queue untouched (their attempt is not counted), and only as many of a bucket's as it holds
+-- tokens are candidates, so they never fill the window ahead of other jobs. p_kinds limits the
+-- claim to the kinds a worker knows (null: any). Answers the claimed jobs as a JSON array, oldest
+-- first.
 create function public.claim_jobs(p_limit integer default 50, p_lock_seconds integer default 60,
                                   p_kinds text[] default null)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -159,7 +151,6 @@ declare
   v_grants jsonb := '{}'::jsonb;
   v_bucket record;
   v_claimed jsonb;
-  v_closed text[];
 begin
   with reaped as (
     update private.jobs
@@ -180,18 +171,36 @@ begin
         last_error = left(coalesce(last_error || '; ', '') || 'the worker stopped before finishing', 2000)
     where status = 'running' and locked_until < now();
 
-  v_closed := private.closed_buckets();
-  with candidates as (
+  -- the due jobs without a bucket and those of buckets, each up to limit * 2, and of a bucket's
+  -- only as many as it holds tokens now (looked at, taken below): a letter's thousands of mails
+  -- waiting for the sending rate never fill the window ahead of the jobs queued after them
+  with plain as (
     select j.id, j.rate_bucket, j.run_at, j.group_key
     from private.jobs j
-    where j.status = 'queued' and j.run_at <= now()
+    where j.status = 'queued' and j.run_at <= now() and j.rate_bucket is null
       and (p_kinds is null or j.kind = any(p_kinds))
-      and (j.rate_bucket is null or not j.rate_bucket = any(v_closed))
       and (j.group_key is null or not exists (
         select 1 from private.jobs r where r.group_key = j.group_key and r.status in ('running', 'sending')))
     order by j.run_at, j.id
     limit v_limit * 2
     for update skip locked
+  ), metered as (
+    select j.id, j.rate_bucket, j.run_at, j.group_key
+    from private.jobs j
+    where j.status = 'queued' and j.run_at <= now() and j.rate_bucket is not null
+      and (p_kinds is null or j.kind = any(p_kinds))
+      and (j.group_key is null or not exists (
+        select 1 from private.jobs r where r.group_key = j.group_key and r.status in ('running', 'sending')))
+    order by j.run_at, j.id
+    limit v_limit * 2
+    for update skip locked
+  ), candidates as (
+    select p.id, p.rate_bucket, p.run_at, p.group_key from plain p
+    union all
+    select m.id, m.rate_bucket, m.run_at, m.group_key
+    from (select m.*, row_number() over (partition by m.rate_bucket order by m.run_at, m.id) as rn
+          from metered m) m
+    where m.rn <= private.bucket_tokens(m.rate_bucket, clock_timestamp())
   ), one_per_group as (
     select c.*, row_number() over (partition by coalesce(c.group_key, c.id::text) order by c.run_at, c.id) as n
     from candidates c
