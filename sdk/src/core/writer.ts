@@ -115,7 +115,7 @@ export async function write<T>(element: HTMLElement, name: string, body: Body): 
 
 async function send<T>(h: WriteHost, name: string, body: Body): Promise<T> {
   const p = h.project;
-  const [{ ensureSession, refused, SIGNED_OUT }, { keepProfile }] = await Promise.all([
+  const [{ ensureSession, refused, SIGNED_OUT }, { keepProfile, sendable }] = await Promise.all([
     auth(),
     identity(),
   ]);
@@ -156,7 +156,14 @@ async function send<T>(h: WriteHost, name: string, body: Body): Promise<T> {
   };
   const go = async (again = !h.as, refresh = true): Promise<T> => {
     const s = await session();
-    const b = typeof body == 'function' ? body(id) : body;
+    // an anonymous write's name and colour (writer(), taken before its sign-up) are the profile's
+    // as kept now: another tab of the same visitor may have kept its own first meanwhile
+    const b =
+      typeof body == 'function'
+        ? body(id)
+        : !h.as && 'p_creator_name' in body
+          ? { ...body, p_creator_name: sendable(id.name), p_color: id.color }
+          : body;
     return call<T>(p, name, b, s.access_token).catch(async (e: ApiError) => {
       // a token the server did not take: refreshed once (it may only have expired on the server's
       // clock) and sent again with the new one, as the same visitor; the refresh out of reach,

@@ -16,7 +16,8 @@ import {
 } from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
 import { setProfile } from '../../core/identity.js';
-import { flush, PROFILE_KEY } from '../../core/storage.js';
+import { flush, PROFILE_KEY, SEALED } from '../../core/storage.js';
+import { seal } from '../../core/vault.js';
 import { newPage } from '../../test/mock-api.js';
 
 async function mount(view: Parameters<typeof mockApi>[0]['get_block_view'], extra = {}) {
@@ -214,6 +215,24 @@ describe('reaction-like', () => {
     await until(() => m.api.calls.some((c) => c.name === 'toggle_block_like'));
     const write = m.api.calls.find((c) => c.name === 'toggle_block_like')!;
     expect(write.body).to.include({ p_creator_name: 'Stored Swan', p_color: '#123456' });
+  });
+
+  // Two tabs of a new visitor: the other kept its own new profile while this one's first like
+  // signed up, after the like took its name: the like goes under the one kept (rev-break D7)
+  it('likes under the profile another tab kept while its first write signed up', async () => {
+    const other = { name: 'Tab A Zebra', color: '#123456' };
+    const sealed = SEALED + (await seal(PROFILE_KEY, JSON.stringify(other)));
+    const m = await mount(() => ({ block: block({ like_count: 3 }), me: { liked: false } }));
+    api = m.api;
+    const fetched = window.fetch;
+    window.fetch = (input, init) => {
+      if (String(input).includes('/auth/v1/signup')) localStorage.setItem(PROFILE_KEY, sealed);
+      return fetched(input, init);
+    };
+    m.el.shadowRoot!.querySelector('button')!.click();
+    await until(() => m.api.calls.some((c) => c.name === 'toggle_block_like'));
+    const write = m.api.calls.find((c) => c.name === 'toggle_block_like')!;
+    expect(write.body).to.include({ p_creator_name: other.name, p_color: other.color });
   });
 
   it('writes nothing in dummy mode', async () => {
