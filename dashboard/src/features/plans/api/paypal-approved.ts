@@ -101,27 +101,40 @@ async function runCheck(userId: string, plan: TPlan, subscriptionId: string) {
   }
 }
 
-export type ApprovedCheck =
+type CheckState =
   | { state: 'none' }
   | { state: 'checking' }
   | { state: 'done' }
-  /** `again`: kept, the next load checks again (no answer, or PayPal or the server down) */
+  /** `again`: still kept and billed: the page holds its buy buttons and offers to check again */
   | { state: 'failed'; cause: unknown; again: boolean };
+
+export type ApprovedCheck = CheckState & {
+  /** Checks the kept subscription again (after a failure with `again`). */
+  retry: () => void;
+};
+
+const initial = (userId: string | undefined) =>
+  userId && approvedOf(userId) ? ('checking' as const) : ('none' as const);
 
 /**
  * On a page loaded again after PayPal's approval: finishes the check of the subscription this
- * tab kept, if any, and calls `onDone` once it is recorded. 'checking' while it runs (the page
- * says so and holds its buy buttons).
+ * tab kept for the owner signed in, if any, and calls `onDone` once it is recorded. 'checking'
+ * while it runs, and 'failed' with `again` while it is still kept: the page says so and holds its
+ * buy buttons. Another owner signing in on the page starts over for them.
  */
 export function useApprovedCheck(onDone: () => void | Promise<void>): ApprovedCheck {
   const { user } = useSession();
   const userId = user?.id;
-  const [check, setCheck] = useState<ApprovedCheck>(() =>
-    userId && approvedOf(userId) ? { state: 'checking' } : { state: 'none' },
-  );
+  const [run, setRun] = useState(0);
+  const [check, setCheck] = useState<CheckState & { for?: string }>(() => ({
+    state: initial(userId),
+    for: userId,
+  }));
+  // the owner changed (signed out, another signed in): what this page says is theirs
+  if (check.for !== userId) setCheck({ state: initial(userId), for: userId });
   const finished = useEffectEvent(async () => {
     await onDone();
-    setCheck({ state: 'done' });
+    setCheck({ state: 'done', for: userId });
   });
   useEffect(() => {
     const kept = userId ? approvedOf(userId) : null;
@@ -132,12 +145,20 @@ export function useApprovedCheck(onDone: () => void | Promise<void>): ApprovedCh
         if (alive) void finished();
       },
       (cause: unknown) => {
-        if (alive) setCheck({ state: 'failed', cause, again: passing(cause) });
+        if (alive) setCheck({ state: 'failed', cause, again: passing(cause), for: userId });
       },
     );
     return () => {
       alive = false;
     };
-  }, [userId]);
-  return check;
+  }, [userId, run]);
+  const retry = () => {
+    setCheck({ state: initial(userId), for: userId });
+    setRun((n) => n + 1);
+  };
+  return { ...check, retry };
 }
+
+/** The page holds its buy buttons: a kept subscription is being checked, or is still kept. */
+export const holdsBuying = (check: ApprovedCheck) =>
+  check.state === 'checking' || check.state === 'done' || (check.state === 'failed' && check.again);

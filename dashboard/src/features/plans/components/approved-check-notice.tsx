@@ -16,9 +16,16 @@ export function ApprovedCheckNotice({ check }: { check: ApprovedCheck }) {
     );
   if (check.state !== 'failed') return null;
   return (
-    <p className="error-text" role="alert">
-      {paymentFailedText(t, check.cause, 'paypal')}
-      {check.again ? ` ${t('plans.payment.approvedAgain')}` : ''}
-    </p>
+    <div className="purchase-approved">
+      <p className="error-text" role="alert">
+        {paymentFailedText(t, check.cause, 'paypal')}
+        {check.again ? ` ${t('plans.payment.approvedAgain')}` : ''}
+      </p>
+      {check.again ? (
+        <button type="button" className="button" onClick={check.retry}>
+          {t('plans.payment.approvedRetry')}
+        </button>
+      ) : null}
+    </div>
   );
 }

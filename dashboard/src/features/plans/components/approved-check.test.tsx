@@ -1,14 +1,15 @@
 // A PayPal subscription approved, then the tab reloaded before its check answered (U13 of the
 // outside tester's report): onApprove keeps it first, and the purchase and plan pages loaded again
 // finish its check, saying so meanwhile and holding their buy buttons.
-import { act, cleanup, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeExports, renderWithProviders, signedInSession } from '../../../test/utils';
+import { fakeExports, fakeUser, renderWithProviders, signedInSession } from '../../../test/utils';
+import { SessionContext, type SessionValue } from '../../../lib/session';
 import * as plansApi from '../api/plans';
 import * as providersApi from '../api/providers';
-import { approvedOf, keepApproved } from '../api/paypal-approved';
+import { approvedOf, keepApproved, useApprovedCheck } from '../api/paypal-approved';
 import { standInPaypal } from '../test/fixtures';
 import { PlanPage } from './plan-page';
 import { PurchasePage } from './purchase-page';
@@ -166,9 +167,38 @@ describe('a PayPal subscription approved before a reload', () => {
     await checkingSaid();
     await check.fail(Object.assign(new Error('Failed to fetch'), { status: undefined }));
     expect((await screen.findByRole('alert')).textContent).toMatch(
-      / It will be checked again when you reload this page\.$/,
+      / Your PayPal payment is still kept: do not pay again\. It is checked again when you reload this page\.$/,
     );
     expect(approvedOf(USER)?.subscriptionId).toBe(SUB);
+    // still kept and billed: no way to pay again, a way to check again (rev-break2 A2)
+    expect((screen.getByRole('button', { name: 'Upgrade' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    const again = heldCheck();
+    fireEvent.click(screen.getByRole('button', { name: 'Check again' }));
+    await checkingSaid();
+    await again.answer();
+    expect(await screen.findByText('Your plan is active. Thank you!')).toBeTruthy();
+  });
+
+  it("is the signed-in owner's: another owner signing in on the page is not told of it, and its owner back is (rev-break2 A1)", async () => {
+    keepApproved(USER, SUB, BASIC);
+    heldCheck();
+    function Probe() {
+      return <p data-testid="state">{useApprovedCheck(() => {}).state}</p>;
+    }
+    const as = (session: SessionValue) => (
+      <SessionContext.Provider value={session}>
+        <Probe />
+      </SessionContext.Provider>
+    );
+    const { rerender } = render(as(signedInSession()));
+    const state = () => screen.getByTestId('state').textContent;
+    expect(state()).toBe('checking');
+    rerender(as(signedInSession({ user: fakeUser({ id: 'user-2' }) })));
+    expect(state()).toBe('none');
+    rerender(as(signedInSession()));
+    expect(state()).toBe('checking');
   });
 
   it("another owner's kept subscription, or one past the orphan job's time, is not checked", async () => {

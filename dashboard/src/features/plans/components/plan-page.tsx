@@ -53,7 +53,7 @@ import { useLang } from '../model/use-lang';
 import { registerPlanTranslations } from '../locales';
 import { useInvalidatePlans } from '../api/keys';
 import { usePlanHistory, usePlanOverview } from '../api/queries';
-import { useApprovedCheck } from '../api/paypal-approved';
+import { holdsBuying, useApprovedCheck } from '../api/paypal-approved';
 import { ApprovedCheckNotice } from './approved-check-notice';
 import { HistoryTable } from './history-table';
 import { PlanFields } from './plan-fields';
@@ -437,7 +437,7 @@ export function PlanPage() {
                 </p>
                 <p>{s('starterLine', { blocks: STARTER.blocks, emails: STARTER.emails })}</p>
                 <div className="plan-actions">
-                  {approved.state === 'checking' ? (
+                  {holdsBuying(approved) ? (
                     <button type="button" className="button button-primary" disabled>
                       {s('upgrade')}
                     </button>

@@ -13,7 +13,7 @@ import { site } from '../../../config/site';
 import { useSession } from '../../../lib/session';
 import { planKeys } from '../api/keys';
 import { checkIamportPayment } from '../api/plans';
-import { checkApproved, useApprovedCheck } from '../api/paypal-approved';
+import { checkApproved, holdsBuying, useApprovedCheck } from '../api/paypal-approved';
 import { useActivePlans } from '../api/queries';
 import { loadPaypal, paymentsConfig, requestBillingKey } from '../api/providers';
 import {
@@ -448,8 +448,7 @@ export function PurchasePage() {
       <Steps step={onPayment ? 'payment' : 'select'} search={search} payable={canBuy(basket)} />
       <section className="purchase-main" aria-labelledby="purchase-title">
         <ApprovedCheckNotice check={approved} />
-        {approved.state === 'checking' || approved.state === 'done' ? null : !plans.data &&
-          !plans.error ? (
+        {holdsBuying(approved) ? null : !plans.data && !plans.error ? (
           <Spinner />
         ) : onPayment ? (
           <Payment basket={basket} />

@@ -220,7 +220,9 @@ export const en = {
     paying: 'Paying…',
     approvedChecking:
       'Checking the PayPal payment you approved. Do not pay again: your plan appears here in a moment.',
-    approvedAgain: 'It will be checked again when you reload this page.',
+    approvedAgain:
+      'Your PayPal payment is still kept: do not pay again. It is checked again when you reload this page.',
+    approvedRetry: 'Check again',
     cancelled: 'The payment window was closed. Nothing was charged.',
     timeout: 'The payment window timed out. Nothing was charged; try again.',
     notConfigured: 'This way to pay is not set up on this server.',
@@ -523,7 +525,9 @@ export const ko: typeof en = {
     paying: '결제 중…',
     approvedChecking:
       '승인하신 PayPal 결제를 확인하고 있습니다. 다시 결제하지 마세요. 잠시 후 이곳에 플랜이 표시됩니다.',
-    approvedAgain: '이 페이지를 새로 고치면 다시 확인합니다.',
+    approvedAgain:
+      'PayPal 결제는 그대로 남아 있으니 다시 결제하지 마세요. 이 페이지를 새로 고치면 다시 확인합니다.',
+    approvedRetry: '다시 확인',
     cancelled: '결제 창을 닫았습니다. 결제된 금액은 없습니다.',
     timeout: '결제 시간이 초과되었습니다. 결제된 금액은 없으니 다시 시도해 주세요.',
     notConfigured: '이 서버에는 이 결제 수단이 설정되어 있지 않습니다.',
