@@ -18,16 +18,10 @@ import { migrate, MigrationHistoryError } from '../local/migrate.ts';
 import { paths } from '../local/paths.ts';
 import { sql, stack } from './support/clients.ts';
 
-/** The newest migration the sixteenth squash replaced: the baseline took its version. */
-const BASELINE = '20261128164955';
-/** The other 5 it replaced, as a project that applied them has them in its history. */
-const REPLACED = [
-  '20261128133031',
-  '20261128133032',
-  '20261128145949',
-  '20261128153746',
-  '20261128161241',
-];
+/** The newest migration the seventeenth squash replaced: the baseline took its version. */
+const BASELINE = '20261129001633';
+/** The other 3 it replaced, as a project that applied them has them in its history. */
+const REPLACED = ['20261128164955', '20261128164956', '20261128225527'];
 
 const files = readdirSync(paths.migrations)
   .filter((f) => /^\d{14}_.+\.sql$/.test(f))

@@ -1,9 +1,9 @@
--- Baseline (sixteenth squash): every migration up to 20261128164955 squashed into one, made of the
+-- Baseline (seventeenth squash): every migration up to 20261129001633 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the fifteenth baseline (20261128133031), its schedules and the 4
--- migrations of 2026-11-28 that followed them (all generated); its version is the newest one's,
--- so a project that applied them all already has it (docs/data-model.md, "Migrations", says what
--- such a project does). The schedules are in the next migration.
+-- file after file. It replaces the sixteenth baseline (20261128164955), its schedules and the 2
+-- migrations of 2026-11-28 and 29 that followed them (all generated); its version is the newest
+-- one's, so a project that applied them all already has it (docs/data-model.md, "Migrations", says
+-- what such a project does). The schedules are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
 -- =============================================================================================
@@ -24,7 +24,7 @@
 -- from reaching one, as the caller. Written per function because default privileges cannot do it
 -- for one schema (a per-schema revoke does not take away the built-in PUBLIC grant) and a global
 -- one would reach the functions of every extension created later. Trigger functions are exempt
--- (a trigger runs its function without the check). rls-rpc.test.ts lists what clients may run.
+-- (a trigger runs its function without the check). rls-catalogue.test.ts lists what clients may run.
 
 -- Function bodies are checked when they first run, not when they are created (as pg_dump's output
 -- does): a file holds a table with the functions that serve it, and those may read tables of a
@@ -627,7 +627,7 @@ comment on column public.blocks.rate_limits is
   'Operator override of the visitor rate limits for this block: {"<action>": {"visitor_per_minute", "visitor_burst", "block_per_minute", "block_burst"}}. Not writable by owners.';
 alter table public.blocks enable row level security;
 -- anon (the bare anon key) holds nothing on a table no policy lets it read, so the API document
--- anon is shown lists only what anon may read (rls-rpc.test.ts checks every table)
+-- anon is shown lists only what anon may read (rls-catalogue.test.ts checks every table)
 revoke all on public.blocks from anon;
 revoke insert, update on public.blocks from authenticated;
 grant update (new_response_count, tags) on public.blocks to authenticated;
@@ -4409,29 +4409,44 @@ create table private.rate_buckets (
 comment on table private.rate_buckets is 'Token buckets of provider quotas; capacity and refill rate come from settings rate.<name>.per_second / .burst.';
 alter table private.rate_buckets enable row level security;
 
--- Takes up to p_wanted tokens from a bucket refilled at rate.<name>.per_second (burst
--- rate.<name>.burst, default one second's worth). Returns how many were granted.
+-- The tokens a bucket holds at p_now: what it kept, refilled at rate.<name>.per_second since
+-- (default 14), up to its burst (rate.<name>.burst, default one second's worth). A bucket never
+-- used is full. Read only: take_tokens takes, claim_jobs looks.
+create function private.bucket_tokens(p_name text, p_now timestamptz)
+returns double precision language sql stable set search_path = '' as $$
+  with l as (
+    select r.rate,
+           coalesce(nullif((private.setting('rate.' || p_name || '.burst', 'null'::jsonb))::text, 'null')::double precision,
+                    r.rate) as burst
+    from (select (private.setting('rate.' || p_name || '.per_second', '14'::jsonb))::text::double precision as rate) r
+  )
+  select least(l.burst, coalesce((select b.tokens + extract(epoch from p_now - b.updated_at) * l.rate
+                                    from private.rate_buckets b where b.name = p_name), l.burst))
+  from l;
+$$;
+revoke execute on function private.bucket_tokens(text, timestamp with time zone) from public;
+
+-- Takes up to p_wanted tokens from a bucket (bucket_tokens says how many it holds). Returns how
+-- many were granted.
 create function private.take_tokens(p_name text, p_wanted integer)
 returns integer language plpgsql set search_path = '' as $$
 declare
-  v_rate double precision := (private.setting('rate.' || p_name || '.per_second', '14'::jsonb))::text::double precision;
-  v_burst double precision := coalesce(
-    nullif((private.setting('rate.' || p_name || '.burst', 'null'::jsonb))::text, 'null')::double precision, v_rate);
   v_now timestamptz := clock_timestamp();
   v_tokens double precision;
   v_granted integer;
 begin
   if p_wanted <= 0 then return 0; end if;
-  insert into private.rate_buckets (name, tokens, updated_at) values (p_name, v_burst, v_now)
+  insert into private.rate_buckets (name, tokens, updated_at) values (p_name, private.bucket_tokens(p_name, v_now), v_now)
     on conflict (name) do nothing;
-  select least(v_burst, tokens + extract(epoch from v_now - updated_at) * v_rate) into v_tokens
-    from private.rate_buckets where name = p_name for update;
+  perform 1 from private.rate_buckets where name = p_name for update;
+  v_tokens := private.bucket_tokens(p_name, v_now);
   v_granted := least(p_wanted, floor(v_tokens)::integer);
   update private.rate_buckets set tokens = v_tokens - v_granted, updated_at = v_now where name = p_name;
   return v_granted;
 end;
 $$;
 revoke execute on function private.take_tokens(text, integer) from public;
+
 
 -- Adds a job. A dedupe key already used returns null and adds nothing. For the SQL code that
 -- causes jobs and for edge functions (service role only; definer because private is not theirs).
@@ -4465,10 +4480,11 @@ revoke execute on function private.job_backoff(integer) from public;
 -- `running` goes back to the queue (or fails after its last attempt), `sending` becomes
 -- `unknown`. At most one job per group is claimed, and none of a group already running, so a
 -- digest handler sees its siblings still queued; two claims at once agree on that through the
--- group's advisory lock (below). Jobs of a rate bucket beyond the tokens
--- available go back to the queue untouched (their attempt is not counted). p_kinds limits the
--- claim to the kinds a worker knows (null: any). Answers the claimed jobs as a JSON array,
--- oldest first.
+-- group's advisory lock (below). Jobs of a rate bucket beyond the tokens available go back to the
+-- queue untouched (their attempt is not counted), and only as many of a bucket's as it holds
+-- tokens are candidates, so they never fill the window ahead of other jobs. p_kinds limits the
+-- claim to the kinds a worker knows (null: any). Answers the claimed jobs as a JSON array, oldest
+-- first.
 create function public.claim_jobs(p_limit integer default 50, p_lock_seconds integer default 60,
                                   p_kinds text[] default null)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -4501,16 +4517,36 @@ begin
         last_error = left(coalesce(last_error || '; ', '') || 'the worker stopped before finishing', 2000)
     where status = 'running' and locked_until < now();
 
-  with candidates as (
+  -- the due jobs without a bucket and those of buckets, each up to limit * 2, and of a bucket's
+  -- only as many as it holds tokens now (looked at, taken below): a letter's thousands of mails
+  -- waiting for the sending rate never fill the window ahead of the jobs queued after them
+  with plain as (
     select j.id, j.rate_bucket, j.run_at, j.group_key
     from private.jobs j
-    where j.status = 'queued' and j.run_at <= now()
+    where j.status = 'queued' and j.run_at <= now() and j.rate_bucket is null
       and (p_kinds is null or j.kind = any(p_kinds))
       and (j.group_key is null or not exists (
         select 1 from private.jobs r where r.group_key = j.group_key and r.status in ('running', 'sending')))
     order by j.run_at, j.id
     limit v_limit * 2
     for update skip locked
+  ), metered as (
+    select j.id, j.rate_bucket, j.run_at, j.group_key
+    from private.jobs j
+    where j.status = 'queued' and j.run_at <= now() and j.rate_bucket is not null
+      and (p_kinds is null or j.kind = any(p_kinds))
+      and (j.group_key is null or not exists (
+        select 1 from private.jobs r where r.group_key = j.group_key and r.status in ('running', 'sending')))
+    order by j.run_at, j.id
+    limit v_limit * 2
+    for update skip locked
+  ), candidates as (
+    select p.id, p.rate_bucket, p.run_at, p.group_key from plain p
+    union all
+    select m.id, m.rate_bucket, m.run_at, m.group_key
+    from (select m.*, row_number() over (partition by m.rate_bucket order by m.run_at, m.id) as rn
+          from metered m) m
+    where m.rn <= private.bucket_tokens(m.rate_bucket, clock_timestamp())
   ), one_per_group as (
     select c.*, row_number() over (partition by coalesce(c.group_key, c.id::text) order by c.run_at, c.id) as n
     from candidates c
@@ -5578,7 +5614,7 @@ returns text language sql immutable parallel safe set search_path = '' as $$
 $$;
 revoke execute on function private.mailbox_key(text) from public;
 -- sender_emails_mailbox_idx runs it as the role that writes the row: the functions' service
--- role (a status update that is not HOT failed without it, now and then: rls-rpc.test.ts)
+-- role (a status update that is not HOT failed without it, now and then: rls-catalogue.test.ts)
 grant execute on function private.mailbox_key(text) to service_role;
 
 create table public.sender_emails (
