@@ -483,6 +483,14 @@ describe('shared rules', () => {
       'c@x.com',
     ]);
     expect(parseRecipients('Ann < a@x.com, b@x.com').invalid).toEqual(['Ann < a@x.com']);
+    // Outlook's single-quoted names (rev-break2 R1: each was a bad entry)
+    expect(
+      parseRecipients(
+        "'ann@x.com' <ann@x.com>, 'Smith, Bo' <bo@x.com>, 'Cy <c>' <cy@x.com>, O'Brien <d@x.com>",
+      ),
+    ).toMatchObject({ emails: ['ann@x.com', 'bo@x.com', 'cy@x.com', 'd@x.com'], invalid: [] });
+    // a quote of one kind is not closed by the other: a stray one, and the name of the address after it
+    expect(parseRecipients('"Ann\' <a@x.com>, b@x.com').emails).toEqual(['a@x.com', 'b@x.com']);
     // a quoted name holding brackets stays the name
     expect(parseRecipients('"Ann <x" <a@x.com>, "Bo <y>" <b@x.com>').emails).toEqual([
       'a@x.com',

@@ -304,13 +304,17 @@ const SPACES = new Set([32, 9, 11, 12, 0xa0, 0x3000, 0x200b, 0xfeff, 0x202f, 0x2
 const isSeparator = (code: number) => SEPARATORS.has(code);
 const isSpace = (code: number) => SPACES.has(code) || (code >= 0x2000 && code <= 0x200a);
 
+/** A word that opens with a quote: a name in double quotes, or in single quotes as Outlook copies it. */
+const quoted = (word: string) => word[0] === '"' || word[0] === "'";
+
 /**
  * The box's entries: separated by commas, semicolons (Outlook), line breaks or spaces; a
- * `Name <address>`, `Name < address >` or `"Last, First" <address>` stays one entry. A quote
- * opens a quoted name only at a word's start and keeps its commas up to the line's end; one still
- * open there was a stray quote, and the line is read again from it with the quote a plain
- * character, so it never swallows the addresses after it (no quote follows it on its line, so a
- * line is read at most twice). Words before an address with no address of their own are one
+ * `Name <address>`, `Name < address >`, `"Last, First" <address>` or `'Last, First' <address>`
+ * (Outlook) stays one entry. A quote (double or single) opens a quoted name only at a word's
+ * start and keeps its commas up to the same quote or the line's end; one still open there was a
+ * stray quote, and the line is read again from it with the quote a plain character, so it never
+ * swallows the addresses after it (no such quote follows it on its line, so a line is read at
+ * most three times). Words before an address with no address of their own are one
  * entry ("Ann Smith"), which is bad. It stops after `limit` entries.
  */
 export function splitRecipients(
@@ -337,11 +341,11 @@ export function splitRecipients(
     if (bracket) {
       words.push(word);
       if (word.includes('>')) endName();
-    } else if (word.length > 1 && word.startsWith('"') && word.endsWith('"')) words.push(word);
+    } else if (word.length > 1 && quoted(word) && word.endsWith(word[0]!)) words.push(word);
     else if (opens >= 0 && !word.includes('>', opens)) {
       words.push(word);
       bracket = true;
-    } else if (word.startsWith('"')) words.push(word);
+    } else if (quoted(word)) words.push(word);
     else if (opens >= 0) {
       // an address in brackets ends the entry; the words before it are its name
       entries.push([...words, word].join(' '));
@@ -355,7 +359,7 @@ export function splitRecipients(
   for (let i = 0; i <= text.length && entries.length < limit; i++) {
     const code = i < text.length ? text.charCodeAt(i) : 10;
     if (quote >= 0) {
-      if (code === 34) quote = -1;
+      if (code === text.charCodeAt(quote)) quote = -1;
       else if (LINE_BREAKS.has(code)) {
         // a stray quote: on from the character after it, the word still starting at the quote
         i = quote;
@@ -366,7 +370,7 @@ export function splitRecipients(
       endName();
     } else if (isSpace(code)) endWord(i);
     else {
-      if (code === 34 && start < 0) quote = i;
+      if ((code === 34 || code === 39) && start < 0) quote = i;
       if (start < 0) start = i;
     }
   }
@@ -380,7 +384,7 @@ export function splitRecipients(
 export function recipientAddress(entry: string): string | null {
   const value = entry.trim();
   if (value.length > LETTER_LIMITS.recipientEntry) return null;
-  const named = /^(?:"[^"]*"\s*|[^<>]*)<([^<>]*)>$/.exec(value);
+  const named = /^(?:"[^"]*"\s*|'[^']*'\s*|[^<>]*)<([^<>]*)>$/.exec(value);
   const address = (named ? named[1]! : value).trim().replace(/^mailto:/i, '');
   return address.length <= LETTER_LIMITS.email && isEmail(address) ? address.toLowerCase() : null;
 }
