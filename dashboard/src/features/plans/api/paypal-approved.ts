@@ -47,7 +47,9 @@ export function forgetApproved(): void {
 export function approvedOf(userId: string): Approved | null {
   try {
     const kept = JSON.parse(window.sessionStorage.getItem(KEY) ?? 'null') as Approved | null;
-    if (!kept || kept.userId !== userId || !(Date.now() - kept.at < KEPT_MS)) return null;
+    const age = Date.now() - (kept?.at ?? NaN);
+    // another owner's, older than the orphan job's time, or dated in the future (forged): none
+    if (!kept || kept.userId !== userId || !(age >= 0 && age < KEPT_MS)) return null;
     // what the check takes, read as the server reads it
     const body = ZCheckPaypalPayment.safeParse({
       plan: kept.plan,

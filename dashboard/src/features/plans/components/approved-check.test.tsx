@@ -215,6 +215,18 @@ describe('a PayPal subscription approved before a reload', () => {
     } finally {
       vi.useRealTimers();
     }
+    // one dated in the future (a forged value) is not kept for good (rev-break2 A4)
+    cleanup();
+    keepApproved(USER, SUB, BASIC);
+    sessionStorage.setItem(
+      'reactionPaypalApproved',
+      JSON.stringify({
+        ...JSON.parse(sessionStorage.getItem('reactionPaypalApproved')!),
+        at: Date.now() + 3_600_000,
+      }),
+    );
+    open('/profile/plan');
+    expect(await screen.findByRole('link', { name: 'Upgrade' })).toBeTruthy();
     expect(api.checkPaypalPayment).not.toHaveBeenCalled();
   });
 });
