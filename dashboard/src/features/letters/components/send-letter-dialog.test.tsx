@@ -95,11 +95,16 @@ describe('send letter dialog', () => {
     await screen.findByText('1,004 member(s) with an email');
     const send = () =>
       screen.getByRole('button', { name: 'Send to the group' }) as HTMLButtonElement;
-    // 1,000 addresses reached, 999 left
+    // 1,000 addresses reached, 999 left: held, and said why (before: greyed with no word)
     expect(send().disabled).toBe(true);
+    const why = screen.getByRole('alert');
+    expect(why.textContent).toBe('Not enough sending email counts See plans');
+    expect(send().getAttribute('aria-describedby')).toBe(why.id);
     fireEvent.change(screen.getByLabelText('Group'), { target: { value: 'friends' } });
     await screen.findByText('1,003 member(s) with an email');
     expect(send().disabled).toBe(false);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(send().hasAttribute('aria-describedby')).toBe(false);
   });
 
   describe('the addresses box (U12)', () => {

@@ -87,6 +87,8 @@ export function SendLetterDialog({
   const audienceReach = chosen ? chosen.email_count - chosen.skip_count : 0;
   const audienceDisabled =
     !paid || !chosen || audienceReach === 0 || audienceReach > remaining || state === 'loading';
+  // the group reaches more addresses than the month has left: said, not only greyed (rev-uncov3 D6)
+  const overQuota = paid && !!chosen && quota.data !== undefined && audienceReach > remaining;
   // the spec caps the shown quota at 100 (a manual send's most); more left is said beside it.
   // The texts format their numbers ({{count, number}}: the language's digit grouping).
   const manualQuota =
@@ -266,10 +268,17 @@ export function SendLetterDialog({
           <p className="hint">
             {quota.data !== undefined ? t('letters.send.remaining', { count: remaining }) : null}
           </p>
+          {overQuota ? (
+            <ErrorText id={`${idPrefix}-group-error`}>
+              {t('letters.send.error_not_enough_email')}{' '}
+              <Link to={paths.profilePlan}>{t('letters.send.upgrade')}</Link>
+            </ErrorText>
+          ) : null}
           <div className="dialog-inline-actions">
             <button
               type="button"
               className="button button-primary"
+              aria-describedby={overQuota ? `${idPrefix}-group-error` : undefined}
               disabled={audienceDisabled}
               aria-busy={state === 'loading' || undefined}
               onClick={() => void run(() => publishLetter({ blockId, group }))}
