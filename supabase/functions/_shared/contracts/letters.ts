@@ -44,6 +44,10 @@ export const LETTER_MESSAGES = {
   tooLong: 'Too long message',
   invalidUrl: 'Invalid URL',
   invalidEmail: 'Invalid email address.',
+  /** reserve_letter's refusals (supabase/schemas/letters.sql), as it raises them */
+  noSuchGroup: 'No such group',
+  saveLetterFirst: 'Load a page and save the letter first',
+  paidPlanRequired: 'Paid plan required',
 } as const;
 
 /**

@@ -12,7 +12,7 @@ import { registerLetterTranslations } from '../locales';
 import { SendLetterDialog } from './send-letter-dialog';
 
 vi.mock(import('../api/letters'), (original) =>
-  fakeExports(original, ['remainingEmails', 'listSendGroups', 'sendLetter']),
+  fakeExports(original, ['remainingEmails', 'listSendGroups', 'sendLetter', 'publishLetter']),
 );
 const api = vi.mocked(lettersApi);
 
@@ -105,6 +105,32 @@ describe('send letter dialog', () => {
     expect(send().disabled).toBe(false);
     expect(screen.queryByRole('alert')).toBeNull();
     expect(send().hasAttribute('aria-describedby')).toBe(false);
+  });
+
+  it("a group deleted meanwhile is said in the reader's language, and the groups are read again (rev-uncov3 D8)", async () => {
+    api.remainingEmails.mockResolvedValue(999);
+    api.listSendGroups.mockResolvedValue([
+      { name: 'temp', email_count: 1, skip_count: 0, awaiting_count: 0 },
+    ]);
+    api.publishLetter.mockRejectedValue(functionError(400, 'invalid_input', 'No such group'));
+    dialog();
+    fireEvent.click(await screen.findByRole('tab', { name: 'Audience' }));
+    fireEvent.change(await screen.findByLabelText('Group'), { target: { value: 'temp' } });
+    await screen.findByText('1 member(s) with an email');
+    const reads = api.listSendGroups.mock.calls.length;
+    fireEvent.click(screen.getByRole('button', { name: 'Send to the group' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This group no longer exists: pick another.',
+    );
+    await waitFor(() => expect(api.listSendGroups.mock.calls.length).toBeGreaterThan(reads));
+    await i18next.changeLanguage('ko');
+    fireEvent.click(screen.getByRole('button', { name: '그룹에 보내기' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        '이 그룹은 더 이상 없습니다. 다른 그룹을 고르세요.',
+      ),
+    );
+    await i18next.changeLanguage('en');
   });
 
   describe('the addresses box (U12)', () => {

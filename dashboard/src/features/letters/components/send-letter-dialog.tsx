@@ -23,6 +23,7 @@ import {
 import { publishLetter, sendLetter, type SendResult } from '../api/letters';
 import { letterKeys, useRemainingEmails, useSendGroups } from '../api/queries';
 import { firstAddresses } from '../model/draft';
+import { letterMessage } from '../model/messages';
 import { ErrorText } from '../../../components/ui/error-text';
 
 const MESSAGE_KEYS: Record<string, string> = {
@@ -102,7 +103,7 @@ export function SendLetterDialog({
     const key = Object.keys(MESSAGE_KEYS).find(
       (m) => message === m || message.startsWith(`${m}:`) || message.startsWith(`${m} (`),
     );
-    return key ? t(MESSAGE_KEYS[key]!) : message;
+    return key ? t(MESSAGE_KEYS[key]!) : letterMessage(t, message);
   };
   // "Not email addresses: "Ann", "x@", "bob" and 4 more", each entry cut to 40 characters
   const problemText = (message: string) => {
@@ -126,6 +127,9 @@ export function SendLetterDialog({
     } catch (cause) {
       setServerError(translate(messageOf(cause)));
       setState('idle');
+      // a group deleted meanwhile (another tab): the list read again, without it
+      if (messageOf(cause) === LETTER_MESSAGES.noSuchGroup)
+        void client.invalidateQueries({ queryKey: letterKeys.groups(userId) });
       // the addresses are what to change: the box takes the focus back
       if (mode === 'manual') field.current?.focus();
     }

@@ -167,6 +167,9 @@ export const en = {
     noSample: 'No sample page is set up',
     verifySenderFirst: 'Verify the sender email first',
     subjectLineBreak: 'The title is the mail’s subject: it cannot contain line breaks.',
+    noSuchGroup: 'This group no longer exists: pick another.',
+    saveLetterFirst: 'Load a page and save the letter first.',
+    paidPlanRequired: 'Sending to your audience needs a paid plan.',
   },
   leave: { text: 'Your changes to this letter are not saved.' },
   kept: {
@@ -338,6 +341,9 @@ export const ko: typeof en = {
     noSample: '샘플 페이지가 설정되어 있지 않습니다',
     verifySenderFirst: '먼저 발신 이메일을 인증하세요',
     subjectLineBreak: '제목은 메일 제목으로 쓰이므로 줄바꿈을 넣을 수 없습니다.',
+    noSuchGroup: '이 그룹은 더 이상 없습니다. 다른 그룹을 고르세요.',
+    saveLetterFirst: '먼저 페이지를 불러와 레터를 저장하세요.',
+    paidPlanRequired: '오디언스에 보내려면 유료 플랜이 필요합니다.',
   },
   leave: { text: '이 레터의 변경 사항이 저장되지 않았습니다.' },
   kept: {

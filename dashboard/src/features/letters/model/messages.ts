@@ -15,6 +15,8 @@ const KEYS: Record<string, string> = {
   [LETTER_MESSAGES.noSample]: 'noSample',
   [LETTER_MESSAGES.verifySenderFirst]: 'verifySenderFirst',
   [LETTER_MESSAGES.subjectLineBreak]: 'subjectLineBreak',
+  [LETTER_MESSAGES.noSuchGroup]: 'noSuchGroup',
+  [LETTER_MESSAGES.saveLetterFirst]: 'saveLetterFirst',
   [MESSAGES.tooManyCalls]: 'tooManyCalls',
 };
 
@@ -22,6 +24,9 @@ const KEYS: Record<string, string> = {
 function knownLetterMessage(t: TFunction, message: string): string | undefined {
   const key = KEYS[message];
   if (key) return t(`letters.errors.${key}`);
+  // "Paid plan required (audience)": the plan ended while the dialog was open
+  if (message.startsWith(`${LETTER_MESSAGES.paidPlanRequired} (`))
+    return t('letters.errors.paidPlanRequired');
   const writer = /^Please enter link of (.+)'s article\.$/.exec(message)?.[1];
   if (writer) return t('letters.errors.writerArticle', { writer });
   return undefined;
