@@ -1,3 +1,4 @@
+import { formatDate } from '../../../lib/dates';
 import { screen, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
@@ -91,6 +92,10 @@ describe('letter history', () => {
       within(list).getByText(/Automatic: to each new address of the form Sign-up form/),
     ).toBeTruthy();
     expect(list.textContent).not.toMatch(/activated/);
+    // two sends of one day told apart: the day and the time, in the reader's zone (rev-uncov3 D5)
+    const shown = formatDate('2026-11-20T00:00:00Z', { time: 'minutes' });
+    expect(shown).toMatch(/^26\.11\.2[01] \d\d:\d\d$/);
+    expect(within(list).getAllByText(shown)).toHaveLength(4);
   });
 
   it('asks nothing when every mail went, and speaks Korean', async () => {

@@ -2,6 +2,7 @@
 // date, 10 at a time, more at 90% scroll), the selected letter as sent in a sandboxed frame that
 // runs no script, and its delivery counts, which the provider's events keep moving, with why
 // mails were not sent (the provider's refusal, or the rule that skipped them).
+import { formatDate } from '../../../lib/dates';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -13,7 +14,6 @@ import { useSession } from '../../../lib/session';
 import { useScrollLoading } from '../../../lib/use-scroll-loading';
 import type { PublishRow } from '../api/letters';
 import { useLetterHistory, useNotSentReasons } from '../api/queries';
-import { shortDate } from '../model/draft';
 import { EmptyState } from '../../../components/ui/empty-state';
 import { ErrorText } from '../../../components/ui/error-text';
 
@@ -112,7 +112,9 @@ export function HistoryView({ blockId }: { blockId: string }) {
               >
                 <span className="history-subject">{p.subject || t('common.untitled')}</span>
                 <span className="history-date">
-                  <time dateTime={p.created_at}>{shortDate(p.created_at)}</time>
+                  <time dateTime={p.created_at}>
+                    {formatDate(p.created_at, { time: 'minutes' })}
+                  </time>
                   {' · '}
                   {sentTo(p)}
                 </span>

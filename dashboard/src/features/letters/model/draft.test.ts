@@ -1,5 +1,6 @@
+import { formatDate } from '../../../lib/dates';
 import { describe, expect, it } from 'vitest';
-import { canSend, firstAddresses, pickSender, shortDate, withoutBlock } from './draft';
+import { canSend, firstAddresses, pickSender, withoutBlock } from './draft';
 import { letterMessage } from './messages';
 import { emptyLetter } from '@reaction-blocks/contracts/letters';
 
@@ -40,7 +41,8 @@ describe('letter draft rules', () => {
   it('lists up to five addresses, then an ellipsis; dates as YY.MM.DD', () => {
     expect(firstAddresses(['1', '2', '3'])).toBe('1, 2, 3');
     expect(firstAddresses(['1', '2', '3', '4', '5', '6'])).toBe('1, 2, 3, 4, 5, …');
-    expect(shortDate('2026-03-05T10:00:00')).toBe('26.03.05');
+    // the one date format (lib/dates.ts), which the history now uses
+    expect(formatDate('2026-03-05T10:00:00')).toBe('26.03.05');
   });
 
   it('the server messages in the reader language', () => {

@@ -79,13 +79,6 @@ export function canSend(input: {
   return !input.dirty && input.hasHtml && input.mailFrom !== '' && !input.loading;
 }
 
-/** YY.MM.DD (the spec's date format). */
-export function shortDate(iso: string): string {
-  const d = new Date(iso);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${two(d.getFullYear() % 100)}.${two(d.getMonth() + 1)}.${two(d.getDate())}`;
-}
-
 /** The address list of the send confirmation: up to 5, then an ellipsis. */
 export function firstAddresses(emails: readonly string[]): string {
   return emails.length > 5 ? `${emails.slice(0, 5).join(', ')}, …` : emails.join(', ');
