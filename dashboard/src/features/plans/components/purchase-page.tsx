@@ -186,13 +186,30 @@ const CHECKOUT_ENDED = {
   timeout: 'payment.timeout',
 } as const;
 
+/**
+ * A purchase recorded: the profile read again and the plan queries marked stale only (read by
+ * the plan page; read now, this page would see the new plan and go to the plan page without
+ * ?purchased, as it redirects owners with a plan), then the plan page with its thanks.
+ */
+function usePurchased() {
+  const { user, refreshProfile } = useSession();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  return async () => {
+    await Promise.all([
+      refreshProfile(),
+      client.invalidateQueries({ queryKey: planKeys.all(user?.id ?? ''), refetchType: 'none' }),
+    ]);
+    navigate(`${paths.profilePlan}?purchased=1`);
+  };
+}
+
 function Payment({ basket }: { basket: Basket }) {
   const { t } = useTranslation();
   const { t: s } = useTranslation(undefined, { keyPrefix: 'plans' });
   const { lang, fmt } = useLang();
   const navigate = useNavigate();
-  const { user, profile, refreshProfile } = useSession();
-  const client = useQueryClient();
+  const { user, profile } = useSession();
   const [paying, setPaying] = useState(false);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const [paypalState, setPaypalState] = useState<'loading' | 'ready' | 'failed'>('loading');
@@ -203,15 +220,7 @@ function Payment({ basket }: { basket: Basket }) {
   const start = todayUtc();
   const plan = toPlan(basket);
 
-  const done = async () => {
-    // Stale only: read again by the plan page; read now, this page would see the new plan and
-    // go to the plan page without ?purchased (it redirects owners with a plan).
-    await Promise.all([
-      refreshProfile(),
-      client.invalidateQueries({ queryKey: planKeys.all(user?.id ?? ''), refetchType: 'none' }),
-    ]);
-    navigate(`${paths.profilePlan}?purchased=1`);
-  };
+  const done = usePurchased();
 
   const payWithPortOne = async (route: 'card' | 'wallet') => {
     if (paying || !user) return;
@@ -422,18 +431,10 @@ function Payment({ basket }: { basket: Basket }) {
 
 export function PurchasePage() {
   const { t } = useTranslation();
-  const { user, refreshProfile } = useSession();
-  const client = useQueryClient();
-  const navigate = useNavigate();
+  const { user } = useSession();
   const location = useLocation();
   // a PayPal subscription approved in this tab before a reload: its check finished here (U13)
-  const approved = useApprovedCheck(async () => {
-    await Promise.all([
-      refreshProfile(),
-      client.invalidateQueries({ queryKey: planKeys.all(user?.id ?? ''), refetchType: 'none' }),
-    ]);
-    navigate(`${paths.profilePlan}?purchased=1`);
-  });
+  const approved = useApprovedCheck(usePurchased());
   const onPayment = location.pathname === PAYMENT || location.pathname === `${PAYMENT}/`;
   const basket = basketFromSearch(location.search);
   // spec: the payment history is read on load; an owner with an active plan goes to the plan page
