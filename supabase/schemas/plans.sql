@@ -457,7 +457,8 @@ revoke execute on function public.record_payment_event(text) from public, anon, 
 
 -- Redeems a coupon for the owner: the coupon's row is locked, so parallel redemptions of a capped
 -- coupon (or one owner's double click) run one after the other; once per owner, before
--- valid_until, within max_redemptions. A promote_coupon is for owners who never had a plan. The
+-- valid_until, within max_redemptions. A promote_coupon is for owners who never had a plan (bought
+-- or promoted; a free coupon does not count). The
 -- coupon gives its plan for duration_days (beside a paid plan the larger limits apply).
 create function public.redeem_coupon(p_user_id uuid, p_code text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -481,8 +482,9 @@ begin
   if v_coupon.max_redemptions is not null and v_coupon.redemption_count >= v_coupon.max_redemptions then
     raise exception 'This coupon has been used up' using errcode = 'PT409';
   end if;
+  -- a free coupon is not a plan: redeemed before, it does not spend the welcome (rev-uncov3 D7)
   if v_coupon.type = 'promote_coupon'
-     and exists (select 1 from public.payments where user_id = p_user_id) then
+     and exists (select 1 from public.payments where user_id = p_user_id and type <> 'coupon') then
     raise exception 'This coupon is for owners who have never had a plan' using errcode = 'PT403';
   end if;
 

@@ -131,6 +131,24 @@ describe('coupons', () => {
     expect(blocksAllowed([20, 8])).toBe(23);
   });
 
+  it('a free coupon redeemed first does not spend the promote coupon; a second promotion is refused', async () => {
+    const owner = await newUser('promo-after-coupon');
+    expect((await use(owner, code)).status).toBe(200);
+    const res = await use(owner, promo);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    const second = `PROMO2-${randomUUID().slice(0, 8).toUpperCase()}`;
+    await sql(
+      `insert into public.coupons (code, type, content, duration_days) values
+        ($1, 'promote_coupon', '{"planName":"Spring","blockLimit":4,"responseMonthlyLimit":0}', 14)`,
+      [second],
+    );
+    try {
+      await plans.refused(owner, () => use(owner, second), 403, PLAN_MESSAGES.couponNewOnly);
+    } finally {
+      await sql('delete from public.coupons where code = $1', [second]);
+    }
+  });
+
   it('a coupon larger than the plan gives its blocks, not the sum, as blocksAllowed counts', async () => {
     const owner = await newUser('coupon-over-plan');
     expect(
