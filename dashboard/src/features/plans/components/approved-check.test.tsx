@@ -103,7 +103,6 @@ describe('a PayPal subscription approved before a reload', () => {
     const check = heldCheck();
     open('/purchase/payment?focus=basic');
     await checkingSaid();
-    expect(screen.getByText(CHECKING, { selector: '[aria-hidden=true]' })).toBeTruthy();
     // no way to pay again while it is checked
     expect(screen.queryByRole('button', { name: 'Pay by card' })).toBeNull();
     expect(api.checkPaypalPayment).toHaveBeenLastCalledWith(BASIC, SUB);
@@ -112,6 +111,26 @@ describe('a PayPal subscription approved before a reload', () => {
       expect(screen.getByTestId('where').textContent).toBe('/profile/plan?purchased=1'),
     );
     expect(approvedOf(USER)).toBeNull();
+  });
+
+  it('says it in a status region that was on the page before its text (rev-break2 A5)', async () => {
+    // a live region inserted with its text already in is often not read by a screen reader
+    keepApproved(USER, SUB, BASIC);
+    const check = heldCheck();
+    const changes: MutationRecord[] = [];
+    const watch = new MutationObserver((records) => changes.push(...records));
+    watch.observe(document.body, { childList: true, subtree: true, characterData: true });
+    open('/profile/plan');
+    const region = (await checkingSaid()).closest('[role=status]')!;
+    changes.push(...watch.takeRecords());
+    watch.disconnect();
+    // the region came in empty, and the text went into it afterwards
+    const added = changes.findIndex((r) => [...r.addedNodes].some((n) => n.contains(region)));
+    expect(added).toBeGreaterThanOrEqual(0);
+    expect(
+      changes.slice(added + 1).some((r) => r.target === region && r.addedNodes.length > 0),
+    ).toBe(true);
+    await check.answer();
   });
 
   it('the plan page finishes it too, its Upgrade held meanwhile (en, ko)', async () => {
