@@ -6,6 +6,11 @@ import { expect } from '@open-wc/testing';
 import { getIdentity } from './identity.js';
 import { flush, load, peek, write } from './storage.js';
 import { PROFILE_KEY } from './stored.js';
+import { storageKey } from './vault.js';
+import { until } from '../test/mock-api.js';
+
+/** A bound on a hung test, not a measure: the key answers after 3.5 s. */
+const HUNG = 15_000;
 
 const realOpen = indexedDB.open.bind(indexedDB);
 const base64 = (b: ArrayBuffer | Uint8Array) => btoa(String.fromCharCode(...new Uint8Array(b)));
@@ -68,5 +73,9 @@ describe('storage that answers after the key gave up', () => {
     await flush(PROFILE_KEY);
     expect(peek(PROFILE_KEY)).to.deep.equal({ name: 'Page Only', color: '#654321' });
     expect(localStorage.getItem(PROFILE_KEY), 'the kept profile after a write').to.equal(sealed);
+    // the key answers late: the page seals with it from now on, and the kept profile stays as it is
+    await until(async () => (await storageKey()) != null, HUNG);
+    await flush(PROFILE_KEY);
+    expect(localStorage.getItem(PROFILE_KEY), 'the kept profile after the key').to.equal(sealed);
   });
 });

@@ -21,7 +21,20 @@ export const SEALED = 'rb1.';
 export { sessionKey } from './session-key.js';
 export { LEGACY_PROFILE_KEY, PROFILE_KEY, stored, subscribe };
 
-const vault = () => import('./vault.js');
+const vault = () => import('./vault.js').then((m) => (m.onLateKey(adopt), m));
+
+/**
+ * The key answered after the page went on without it: what the page wrote to keep meanwhile is
+ * sealed now, unless a value kept before (not opened: this page had no key) is there, which stays
+ * as before; and a kept value not opened for want of the key is opened.
+ */
+function adopt(): void {
+  for (const [key, e] of store().entries) {
+    const sealed = stored(key)?.startsWith(SEALED);
+    if (e.unkept && !sealed) write(key, e.value);
+    else if (sealed && e.value == null && !e.writing) void load(key, true);
+  }
+}
 
 const put = (key: string, raw: string | null): void => {
   try {
@@ -77,11 +90,11 @@ export function peek<T>(key: string): T | null {
 }
 
 /** The value under `key` as stored now, opened (the key's chunk loads only for a sealed value). */
-export async function load<T>(key: string): Promise<T | null> {
+export async function load<T>(key: string, again = false): Promise<T | null> {
   const e = entry(key);
   while (e.writing) await e.writing;
   const raw = stored(key);
-  if (raw === e.raw || !raw?.startsWith(SEALED)) return peek(key);
+  if ((raw === e.raw && !again) || !raw?.startsWith(SEALED)) return peek(key);
   // undefined: not opened for want of a key (or of the chunk), which says nothing of the value
   const text = await vault().then(
     (m) => m.unseal(key, raw.slice(SEALED.length)),
@@ -89,7 +102,7 @@ export async function load<T>(key: string): Promise<T | null> {
   );
   // written or changed while it was being opened: what is there now counts
   if (e.writing || stored(key) !== raw) return load(key);
-  if (e.raw !== raw) {
+  if (e.raw !== raw || again) {
     e.raw = raw;
     e.value = text === undefined ? null : parse(text);
     // sealed with a key this browser no longer has, altered, moved or not JSON: dropped; one not
@@ -128,6 +141,7 @@ export function write(key: string, value: unknown, keep = true): void {
             // not kept (no key, storage blocked or full): a plain value from before must not
             // outlive it; a sealed one stays for a page that can open it (the value is this page's)
             if (sealed || !stored(key)?.startsWith(SEALED)) put(key, sealed && SEALED + sealed);
+            e.unkept = !sealed;
             e.raw = stored(key);
             e.writing = undefined;
           });

@@ -17,6 +17,8 @@ export interface Entry {
   v: number;
   /** The write to localStorage under way, if any. */
   writing?: Promise<void>;
+  /** Written to keep, but not sealed (no key yet): kept if the key answers late (storage.ts). */
+  unkept?: boolean;
 }
 
 /** Shared by every element of the page, every bundle: it lives on globalThis. */

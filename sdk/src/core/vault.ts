@@ -12,8 +12,8 @@ let key: Promise<CryptoKey | null> | undefined;
 /**
  * How long the key may take before the page goes on without one. An IndexedDB whose open() never
  * answers (Safari 14.1's first open, some in-app browsers) is storage that is not there: without
- * a bound, a new visitor's first write waited on it for good (the breaker's D6). A cold open on a
- * slow phone takes well under a second.
+ * a bound, a new visitor's first write waited on it for good (the breaker's D6). An open that
+ * answers later still counts: see onLateKey.
  */
 const KEY_WAIT_MS = 3000;
 
@@ -21,19 +21,31 @@ const KEY_WAIT_MS = 3000;
  * The page's storage key: the one in IndexedDB, or a new one put there. Get-or-add is one
  * read-write transaction, so two scripts of the origin starting at once agree on one key. Null
  * when IndexedDB or WebCrypto is unavailable (private modes, blocked storage) or has not answered
- * within KEY_WAIT_MS: nothing is kept, the page's session and profile live for the page only.
+ * within KEY_WAIT_MS: nothing is kept, the page's session and profile live for the page only, until
+ * a key answering late is taken (onLateKey).
  */
 export function storageKey(): Promise<CryptoKey | null> {
   return (key ??= new Promise((done) => {
-    const late = setTimeout(() => done(null), KEY_WAIT_MS);
+    let gaveUp = false;
+    const late = setTimeout(() => ((gaveUp = true), done(null)), KEY_WAIT_MS);
     openKey()
       .catch(() => null)
       .then((found) => {
         clearTimeout(late);
-        done(found);
+        if (!gaveUp) done(found);
+        // answered after the page went on without it (a slow device, rev-break2 S2): from now on
+        // the page seals with it, and keeps what it wrote meanwhile (storage.ts)
+        else if (found) {
+          key = Promise.resolve(found);
+          lateKey?.();
+        }
       });
   }));
 }
+
+let lateKey: (() => void) | undefined;
+/** `fn` is called if the key answers after the page went on without one. */
+export const onLateKey = (fn: () => void): void => void (lateKey = fn);
 
 async function openKey(): Promise<CryptoKey> {
   const fresh = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, [
