@@ -58,4 +58,48 @@ describe('letter button dialog', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
     expect(onChange).toHaveBeenCalledWith({ imageButton: null });
   });
+
+  it('takes a link as the owner meant it: a bare domain, a doubled https://, a bare email', () => {
+    const onChange = open('cta', none);
+    const dialog = screen.getByRole('dialog', { name: 'Call-to-action link' });
+    const link = within(dialog).getByLabelText('Button link');
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Button text' }), {
+      target: { value: 'Read' },
+    });
+    const applied = (value: string) => {
+      fireEvent.change(link, { target: { value } });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
+      return onChange.mock.lastCall?.[0];
+    };
+    expect(applied('example.com/read?x=1')).toEqual({
+      cta: { text: 'Read', link: 'https://example.com/read?x=1' },
+    });
+    expect(applied('https://https://example.com')).toEqual({
+      cta: { text: 'Read', link: 'https://example.com' },
+    });
+    expect(applied(' ann@example.com ')).toEqual({
+      cta: { text: 'Read', link: 'mailto:ann@example.com' },
+    });
+    onChange.mockClear();
+    // not a link by any reading: still refused, nothing set
+    applied('javascript:alert(1)');
+    applied('read more');
+    expect(onChange).not.toHaveBeenCalled();
+    expect(within(dialog).getByText('Enter an http(s) or mailto link')).toBeTruthy();
+  });
+
+  it('an image address without a scheme is taken as https', () => {
+    const onChange = open('image', none);
+    const dialog = screen.getByRole('dialog', { name: 'Image button' });
+    fireEvent.change(within(dialog).getByLabelText('Image address'), {
+      target: { value: 'cdn.example.com/a.png' },
+    });
+    fireEvent.change(within(dialog).getByLabelText('Image link'), {
+      target: { value: 'example.com' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    expect(onChange).toHaveBeenCalledWith({
+      imageButton: { src: 'https://cdn.example.com/a.png', link: 'https://example.com' },
+    });
+  });
 });

@@ -37,12 +37,28 @@ const FIELDS: Record<LetterButtonKind, LinkField[]> = {
   ],
 };
 
+/**
+ * A link as the owner meant it: trimmed; an address pasted after the field's https:// loses the
+ * doubled scheme, a bare domain (example.com/read) gets https:// and, for a link, a bare email
+ * address mailto: (before, both were refused as "not a link").
+ */
+export function meantLink(field: LinkField, value: string): string {
+  const v = value.trim();
+  if (field.check === 'text') return v;
+  const doubled = /^https?:\/\/(?=https?:\/\/)/i;
+  if (doubled.test(v)) return v.replace(doubled, '');
+  if (field.check === 'link' && /^[^\s@:/]+@[^\s@:/]+\.[^\s@:/]+$/.test(v)) return 'mailto:' + v;
+  if (/^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?([/?#]\S*)?$/i.test(v)) return 'https://' + v;
+  return v;
+}
+
 /** What is wrong with a field's value, as a key of the messages below; undefined when fine. */
 function problem(field: LinkField, value: string): 'required' | 'tooLong' | 'invalid' | undefined {
-  if (value.trim() === '') return 'required';
-  if (field.max && value.length > field.max) return 'tooLong';
-  if (field.check === 'link' && !isLetterLink(value.trim())) return 'invalid';
-  if (field.check === 'image' && !/^https:\/\/\S+$/i.test(value.trim())) return 'invalid';
+  const v = meantLink(field, value);
+  if (v === '') return 'required';
+  if (field.max && v.length > field.max) return 'tooLong';
+  if (field.check === 'link' && !isLetterLink(v)) return 'invalid';
+  if (field.check === 'image' && !/^https:\/\/\S+$/i.test(v)) return 'invalid';
   return undefined;
 }
 
@@ -77,7 +93,7 @@ export function LinkDialog({ kind, buttons, onChange, onClose }: LinkDialogProps
   );
   const valid = Object.values(errors).every((e) => !e);
   const apply = () => {
-    const v = Object.fromEntries(Object.entries(values).map(([k, value]) => [k, value.trim()]));
+    const v = Object.fromEntries(fields.map((f) => [f.key, meantLink(f, values[f.key] ?? '')]));
     onChange(
       kind === 'cta'
         ? { cta: { text: v.text!, link: v.link! } }
