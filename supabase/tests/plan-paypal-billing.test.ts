@@ -362,6 +362,38 @@ describe('what PayPal bills decides the plan', () => {
     expect(await plans.profileOf(owner.id)).toMatchObject({ block_limit: 43 });
   });
 
+  it('"Cancel and return" at PayPal drops the pending change (declined): nothing revised again; a change PayPal bills already stays', async () => {
+    const owner = await newUser('pp-declined');
+    const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);
+    await plans.changeByPaypal(owner, paymentId, plans.custom(24, 0));
+    const revision = async () =>
+      (await plans.paypalState()).subscriptions.find((s) => s.id === sub)?.pending_revision;
+    const asked = await revision();
+    const declined = await plans.changeByPaypal(owner, paymentId, plans.BASIC, true);
+    expect(declined.json.data).toMatchObject({ links: [] });
+    expect(await revision()).toEqual(asked);
+    expect(await row(owner.id)).toMatchObject({
+      type: 'basic',
+      next_content: { planName: 'Basic', blockLimit: 8, responseMonthlyLimit: 1000 },
+      next_price: '3.00',
+    });
+    // approved at $10 first, then another change declined: PayPal bills $10, the row keeps its change
+    await plans.changeByPaypal(owner, paymentId, plans.custom(40, 0));
+    await plans.control('paypal', `/subscriptions/${sub}/approve`);
+    await plans.changeByPaypal(owner, paymentId, plans.custom(20, 0));
+    const refused = await callFunction(
+      'change-paypal-payment',
+      { paymentId, plan: plans.BASIC, declined: true },
+      owner.accessToken,
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.json).toMatchObject({ error: { code: 'change_approved' } });
+    expect(await row(owner.id)).toMatchObject({
+      next_content: { planName: 'Custom', blockLimit: 20, responseMonthlyLimit: 0 },
+      next_price: '5.00',
+    });
+  });
+
   it('a Change to another plan of the same price: PayPal bills the same amount, and the period has the new plan', async () => {
     const owner = await newUser('pp-same-price');
     const { sub, paymentId } = await plans.boughtByPaypal(owner, 3);

@@ -157,6 +157,8 @@ export function changePlan(
       ref: string,
       price: number,
       revoked: () => Promise<unknown>,
+      /** The owner declined the change at the provider (PayPal's "Cancel and return"). */
+      declined: boolean,
     ): Promise<Record<string, unknown> | void>;
     /** After the change is recorded (the card plan kicks the queue that schedules the charge). */
     recorded?(): void;
@@ -164,12 +166,14 @@ export function changePlan(
 ) {
   return ownerHandler(ZChangePayment, async ({ body, user }) => {
     const price = planPrice(body.plan);
+    if (body.declined && call.method !== 'paypal')
+      throw new HttpError(400, 'invalid_request', PLAN_MESSAGES.declinedCardOnly);
     const plan = await settledPlan(call, user.id, body.paymentId);
     if (!plan.payment.auto_renew || call.renews?.(plan) === false)
       throw new HttpError(409, 'conflict', PLAN_MESSAGES.notRenewing);
     const ref = providerRef(plan);
     const extra = ref
-      ? await call.changeAtProvider(ref, price, settleAfterRevoke(call, plan))
+      ? await call.changeAtProvider(ref, price, settleAfterRevoke(call, plan), !!body.declined)
       : undefined;
     const payment = await record(call, 'record_plan_change', {
       p_user_id: user.id,

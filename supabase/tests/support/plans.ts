@@ -62,6 +62,8 @@ export const paypalState = () =>
       id: string;
       status: string;
       quantity: string;
+      /** A revision asked and not approved yet. */
+      pending_revision?: { quantity: string; token: string };
       billing_info?: {
         last_failed_payment?: { next_payment_retry_time: string };
         last_payment?: { time: string };
@@ -124,9 +126,21 @@ export const takenFor = async (sub: string) =>
 export const refundsOf = async (sub: string) =>
   (await paypalState()).refunds.filter((r) => r.subscription_id === sub);
 
-/** change-paypal-payment: the owner's Change of their PayPal plan to `plan`, answered 200. */
-export async function changeByPaypal(owner: TestUser, paymentId: string, plan: TPlan) {
-  const res = await callFunction('change-paypal-payment', { paymentId, plan }, owner.accessToken);
+/**
+ * change-paypal-payment: the owner's Change of their PayPal plan to `plan`, answered 200;
+ * `declined`: back from PayPal's "Cancel and return" with the plan held.
+ */
+export async function changeByPaypal(
+  owner: TestUser,
+  paymentId: string,
+  plan: TPlan,
+  declined?: true,
+) {
+  const res = await callFunction(
+    'change-paypal-payment',
+    { paymentId, plan, ...(declined && { declined }) },
+    owner.accessToken,
+  );
   expect(res.status, JSON.stringify(res.json)).toBe(200);
   return res;
 }

@@ -55,6 +55,8 @@ export const PLAN_MESSAGES = {
   noPlan: 'No such plan',
   notRenewing: 'This plan does not renew',
   renewalPending: 'The renewal payment is under way; try again in a moment',
+  changeApproved: 'PayPal bills another price already: a change was approved there',
+  declinedCardOnly: 'Only a PayPal change is declined at the provider',
 } as const;
 
 /**
@@ -275,8 +277,17 @@ export type TCheckPaypalPayment = z.infer<typeof ZCheckPaypalPayment>;
 export const ZCancelPayment = z.strictObject({ paymentId });
 export type TCancelPayment = z.infer<typeof ZCancelPayment>;
 
-/** changeIamportPayment, changePaypalPayment: the plan of the next periods. */
-export const ZChangePayment = z.strictObject({ paymentId, plan: ZPlan });
+/**
+ * changeIamportPayment, changePaypalPayment: the plan of the next periods. `declined` (PayPal
+ * only): the owner came back from the revise's "Cancel and return"; `plan` is the plan held, and
+ * the pending change is dropped without asking PayPal for another revision, when PayPal still
+ * bills that plan's price (else 409 change_approved, nothing changed).
+ */
+export const ZChangePayment = z.strictObject({
+  paymentId,
+  plan: ZPlan,
+  declined: z.literal(true).optional(),
+});
 export type TChangePayment = z.infer<typeof ZChangePayment>;
 
 /** useCoupon: the code (the spec calls it couponId). */

@@ -124,11 +124,15 @@ export function cancelPayment(row: Pick<PlanRow, 'id' | 'method'>) {
   return invokeFunction<PaymentAnswer>(name, ZCancelPayment.parse({ paymentId: row.id }));
 }
 
-export function changePayment(row: Pick<PlanRow, 'id' | 'method'>, plan: TPlan) {
+/**
+ * The plan of the next periods; `declined`: back from PayPal's "Cancel and return", `plan` being
+ * the plan held, the pending change is dropped without another revision at PayPal.
+ */
+export function changePayment(row: Pick<PlanRow, 'id' | 'method'>, plan: TPlan, declined?: true) {
   const name = row.method === 'paypal' ? 'change-paypal-payment' : 'change-iamport-payment';
   return invokeFunction<PaymentAnswer & { links?: Array<{ href: string; rel: string }> }>(
     name,
-    ZChangePayment.parse({ paymentId: row.id, plan }),
+    ZChangePayment.parse({ paymentId: row.id, plan, ...(declined && { declined }) }),
   );
 }
 

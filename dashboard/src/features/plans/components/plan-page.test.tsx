@@ -3,6 +3,7 @@ import i18next from 'i18next';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   fakeExports,
+  functionError,
   opensInKorean,
   renderWithProviders,
   signedInSession,
@@ -281,7 +282,7 @@ describe('plan page', () => {
     render();
     const renewal = await screen.findByTestId('renewal');
     expect(renewal.textContent).toBe(
-      'Stopped: it ends on 27.01.21. The plan of the period paid already applies from 26.12.23.',
+      'Stopped: it ends on 27.01.21. The plan of the period paid already applies from 26.12.23. You can buy a plan again from 27.01.22.',
     );
     expect(
       screen.getByText(
@@ -289,7 +290,7 @@ describe('plan page', () => {
       ),
     ).toBeTruthy();
     expect(await inKorean(renewal)).toBe(
-      '중지됨: 27.01.21에 종료됩니다. 26.12.23부터는 이미 결제한 기간의 플랜이 적용됩니다.',
+      '중지됨: 27.01.21에 종료됩니다. 26.12.23부터는 이미 결제한 기간의 플랜이 적용됩니다. 새 플랜은 27.01.22부터 구매할 수 있습니다.',
     );
     cleanup();
 
@@ -304,7 +305,7 @@ describe('plan page', () => {
     ]);
     render();
     expect((await screen.findByTestId('renewal')).textContent).toBe(
-      'The renewal payment failed: the plan ends on 26.12.22.',
+      'The renewal payment failed: the plan ends on 26.12.22. You can buy a plan again from 26.12.23.',
     );
     expect(screen.queryByText(/^From /)).toBeNull();
     cleanup();
@@ -370,6 +371,20 @@ describe('plan page', () => {
       ),
     );
     expect(await screen.findByText('Your plan is stopped. It runs until 26.12.22.')).toBeTruthy();
+  });
+
+  // U2: no plan can be bought beside one still running; the stopped plan's line says from when
+  it('says on a stopped plan when a new one can be bought (en, ko)', async () => {
+    api.listActivePlans.mockResolvedValue([row({ auto_renew: false, stopped_at: 'x' })]);
+    render();
+    const renewal = await screen.findByTestId('renewal');
+    expect(renewal.textContent).toBe(
+      'Stopped: it ends on 26.12.22. You keep everything until then, and can buy a plan again from 26.12.23.',
+    );
+    expect(screen.queryByRole('button', { name: 'Change' })).toBeNull();
+    expect(await inKorean(renewal)).toBe(
+      '중지됨: 26.12.22에 종료됩니다. 그때까지 모든 기능을 그대로 쓸 수 있으며, 새 플랜은 26.12.23부터 구매할 수 있습니다.',
+    );
   });
 
   it('a Stop PortOne could not be asked about says the payment service did not answer and nothing changed', async () => {
@@ -510,19 +525,51 @@ describe('plan page', () => {
     ).toBeTruthy();
   });
 
-  // U8: the revise's "Cancel and return" is not the purchase's cancel
-  it("says after PayPal's Cancel and return on a change that the plan stays, and how to ask again (en, ko)", async () => {
+  // U8: the revise's "Cancel and return" is not the purchase's cancel, and drops the change
+  /** The page back from PayPal's "Cancel and return" with a change to 16 blocks pending. */
+  const backFromCancel = () => {
     const pending = { planName: 'Custom', blockLimit: 16, responseMonthlyLimit: 2000 };
     api.listActivePlans.mockResolvedValue([row({ next_content: pending, next_price: 6 })]);
     renderWithProviders(<PlanPage />, {
       route: '/profile/plan?paypal=change-cancelled',
       session: signedInSession(),
     });
+  };
+
+  it("drops the pending change on the server after PayPal's Cancel and return, and says the plan stays (en, ko)", async () => {
+    const kept = row({ next_content: row().content, next_price: 5 });
+    api.changePayment.mockImplementation(async () => {
+      api.listActivePlans.mockResolvedValue([kept]);
+      return { status: true, payment: kept, links: [] };
+    });
+    backFromCancel();
+    const notice = await screen.findByText(/so it is dropped/);
+    expect(notice.textContent).toBe(
+      'You did not approve the change on PayPal, so it is dropped and your plan stays as it is. To ask for it again, open Change.',
+    );
+    expect(api.changePayment).toHaveBeenCalledTimes(1);
+    expect(api.changePayment).toHaveBeenCalledWith(
+      expect.objectContaining({ id: 'plan-1' }),
+      { type: 'custom', blockLimit: 12, responseMonthlyLimit: 2000 },
+      true,
+    );
+    expect(screen.queryByText(/Nothing was charged/)).toBeNull();
+    expect(screen.queryByText(/^Waiting for your approval on PayPal/)).toBeNull();
+    expect(await inKorean(notice)).toBe(
+      'PayPal에서 변경을 승인하지 않아 변경을 취소했습니다. 플랜은 지금 그대로입니다. 다시 요청하려면 변경을 여세요.',
+    );
+  });
+
+  it('keeps a change PayPal refuses to drop (approved there before) and says how to drop it (en, ko)', async () => {
+    api.changePayment.mockRejectedValue(
+      functionError(409, 'change_approved', 'PayPal bills another price already'),
+    );
+    backFromCancel();
+    await waitFor(() => expect(api.changePayment).toHaveBeenCalledTimes(1));
     const notice = await screen.findByText(/^You did not approve the change on PayPal/);
     expect(notice.textContent).toBe(
       'You did not approve the change on PayPal, so your plan stays as it is. To get the approval link again, or to drop the change, open Change.',
     );
-    expect(screen.queryByText(/Nothing was charged/)).toBeNull();
     const waiting = await screen.findByText(/^Waiting for your approval on PayPal/);
     expect(waiting.textContent).toMatch(/Open Change to get the link again/);
     expect(await inKorean(notice)).toBe(

@@ -1,7 +1,7 @@
 // /profile/plan: the active plan (spec: the first history row that is active and basic, custom or
 // subscription) with Stop and Change, the coupon dialog, usage gauges for blocks and this month's
 // emails (capped at 100%), and the plan history.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -74,6 +74,26 @@ const PAYPAL_NOTICES = new Map([
   ['change-cancelled', 'notices.paypalChangeCancelled'],
   ['approved', 'notices.paypalApproved'],
 ]);
+
+/**
+ * Back from the revise's "Cancel and return" (?paypal=change-cancelled) with a PayPal change still
+ * pending: the change is dropped on the server (change-paypal-payment, declined, with the plan
+ * held), once per plan; `dropped` then reloads the plans. A change PayPal bills already (approved
+ * before) is refused there and stays, and so does the notice that says how to drop it.
+ */
+function useDeclinedChange(plan: PlanRow | undefined, declined: boolean, dropped: () => void) {
+  const asked = useRef<string | null>(null);
+  const pending =
+    declined && plan?.method === 'paypal' && upcomingPlans(plan).some((next) => !next.paid);
+  useEffect(() => {
+    if (!pending || !plan || asked.current === plan.id) return;
+    asked.current = plan.id;
+    changePayment(plan, toPlan(heldBasketOf(plan)), true).then(dropped, () => {
+      // refused (approved at PayPal) or not answered: the notice says how to drop it by hand
+    });
+  }, [pending, plan, dropped]);
+  return declined && !!plan && !pending;
+}
 
 function ChangeDialog({
   row,
@@ -296,6 +316,8 @@ function RenewalLine({
       {s(`active.${state}${paidFrom && state === 'stopped' ? 'Paid' : ''}`, {
         date: formatPlanDate(state === 'renews' ? dayAfter(plan.end_date) : plan.end_date),
         paid: paidFrom ? formatPlanDate(paidFrom) : '',
+        // a plan that does not renew: a new one can be bought once it has ended (stop.final)
+        after: formatPlanDate(dayAfter(plan.end_date)),
       })}
     </p>
   );
@@ -318,12 +340,20 @@ export function PlanPage() {
   const stateNotice = (location.state as { notice?: string } | null)?.notice;
   // ?purchased thanks only beside the plan it thanks for: a kept or shared address, or a purchase
   // refused later, must not thank an owner on Starter (U4 of the outside tester's report)
+  const reload = useInvalidatePlans();
+  // the change the owner did not approve at PayPal is dropped; then the notice says so (U8)
+  const changeDropped = useDeclinedChange(
+    plan,
+    params.get('paypal') === 'change-cancelled',
+    reload,
+  );
   const queryKey = params.has('purchased')
     ? plan && 'notices.purchased'
-    : PAYPAL_NOTICES.get(params.get('paypal') ?? '');
+    : changeDropped
+      ? 'notices.paypalChangeDropped'
+      : PAYPAL_NOTICES.get(params.get('paypal') ?? '');
   const queryNotice = stateNotice || (queryKey ? s(queryKey) : null);
 
-  const reload = useInvalidatePlans();
   // a PayPal subscription approved in this tab before a reload: its check finished here (U13)
   const approved = useApprovedCheck(() => {
     reload();

@@ -24,11 +24,14 @@ export const en = {
     perMonth: '{{price}} a month',
     period: '{{start}} – {{end}}',
     renews: 'Renews on {{date}}.',
-    stopped: 'Stopped: it ends on {{date}}. You keep everything until then.',
+    // a plan that no longer renews keeps the purchase closed until it has ended: say when it opens (U2)
+    stopped:
+      'Stopped: it ends on {{date}}. You keep everything until then, and can buy a plan again from {{after}}.',
     // the next period charged already (3 days before it) for a changed plan starts before the end
     stoppedPaid:
-      'Stopped: it ends on {{date}}. The plan of the period paid already applies from {{paid}}.',
-    failed: 'The renewal payment failed: the plan ends on {{date}}.',
+      'Stopped: it ends on {{date}}. The plan of the period paid already applies from {{paid}}. You can buy a plan again from {{after}}.',
+    failed:
+      'The renewal payment failed: the plan ends on {{date}}. You can buy a plan again from {{after}}.',
     // a PayPal renewal that failed while PayPal retries it (the subscription stays active)
     retrying:
       'The renewal payment failed. PayPal will try again on {{retry}}. Your plan stays on until {{until}}, and renews as soon as a payment goes through.',
@@ -64,6 +67,9 @@ export const en = {
     // the revise's "Cancel and return" (change-paypal-payment's cancel_url, U8)
     paypalChangeCancelled:
       'You did not approve the change on PayPal, so your plan stays as it is. To get the approval link again, or to drop the change, open Change.',
+    // the return dropped the change on the server (change-paypal-payment, declined)
+    paypalChangeDropped:
+      'You did not approve the change on PayPal, so it is dropped and your plan stays as it is. To ask for it again, open Change.',
     stopped: 'Your plan is stopped. It runs until {{date}}.',
     changed: 'Your plan changes on {{date}}.',
     // a Change back to the plan held: the change asked before is dropped (U8, U9)
@@ -333,6 +339,8 @@ export const ko: typeof en = {
     noPlan: '없는 플랜입니다',
     notRenewing: '갱신되지 않는 플랜입니다',
     renewalPending: '갱신 결제가 진행 중입니다. 잠시 후 다시 시도해 주세요',
+    changeApproved: 'PayPal에서 이미 승인한 변경이 있어 다른 금액으로 결제됩니다',
+    declinedCardOnly: 'PayPal 변경만 취소할 수 있습니다',
   },
   failed: '처리하지 못했습니다: {{reason}}',
   types: {
@@ -352,10 +360,12 @@ export const ko: typeof en = {
     perMonth: '월 {{price}}',
     period: '{{start}} – {{end}}',
     renews: '{{date}}에 갱신됩니다.',
-    stopped: '중지됨: {{date}}에 종료됩니다. 그때까지 모든 기능을 그대로 쓸 수 있습니다.',
+    stopped:
+      '중지됨: {{date}}에 종료됩니다. 그때까지 모든 기능을 그대로 쓸 수 있으며, 새 플랜은 {{after}}부터 구매할 수 있습니다.',
     stoppedPaid:
-      '중지됨: {{date}}에 종료됩니다. {{paid}}부터는 이미 결제한 기간의 플랜이 적용됩니다.',
-    failed: '갱신 결제가 실패했습니다. 플랜은 {{date}}에 종료됩니다.',
+      '중지됨: {{date}}에 종료됩니다. {{paid}}부터는 이미 결제한 기간의 플랜이 적용됩니다. 새 플랜은 {{after}}부터 구매할 수 있습니다.',
+    failed:
+      '갱신 결제가 실패했습니다. 플랜은 {{date}}에 종료되며, 새 플랜은 {{after}}부터 구매할 수 있습니다.',
     retrying:
       '갱신 결제가 실패했습니다. PayPal이 {{retry}}에 다시 결제를 시도합니다. 플랜은 {{until}}까지 유지되며, 결제가 되면 바로 갱신됩니다.',
     retryingSoon:
@@ -384,6 +394,8 @@ export const ko: typeof en = {
     paypalApproved: 'PayPal에서 승인했습니다. 변경 내용은 다음 결제부터 적용됩니다.',
     paypalChangeCancelled:
       'PayPal에서 변경을 승인하지 않아 플랜은 지금 그대로입니다. 승인 링크를 다시 받거나 변경을 취소하려면 변경을 여세요.',
+    paypalChangeDropped:
+      'PayPal에서 변경을 승인하지 않아 변경을 취소했습니다. 플랜은 지금 그대로입니다. 다시 요청하려면 변경을 여세요.',
     stopped: '플랜을 중지했습니다. {{date}}까지 이용할 수 있습니다.',
     changed: '{{date}}부터 플랜이 변경됩니다.',
     kept: '변경을 취소했습니다. 플랜은 지금 그대로 유지됩니다.',
