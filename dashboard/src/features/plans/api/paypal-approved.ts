@@ -8,6 +8,7 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 import { ZCheckPaypalPayment, type TPlan } from '@reaction-blocks/contracts/plans';
 import { messageOf } from '../../../lib/errors';
+import { isTransient } from '../../../lib/query-client';
 import { useSession } from '../../../lib/session';
 import { checkPaypalPayment } from './plans';
 
@@ -61,11 +62,13 @@ export function approvedOf(userId: string): Approved | null {
   }
 }
 
-/** A failure worth trying again on the next load: no answer, or the server or PayPal down. */
-const passing = (cause: unknown) => {
-  const { status, code } = (cause ?? {}) as { status?: number; code?: string };
-  return status === undefined || status >= 500 || code === 'provider_unavailable';
-};
+/**
+ * A failure that keeps the subscription for another check: one worth trying again (isTransient,
+ * the queries' rule: no answer, the server or PayPal down, a 429 with a short wait), or a 429 with
+ * a long one (the next check comes on a later load, not now). Anything else answered for good.
+ */
+const passing = (cause: unknown) =>
+  isTransient(cause) || (cause as { status?: unknown } | null)?.status === 429;
 
 /**
  * check-paypal-payment for a subscription just approved: PayPal may take a moment to make it

@@ -64,6 +64,19 @@ function heldCheck() {
   return { answer: () => act(answer), fail: (cause: unknown) => act(() => fail(cause)) };
 }
 
+/** What invokeFunction throws when the request got no answer (supabase-js's FunctionsFetchError). */
+const NO_ANSWER = Object.assign(new Error('Failed to send a request to the Edge Function'), {
+  name: 'FunctionsFetchError',
+});
+
+/** The failure said with the subscription still kept for another check. */
+async function stillKept() {
+  expect((await screen.findByRole('alert')).textContent).toMatch(
+    / Your PayPal payment is still kept: do not pay again\. It is checked again when you reload this page\.$/,
+  );
+  expect(approvedOf(USER)?.subscriptionId).toBe(SUB);
+}
+
 const CHECKING =
   'Checking the PayPal payment you approved. Do not pay again: your plan appears here in a moment.';
 /** The notice, as a screen reader is told it (the spinner's status) and as it is seen. */
@@ -184,11 +197,8 @@ describe('a PayPal subscription approved before a reload', () => {
     check = heldCheck();
     open('/profile/plan');
     await checkingSaid();
-    await check.fail(Object.assign(new Error('Failed to fetch'), { status: undefined }));
-    expect((await screen.findByRole('alert')).textContent).toMatch(
-      / Your PayPal payment is still kept: do not pay again\. It is checked again when you reload this page\.$/,
-    );
-    expect(approvedOf(USER)?.subscriptionId).toBe(SUB);
+    await check.fail(NO_ANSWER);
+    await stillKept();
     // still kept and billed: no way to pay again, a way to check again (rev-break2 A2)
     expect((screen.getByRole('button', { name: 'Upgrade' }) as HTMLButtonElement).disabled).toBe(
       true,
@@ -198,6 +208,20 @@ describe('a PayPal subscription approved before a reload', () => {
     await checkingSaid();
     await again.answer();
     expect(await screen.findByText('Your plan is active. Thank you!')).toBeTruthy();
+  });
+
+  it('a check answered 429 keeps the subscription for another check, whatever the wait', async () => {
+    // before: any 4xx forgot it, a rate limit too, and the owner was free to pay again
+    for (const retryAfter of [2, 120]) {
+      cleanup();
+      keepApproved(USER, SUB, BASIC);
+      const check = heldCheck();
+      open('/profile/plan');
+      await checkingSaid();
+      await check.fail(Object.assign(new Error('Too many requests'), { status: 429, retryAfter }));
+      await stillKept();
+      expect(screen.getByRole('button', { name: 'Check again' })).toBeTruthy();
+    }
   });
 
   it("is the signed-in owner's: another owner signing in on the page is not told of it, and its owner back is (rev-break2 A1)", async () => {
