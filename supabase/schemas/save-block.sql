@@ -193,8 +193,21 @@ declare
   v_allowed constant text[] := array['mail_to', 'notion_database', 'notion_page', 'notion_database_title'];
   v_old public.block_private;
   v_new public.block_private;
+  v_connected boolean := true;
 begin
   perform private.check_setting_keys(p_private, v_allowed);
+
+  -- A link goes to the owner's connected Notion: a workspace open in another tab may still offer
+  -- a database of a connection removed meanwhile (remove_notion_connection unlinks every block).
+  -- The connection's row is locked for share before the block's row, in the order the removal
+  -- takes them: a removal under way waits for this save and then unlinks it too, and a save
+  -- after the removal finds no connection.
+  if coalesce(p_private ->> 'notion_database', '') <> ''
+     or coalesce(p_private ->> 'notion_page', '') <> '' then
+    perform 1 from public.integrations
+      where user_id = p_block.owner_id and provider = 'notion' for share;
+    v_connected := found;
+  end if;
 
   -- the row is created with the block; a missing one (older data) is created here
   insert into public.block_private (block_id, owner_id) values (p_block.id, p_block.owner_id)
@@ -223,6 +236,9 @@ begin
     perform private.require_paid('notion_database_title',
       v_new.notion_database_title is distinct from v_old.notion_database_title
       and v_new.notion_database_title <> 'response_id');
+  end if;
+  if not v_connected then
+    raise exception 'Notion is not connected: connect it again, then choose' using errcode = 'P0001';
   end if;
 
   perform private.update_settings('public.block_private', 'block_id', p_block.id, to_jsonb(v_new), v_allowed);

@@ -4,8 +4,11 @@
 // take its value (a note), 401 (not granted, parked, released on reconnect), 404 (unlinked),
 // 429 (the owner's queue waits Retry-After), an outage (retried, nothing lost), and remove.
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import {
+  backendPid,
   callFunction,
   newGuest,
   newUser,
@@ -930,6 +933,99 @@ describe('401 and remove', () => {
     const again = await callFunction('remove-integration', { mode: 'notion' }, owner.accessToken);
     expect(again.json.data).toMatchObject({ status: true, revoked: true });
     expect((await notionWorkspace(ws2)).tokens.every((t) => t.revoked)).toBe(true);
+  });
+
+  describe('a link saved while Notion is removed (a workspace still open in another tab)', () => {
+    const NOT_CONNECTED = INTEGRATION_MESSAGES.notionGone;
+    /** A paid owner with Notion connected, a button block and the Responses data source's id. */
+    async function connectedButton(label: string) {
+      const owner = await paidOwner(label);
+      const ws = await connect(owner);
+      const dsId = (await notionWorkspace(ws)).dataSources.find((d) => d.title === 'Responses')!.id;
+      return { owner, dsId, button: await createBlock(owner, 'button') };
+    }
+    const linkOf = async (blockId: string) =>
+      (
+        await sql<{ db: string | null }>(
+          'select notion_database as db from public.block_private where block_id = $1',
+          [blockId],
+        )
+      )[0]!.db;
+    const saveLink = (owner: TestUser, blockId: string, dsId: string) =>
+      callFunction(
+        'save-block',
+        { blockId, privateSettings: { notion_database: dsId } },
+        owner.accessToken,
+      );
+
+    it('after the removal: refused with a message, nothing linked; other settings still save', async () => {
+      const { owner, dsId, button } = await connectedButton('notion-gone');
+      expect(
+        (await callFunction('remove-integration', { mode: 'notion' }, owner.accessToken)).status,
+      ).toBe(200);
+      const refused = await saveLink(owner, button, dsId);
+      expect([refused.status, refused.json.error?.message]).toEqual([400, NOT_CONNECTED]);
+      expect(await linkOf(button)).toBeNull();
+      // unlinking, and the title column, need no connection
+      const unlink = await callFunction(
+        'save-block',
+        {
+          blockId: button,
+          privateSettings: { notion_database: null, notion_database_title: 'content' },
+        },
+        owner.accessToken,
+      );
+      expect(unlink.status, JSON.stringify(unlink.json)).toBe(200);
+    });
+
+    /** A session that ran `statement` in a transaction it has not committed yet. */
+    async function uncommitted(statement: string, params: unknown[]) {
+      const client = new pg.Client({ connectionString: stack().dbUrl });
+      await client.connect();
+      await client.query('begin');
+      await client.query(statement, params);
+      const pid = await backendPid(client);
+      return {
+        /** Resolves once a call of `fn` waits for this transaction's locks. */
+        blocks: (fn: string) =>
+          eventually(
+            async () =>
+              (
+                await sql(
+                  `select 1 from pg_stat_activity where query like $2 and $1 = any(pg_blocking_pids(pid))`,
+                  [pid, `%${fn}%`],
+                )
+              ).length > 0,
+            10_000,
+          ),
+        commit: () => client.query('commit').finally(() => client.end()),
+      };
+    }
+
+    it('during the removal: the save waits for it, then is refused', async () => {
+      const { owner, dsId, button } = await connectedButton('notion-gone-during');
+      const removal = await uncommitted('select public.remove_notion_connection($1)', [owner.id]);
+      const saving = saveLink(owner, button, dsId);
+      await removal.blocks('save_block');
+      await removal.commit();
+      const refused = await saving;
+      expect([refused.status, refused.json.error?.message]).toEqual([400, NOT_CONNECTED]);
+      expect(await linkOf(button)).toBeNull();
+    });
+
+    it('a save under way when the removal starts: the removal waits for it and unlinks it too', async () => {
+      const { owner, dsId, button } = await connectedButton('notion-gone-after');
+      const save = await uncommitted('select public.save_block($1, $2, $3)', [
+        owner.id,
+        button,
+        { privateSettings: { notion_database: dsId } },
+      ]);
+      const removing = callFunction('remove-integration', { mode: 'notion' }, owner.accessToken);
+      await save.blocks('remove_notion_connection');
+      await save.commit();
+      expect((await removing).json.data).toMatchObject({ status: true, unlinked: 1 });
+      expect(await linkOf(button)).toBeNull();
+    });
   });
 
   it('search and remove need a signed-in owner; search needs a connection', async () => {

@@ -28,7 +28,8 @@ export interface QueryState<T> {
 export function useQuery<T>(
   queryKey: QueryKey,
   load: (signal: AbortSignal) => Promise<T>,
-  options: { enabled?: boolean } = {},
+  /** `refetchOnWindowFocus: 'always'`: read again whenever the tab comes back, however fresh. */
+  options: { enabled?: boolean; refetchOnWindowFocus?: 'always' } = {},
 ): QueryState<T> {
   const client = useQueryClient();
   // the key's contents, not its identity (a new array every render)
@@ -37,7 +38,7 @@ export function useQuery<T>(
   const query = useTanstackQuery({
     queryKey,
     queryFn: ({ signal }) => load(signal),
-    enabled: options.enabled,
+    ...options,
   });
   const { refetch } = query;
   const reload = useCallback(async () => {

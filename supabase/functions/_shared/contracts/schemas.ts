@@ -342,6 +342,8 @@ export const INTEGRATION_MESSAGES = {
   notConnected: 'Connect Notion first',
   notGranted: 'Notion access was removed; connect Notion again',
   notSaved: 'The connection was not saved: the service was briefly unavailable; connect again',
+  /** save_block_private's refusal of a link after the connection was removed (another tab). */
+  notionGone: 'Notion is not connected: connect it again, then choose',
 } as const;
 
 /** The dashboard's /oauth/<service> page an authorisation returns to (its origin is checked by the function). */

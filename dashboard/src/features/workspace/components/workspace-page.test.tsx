@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Link, Route, Routes } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
+import { INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { PageHeading, resetNavigation } from '../../../components/ui/page-heading';
 import type { ReactionType } from '../../../lib/db-types';
 import { describeKeptDraft } from '../../../test/kept-draft';
@@ -146,6 +147,11 @@ describe('saving', () => {
         name: 'FunctionsFetchError',
       }),
       Object.assign(new Error('Invalid email address.'), { status: 400, code: 'invalid_input' }),
+      // a Notion link of a connection removed in another tab (save_block_private)
+      Object.assign(new Error(INTEGRATION_MESSAGES.notionGone), {
+        status: 400,
+        code: 'invalid_input',
+      }),
     ];
     const api = fakeApi(workspaceData('comment'), async () => {
       throw failures.shift();
@@ -177,6 +183,7 @@ describe('saving', () => {
         '저장하지 못했습니다: 연결에 실패했습니다. 인터넷 연결을 확인하고 다시 시도해 주세요.',
       ],
       ['ko', '저장', '저장하지 못했습니다: 올바르지 않은 이메일 주소입니다.'],
+      ['ko', '저장', '저장하지 못했습니다: 노션이 연결되어 있지 않습니다. 다시 연결한 뒤 고르세요'],
     ]);
   });
 

@@ -4,7 +4,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { blockDefaults } from '@reaction-blocks/contracts/block-defaults';
-import type { TSaveBlock } from '@reaction-blocks/contracts/schemas';
+import { INTEGRATION_MESSAGES, type TSaveBlock } from '@reaction-blocks/contracts/schemas';
 import { isReactionType } from '../../../lib/db-types';
 import { failureReason, messageOf } from '../../../lib/errors';
 import { useKeptDraft } from '../../../lib/kept-draft';
@@ -12,6 +12,7 @@ import { isSchemaMessage } from '../model/messages';
 import { useDraftQuery, type DraftStatus } from '../../../lib/use-draft-query';
 import type { WorkspaceApi, WorkspaceData } from '../api';
 import { saveBlockProblem } from '../api';
+import { integrationStatusKey } from '../components/settings/integration-section';
 import { notificationAddressKey } from '../components/settings/notification-address';
 import { formDraftFromView, formDraftIssues, formDraftToSave, type FormDraft } from '../editor';
 import {
@@ -168,6 +169,11 @@ export function useWorkspace(blockId: string, ownerId: string | undefined, api: 
       // a schema's message as it came (the top bar says it through translateMessage); anything
       // else in the reader's language: save_block's PT404 is a block no longer the owner's
       const message = messageOf(cause);
+      // a Notion link refused because the connection was removed (another tab): the Integration
+      // section reads the connection again, says so and drops the link from the draft
+      if (message === INTEGRATION_MESSAGES.notionGone) {
+        void queryClient.invalidateQueries({ queryKey: integrationStatusKey(blockId) });
+      }
       setSaveError(
         isSchemaMessage(message)
           ? message

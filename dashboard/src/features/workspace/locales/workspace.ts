@@ -43,6 +43,8 @@ export const en = {
     integrationConnectAgain: 'Connect Notion again',
     integrationConnecting: 'Waiting for Notion…',
     integrationConnectedTo: 'Connected to {{name}}.',
+    notionRemoved:
+      'Notion was removed (perhaps in another tab): this block is no longer linked to it. Connect Notion again to choose.',
     integrationManage: 'Manage integrations',
     notionDatabase: 'Notion database',
     notionPage: 'Notion page',
@@ -246,6 +248,8 @@ export const ko: typeof en = {
     integrationConnectAgain: '노션 다시 연결',
     integrationConnecting: '노션을 기다리는 중…',
     integrationConnectedTo: '{{name}}에 연결됨.',
+    notionRemoved:
+      '노션 연동이 해제되었습니다(다른 탭에서 해제했을 수 있습니다). 이 블록은 더 이상 노션에 연결되어 있지 않습니다. 노션을 다시 연결한 뒤 고르세요.',
     integrationManage: '연동 관리',
     notionDatabase: '노션 데이터베이스',
     notionPage: '노션 페이지',

@@ -2,7 +2,7 @@
 // parses with them) word their problems in English; the settings panel, the editor and the top
 // bar show them through this one table.
 import type { TFunction } from 'i18next';
-import { BLOCK_MESSAGES, MESSAGES } from '@reaction-blocks/contracts/schemas';
+import { BLOCK_MESSAGES, INTEGRATION_MESSAGES, MESSAGES } from '@reaction-blocks/contracts/schemas';
 
 /** Each schema message with its translation key. */
 const KEYS = new Map<string, string>([
@@ -12,6 +12,8 @@ const KEYS = new Map<string, string>([
   [BLOCK_MESSAGES.invalidEmail, 'workspace.errors.invalidEmail'],
   [BLOCK_MESSAGES.incompleteCondition, 'editor.errors.incompleteCondition'],
   [BLOCK_MESSAGES.notValidType, 'editor.errors.notValidType'],
+  // save_block's refusal of a Notion link once the connection is gone (removed in another tab)
+  [INTEGRATION_MESSAGES.notionGone, 'integrations.messages.notionGone'],
 ]);
 
 /** Whether `message` is one of the schema messages the table translates. */

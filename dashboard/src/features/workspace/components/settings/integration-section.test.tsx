@@ -1,4 +1,5 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { focusManager } from '@tanstack/react-query';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { IntegrationNote, NotionIntegration } from '../../../../lib/integrations';
@@ -172,5 +173,23 @@ describe('the workspace Integration section', () => {
     fireEvent.click(within(notes).getByRole('button', { name: 'Dismiss the note about Score' }));
     await waitFor(() => expect(screen.queryByRole('list', { name: 'Notes' })).toBeNull());
     expect(api.dismiss).toHaveBeenCalledWith('n1');
+  });
+
+  it('Notion removed in another tab: on coming back the link leaves the draft, and the section says why', async () => {
+    let current: NotionIntegration | null = granted;
+    const api = { ...fakeApi(granted), status: vi.fn(async () => current) };
+    renderWithProviders(<Harness api={api} initial={{ ...start, notion_database: 'ds-1' }} />);
+    expect(await screen.findByText('Connected to Acme.', { exact: false })).toBeTruthy();
+    current = null;
+    // the tab comes back (read again however fresh the last read)
+    act(() => {
+      focusManager.setFocused(false);
+      focusManager.setFocused(true);
+    });
+    expect(await screen.findByText(/Notion was removed \(perhaps in another tab\)/)).toBeTruthy();
+    expect(draft().notion_database).toBeNull();
+    expect(screen.getByRole('button', { name: 'Connect Notion' })).toBeTruthy();
+    expect(screen.queryByRole('combobox', { name: 'Notion database' })).toBeNull();
+    act(() => focusManager.setFocused(undefined));
   });
 });

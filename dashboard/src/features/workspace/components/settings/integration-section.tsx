@@ -4,7 +4,7 @@
 // title column holds (notionDatabaseTitle). The choice is part of the block's draft and is saved
 // with it; what went wrong while writing (a column that cannot take a value, a target gone,
 // access revoked) shows here as notes.
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useConnection } from '../../../../components/integrations/use-connection';
 import { Link } from 'react-router-dom';
@@ -47,6 +47,9 @@ export const supabaseIntegrationApi: IntegrationApi = {
   search: searchNotionObjects,
 };
 
+/** The section's read of the connection and the block's notes (a refused save reads it again). */
+export const integrationStatusKey = (blockId: string) => ['integrations', 'block', blockId];
+
 const TITLE_MODES = ['response_id', 'block_name', 'creator', 'content'] as const;
 const NONE = '';
 
@@ -80,13 +83,14 @@ export function IntegrationSection({
   const [problem, setProblem] = useState<string | null>(null);
 
   // the connection and this block's notes (paid owners only)
+  // read again whenever the tab comes back: Notion may have been removed in another tab
   const status = useQuery(
-    ['integrations', 'block', blockId],
+    integrationStatusKey(blockId),
     async (signal) => ({
       integration: await api.status(signal),
       notes: await api.notes(blockId, signal),
     }),
-    { enabled: paid },
+    { enabled: paid, refetchOnWindowFocus: 'always' },
   );
   const integration = paid ? (status.error ? null : status.data?.integration) : null;
   const notes = status.data?.notes ?? [];
@@ -96,6 +100,15 @@ export function IntegrationSection({
     onFailed: setProblem,
   });
   const granted = integration?.status === 'granted';
+  // No connection any more while the draft links a target (removed in another tab, learnt on
+  // focus or from a refused save): the link is dropped from the draft, which save_block would
+  // refuse, and the section says why.
+  const removed = paid && status.data?.integration === null && linked !== '';
+  const [unlinked, setUnlinked] = useState(false);
+  if (removed && !unlinked) setUnlinked(true);
+  useEffect(() => {
+    if (removed) onPrivateChange(key, null);
+  }, [removed, key, onPrivateChange]);
   // what the block may link to, read from Notion once the section is open
   const listing = open && granted;
   const search = useQuery(
@@ -148,6 +161,11 @@ export function IntegrationSection({
     <div className="integration-section">
       <p className="hint">{w(like ? 'integrationTextLike' : 'integrationText')}</p>
       {integration === undefined ? <Spinner /> : null}
+      {unlinked && !integration ? (
+        <p className="warning-note" role="note">
+          {w('notionRemoved')}
+        </p>
+      ) : null}
       {integration?.status === 'not_granted' ? (
         <p className="warning-note" role="note">
           {t('integrations.notGrantedText')}
