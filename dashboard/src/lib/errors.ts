@@ -87,6 +87,36 @@ export function sharedMessageReason(messages: Readonly<Record<string, string>>, 
   };
 }
 
+/** PostgREST and Postgres codes that say "try again" rather than "this request is wrong". */
+const TRANSIENT_CODE = /^(PGRST00\d|08...|40001|40P01|53...|57...)$/;
+
+/**
+ * Whether a failed call is worth another try (the queries' retries, lib/query-client.ts; a kept
+ * PayPal approval's next check, features/plans/api/paypal-approved.ts): a lost connection or a
+ * server error is; a refused, invalid or missing request (4xx, a Postgres error about the
+ * request, a zod error) is not, and would only be refused again.
+ */
+export function isTransient(error: unknown): boolean {
+  if (!error || typeof error !== 'object') return false;
+  const { status, code, name, retryAfter } = error as {
+    status?: unknown;
+    code?: unknown;
+    name?: unknown;
+    retryAfter?: unknown;
+  };
+  // a 429 is worth another try only when it asks for a short wait (or says none)
+  if (status === 429) return !(typeof retryAfter === 'number' && retryAfter > 3);
+  if (typeof status === 'number' && status > 0) return status >= 500;
+  if (typeof code === 'string' && code) return TRANSIENT_CODE.test(code);
+  // fetch's network failure, and supabase-js's names for it
+  return (
+    error instanceof TypeError ||
+    name === 'FunctionsFetchError' ||
+    name === 'FunctionsRelayError' ||
+    name === 'AuthRetryableFetchError'
+  );
+}
+
 /**
  * The seconds a refusal says to wait before the same request may succeed (a 429's Retry-After,
  * which invokeFunction puts on the error it throws), or undefined.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isTransient, retryDelay, shouldRetry } from './query-client';
+import { isTransient } from './errors';
+import { retryDelay, shouldRetry } from './query-client';
 
 describe('retries', () => {
   it('tries a lost connection or a failed server again, twice', () => {

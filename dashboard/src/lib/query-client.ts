@@ -2,37 +2,8 @@
 // feature names its queries under its own first key (['blocks', ownerId], ['plans', ...]) in
 // its api/ files and invalidates them after its writes.
 import { QueryClient } from '@tanstack/react-query';
-import { retryAfterOf } from './errors';
+import { isTransient, retryAfterOf } from './errors';
 import { onUserChange } from './session';
-
-/** PostgREST and Postgres codes that say "try again" rather than "this request is wrong". */
-const TRANSIENT_CODE = /^(PGRST00\d|08...|40001|40P01|53...|57...)$/;
-
-/**
- * Whether a failed read is worth another try: a lost connection or a server error is; a refused,
- * invalid or missing request (4xx, a Postgres error about the request, a zod error) is not, and
- * would only be refused again.
- */
-export function isTransient(error: unknown): boolean {
-  if (!error || typeof error !== 'object') return false;
-  const { status, code, name, retryAfter } = error as {
-    status?: unknown;
-    code?: unknown;
-    name?: unknown;
-    retryAfter?: unknown;
-  };
-  // a 429 is worth another try only when it asks for a short wait (or says none)
-  if (status === 429) return !(typeof retryAfter === 'number' && retryAfter > 3);
-  if (typeof status === 'number' && status > 0) return status >= 500;
-  if (typeof code === 'string' && code) return TRANSIENT_CODE.test(code);
-  // fetch's network failure, and supabase-js's names for it
-  return (
-    error instanceof TypeError ||
-    name === 'FunctionsFetchError' ||
-    name === 'FunctionsRelayError' ||
-    name === 'AuthRetryableFetchError'
-  );
-}
 
 /** Two more tries for a transient failure (after 1 s and 2 s), none otherwise. */
 export function shouldRetry(failureCount: number, error: unknown): boolean {

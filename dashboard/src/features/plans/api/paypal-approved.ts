@@ -7,8 +7,7 @@
 // more (supabase/tests/plans.test.ts).
 import { useEffect, useEffectEvent, useState } from 'react';
 import { ZCheckPaypalPayment, type TPlan } from '@reaction-blocks/contracts/plans';
-import { messageOf } from '../../../lib/errors';
-import { isTransient } from '../../../lib/query-client';
+import { isTransient, messageOf } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { checkPaypalPayment } from './plans';
 
@@ -63,9 +62,10 @@ export function approvedOf(userId: string): Approved | null {
 }
 
 /**
- * A failure that keeps the subscription for another check: one worth trying again (isTransient,
- * the queries' rule: no answer, the server or PayPal down, a 429 with a short wait), or a 429 with
- * a long one (the next check comes on a later load, not now). Anything else answered for good.
+ * A failure that keeps the subscription for another check: one worth trying again (isTransient
+ * of lib/errors.ts, the queries' retry rule: no answer, the server or PayPal down, a 429 with a
+ * short wait), or a 429 with a long one (the next check comes on a later load, not now).
+ * Anything else answered for good.
  */
 const passing = (cause: unknown) =>
   isTransient(cause) || (cause as { status?: unknown } | null)?.status === 429;
