@@ -1,4 +1,4 @@
-// The texts a visitor reads on /reaction and /pricing and a new owner on /purchase, in Korean and
+// The texts a visitor reads on /reaction, /send and /pricing and a new owner on /purchase, in Korean and
 // in English: no English left where a Korean text exists (and no Korean in English: won is ₩ there), one name
 // for each paid feature on the three pages (U15: '노션 연동' and '오픈 그래프 설정' as the landing
 // writes them), and /purchase's plan names and prices as /pricing shows them. Here in app/, which
@@ -8,7 +8,7 @@ import type { ReactElement } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 // before the features: the mock below uses it when the plans feature loads
 import { fakeExports, renderWithProviders, signedInSession } from '../test/utils';
-import { PricingPage, ReactionPage } from '../features/landing';
+import { PricingPage, ReactionPage, SendPage } from '../features/landing';
 import { PurchasePage } from '../features/plans';
 import * as plansApi from '../features/plans/api/plans';
 import { REACTION_TYPES } from '../lib/db-types';
@@ -19,7 +19,7 @@ vi.mock(import('../features/plans/api/plans'), (original) =>
 );
 
 beforeEach(() => {
-  // a new owner: no plan yet, so /purchase shows Select Plan
+  // a new owner: no plan yet, so /purchase shows Select plan
   vi.mocked(plansApi).listActivePlans.mockResolvedValue([]);
 });
 
@@ -87,6 +87,26 @@ describe('/reaction in Korean and in English', () => {
   );
 });
 
+describe('/send in Korean and in English', () => {
+  it.each(LANGUAGES)(
+    '%s: every source in the language alone, the audience named as the product names it',
+    async (lang) => {
+      await act(() => setLanguage(lang, false));
+      for (const source of ['notion', 'typedream', 'brunch']) {
+        const page = renderPages({ send: <SendPage /> }, `/send?focus=${source}`)('send');
+        expect(foreignTexts(page, lang), `/send?focus=${source}`).toEqual([]);
+        const texts = readerTexts(page).join(' ');
+        // the menu's word (오디언스), not 독자 (readers) as /send wrote it
+        if (lang === 'ko')
+          expect(texts.match(/오디언스|독자|구독자/g)).toEqual(['오디언스', '오디언스']);
+        else
+          expect(texts.match(/audience|readers|subscribers/gi)).toEqual(['audience', 'audience']);
+        cleanup();
+      }
+    },
+  );
+});
+
 /** The feature lines of the three pages, each page's own. */
 function featureLines(page: (name: string) => Element) {
   const lines = (root: Element, selector: string) =>
@@ -95,7 +115,7 @@ function featureLines(page: (name: string) => Element) {
     reaction: lines(page('reaction'), '.feature'),
     // Basic's lines after its counts: what a paid plan adds
     pricing: lines(page('pricing').querySelector('[aria-labelledby="plan-basic"]')!, 'li').slice(2),
-    // Select Plan's first group (general); the others are per block type
+    // Select plan's first group (general); the others are per block type
     purchase: lines(page('purchase').querySelector('.purchase-groups > div')!, 'li'),
   };
 }
@@ -109,10 +129,12 @@ describe('/reaction, /pricing and /purchase name each feature and plan once', ()
         { reaction: <ReactionPage />, pricing: <PricingPage />, purchase: <PurchasePage /> },
         '/purchase?focus=basic',
       );
-      await screen.findByRole('heading', {
-        level: 1,
-        name: lang === 'ko' ? '플랜 선택' : 'Select plan',
-      });
+      const title = lang === 'ko' ? '플랜 선택' : 'Select plan';
+      await screen.findByRole('heading', { level: 1, name: title });
+      // the step list names the page as its heading does ('Select Plan' beside 'Select plan')
+      expect(document.querySelector('.purchase-steps [aria-current="step"]')!.textContent).toBe(
+        `1${title}`,
+      );
       for (const name of ['pricing', 'purchase'])
         expect(foreignTexts(page(name), lang), name).toEqual([]);
       const lines = featureLines(page);

@@ -56,7 +56,7 @@ export function PricingPage() {
                 className="plan-features"
                 lines={t(`pricing.${plan.id}.features`, { returnObjects: true }) as string[]}
               />
-              {/* Basic and Custom open Select Plan (signed-out visitors sign in there first) */}
+              {/* Basic and Custom open Select plan (signed-out visitors sign in there first) */}
               <Link
                 to={plan.id === 'starter' ? paths.login : `${paths.purchase}?focus=${plan.id}`}
                 className="button button-primary"

@@ -214,7 +214,7 @@ const ko: SameShape<typeof en> = {
   },
   send: {
     title: '페이지를 레터로 보내기',
-    text: '공개된 페이지를 독자에게 보내는 이메일 레터로 바꿔 보세요.',
+    text: '공개된 페이지를 오디언스에게 보내는 이메일 레터로 바꿔 보세요.',
     tabsLabel: '원본',
     tabs: { notion_letter: '노션', typedream_letter: '타입드림', brunch_letter: '브런치' },
     before: '내 페이지',
@@ -226,7 +226,7 @@ const ko: SameShape<typeof en> = {
     featuresTitle: '기능',
     features: {
       page: '공개 페이지를 그대로 레터로',
-      audience: '독자 목록에 발송',
+      audience: '오디언스 목록에 발송',
       manual: '주소를 직접 입력해 최대 100명에게',
       stats: '전달 및 열람 수 확인',
       cta: '행동 유도 버튼',

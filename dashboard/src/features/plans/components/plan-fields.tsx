@@ -1,4 +1,4 @@
-// The basket's controls, shared by Select Plan and the Change dialog: Basic or Custom, and for
+// The basket's controls, shared by Select plan and the Change dialog: Basic or Custom, and for
 // Custom the extra blocks and emails. A typed count is rounded (spec: by 4 and by 1000, up when
 // growing, down when shrinking, negatives ignored) when the field is left or Enter is pressed;
 // the steppers move by whole steps at once.

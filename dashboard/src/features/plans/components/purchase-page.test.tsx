@@ -97,7 +97,7 @@ describe('select plan', () => {
 });
 
 describe('payment', () => {
-  it('goes back to Select Plan when the price is under $3', async () => {
+  it('goes back to Select plan when the price is under $3', async () => {
     render('/purchase/payment?focus=custom&blocks=0&emails=1000');
     await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=0&emails=1000'));
   });

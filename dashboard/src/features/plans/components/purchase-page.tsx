@@ -1,4 +1,4 @@
-// /purchase (Select Plan) and /purchase/payment (Payment), with the side step list (spec). The
+// /purchase (Select plan) and /purchase/payment (Payment), with the side step list (spec). The
 // basket lives in the URL (`focus=basic|custom`, and for Custom `blocks` and `emails`), so a
 // reload or the back button keeps it. An owner with an active plan is sent to /profile/plan; a
 // price under $3 on the payment step goes back to /purchase.

@@ -163,7 +163,7 @@ export const en = {
   },
   steps: {
     label: 'Purchase steps',
-    select: 'Select Plan',
+    select: 'Select plan',
     payment: 'Payment',
   },
   select: {

@@ -39,7 +39,7 @@ describe('paid-only controls', () => {
       false,
     );
     expect(screen.getByRole('radio', { name: 'Custom' })).toHaveProperty('disabled', true);
-    fireEvent.click(screen.getByRole('button', { name: /Open graph/ }));
+    fireEvent.click(screen.getByRole('button', { name: /Open Graph/ }));
     expect(screen.getByRole('textbox', { name: 'Title' })).toHaveProperty('disabled', true);
   });
 

@@ -66,7 +66,7 @@ export const en = {
       'The title column gets what you choose here. Columns named like a question, or Response ID, Block, Creator, Content, Created, Kind or Email, get that value.',
     columnsOf: 'Its columns: {{columns}}',
     applyOnSave: 'The link applies once you save the block.',
-    openGraph: 'Open graph',
+    openGraph: 'Open Graph',
     openGraphText: 'The title, description and image shown when the block link is shared.',
   },
   fields: {

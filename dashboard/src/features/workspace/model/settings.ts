@@ -135,7 +135,7 @@ export function textOrNull(value: string): string | null {
   return value === '' ? null : value;
 }
 
-/** Open graph with every field empty is no override. */
+/** Open Graph with every field empty is no override. */
 export function normalizeOpenGraph(value: OpenGraph | null): OpenGraph | null {
   if (!value) return null;
   const kept = Object.fromEntries(

@@ -6,7 +6,7 @@ export const comment = {
   qnaPlaceholder: 'Ask a question',
   writerName: 'Your name',
   message: 'Message',
-  notifyEmail: 'Email for reply notifications (optional)',
+  notifyEmail: 'Email for replies (optional)',
   homeUrl: 'Your website (optional)',
   homeUrlError: 'Please enter a web address (http or https)',
   send: 'Send',

@@ -1,5 +1,5 @@
 // The left-hand settings accordion, titled by the block type's name: main settings,
-// Notification, Spam and abuse (paid), Integration (paid), Webhooks (paid) and Open graph (paid).
+// Notification, Spam and abuse (paid), Integration (paid), Webhooks (paid) and Open Graph (paid).
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BLOCK_LIMITS } from '@reaction-blocks/contracts/schemas';
