@@ -1,10 +1,14 @@
 -- Demo data for a fresh local database: a demo owner on a paid plan (signs in through the local
--- Google page as demo@reaction-blocks.local) who owns one block of each of the nine types.
+-- Google page as demo@reaction-blocks.local) who owns one block of each of the nine types, and the
+-- six reaction blocks again with their texts in Korean.
 -- Ids are fixed so examples and tests can address them:
 --   owner  00000000-0000-4000-8000-000000000001
 --   blocks 00000000-0000-4000-8000-0000000001NN, NN = 01 comment, 02 qna, 03 like, 04 button,
---          05 ab, 06 form, 07 notion_letter, 08 typedream_letter, 09 brunch_letter
---   form questions ...0003NN, options ...0004NN, the form's conditional ending ...000501
+--          05 ab, 06 form, 07 notion_letter, 08 typedream_letter, 09 brunch_letter; the same six
+--          reaction blocks in Korean, NN = 11 comment ... 16 form (the landing's live demo on a
+--          Korean page: dashboard/src/lib/env.ts DEFAULT_DEMO)
+--   form questions ...0003NN, options ...0004NN, the form's conditional ending ...000501 (the
+--          Korean form's ...00031N, ...00041N, ...000511)
 --   visitors (anonymous auth users) 00000000-0000-4000-8000-0000000aNNNN, NNNN = 0001..0320
 --
 -- The second half gives the demo blocks a believable history, so the result pages, the CSV and
@@ -93,9 +97,33 @@ values
   ('00000000-0000-4000-8000-000000000109', '00000000-0000-4000-8000-000000000001', 'brunch_letter',
    'Demo Brunch letter', '{}', 'ko', 'Demo Owner', null, null, false, false, null, false, null, null, null, 'center');
 
+-- The six reaction blocks again with the owner's texts in Korean, ids ...11N for ...10N: /reaction
+-- and /showcase show these on a Korean page (their elements' own words follow the page's language,
+-- the owner's texts are the block's), so a Korean visitor meets no English in the live demo.
+insert into public.blocks (id, owner_id, type, name, tags, language, owner_name, welcome_message,
+                           placeholder, allow_creator_email, show_count, qna_subject, show_profile,
+                           button_text, url_to_open, submit_button_text, align)
+select ('00000000-0000-4000-8000-00000000011' || right(b.id::text, 1))::uuid, b.owner_id, b.type,
+       ko.name, '{demo}', 'ko', '데모 운영자', ko.welcome_message, ko.placeholder,
+       b.allow_creator_email, b.show_count, ko.qna_subject, b.show_profile, ko.button_text,
+       b.url_to_open, ko.submit_button_text, b.align
+from public.blocks b
+join (values
+  ('comment', '데모 댓글', '$responseCount$명과 함께 이야기를 나눠 보세요', '댓글을 남겨 주세요...', null, null, null),
+  ('qna', '데모 Q&A', '무엇이든 물어보세요', '질문을 입력하세요...', '리액션 블록스에 대해 무엇이든 물어보세요', null, null),
+  ('like', '데모 좋아요', null, null, null, null, null),
+  ('button', '데모 버튼', null, null, null, '문서 읽기', null),
+  ('ab', '데모 A/B', null, null, null, null, null),
+  ('form', '데모 피드백 폼', null, null, null, null, '의견 보내기')
+) as ko (type, name, welcome_message, placeholder, qna_subject, button_text, submit_button_text)
+  on ko.type = b.type::text
+where b.owner_id = '00000000-0000-4000-8000-000000000001' and b.language = 'en'
+order by b.id;
+
 update public.block_private set mail_to = 'demo@reaction-blocks.local'
   where block_id in ('00000000-0000-4000-8000-000000000101', '00000000-0000-4000-8000-000000000102',
-                     '00000000-0000-4000-8000-000000000106');
+                     '00000000-0000-4000-8000-000000000106', '00000000-0000-4000-8000-000000000111',
+                     '00000000-0000-4000-8000-000000000112', '00000000-0000-4000-8000-000000000116');
 update public.block_private set mail_name = 'Demo Owner', template_mode = 'default'
   where block_id in ('00000000-0000-4000-8000-000000000107', '00000000-0000-4000-8000-000000000108',
                      '00000000-0000-4000-8000-000000000109');
@@ -147,6 +175,39 @@ values ('00000000-0000-4000-8000-000000000501', '00000000-0000-4000-8000-0000000
 insert into public.ending_conditions (ending_id, block_id, index, question_id, type)
 values ('00000000-0000-4000-8000-000000000501', '00000000-0000-4000-8000-000000000106', 0,
         '00000000-0000-4000-8000-000000000303', 'not_empty');
+
+-- the Korean ab and form: the English ones' question, options and ending in Korean (the trigger
+-- gave the ab 좋아요 and 별로예요), ids ...31N, ...41N and ...511 for ...30N, ...40N and ...501
+update public.questions set title = '새 랜딩 페이지가 마음에 드시나요?'
+  where block_id = '00000000-0000-4000-8000-000000000115';
+
+insert into public.questions (id, block_id, type, title, required, index, placeholder, allow_multi_select,
+                              as_visitor_info, content)
+select ('00000000-0000-4000-8000-00000000031' || (q.index + 1))::uuid,
+       '00000000-0000-4000-8000-000000000116', q.type, ko.title, q.required, q.index,
+       coalesce(ko.placeholder, q.placeholder), q.allow_multi_select, q.as_visitor_info, ko.content
+from public.questions q
+join (values (0, '의견을 들려주세요', null, '<p>1분이면 충분합니다.</p>'), (1, '이름', '홍길동', null),
+             (2, '이메일 (답장을 받으시려면)', null, null), (3, '어떤 블록을 쓰시나요?', null, null),
+             (4, '운영하는 사이트는 몇 개인가요?', null, null),
+             (5, '더 하고 싶은 말씀이 있나요?', '의견을 남겨 주세요...', null))
+  as ko (index, title, placeholder, content) on ko.index = q.index
+where q.block_id = '00000000-0000-4000-8000-000000000106';
+
+insert into public.options (id, question_id, block_id, value, index)
+select ('00000000-0000-4000-8000-00000000041' || (o.index + 1))::uuid,
+       '00000000-0000-4000-8000-000000000314', '00000000-0000-4000-8000-000000000116',
+       (array['댓글', '좋아요', '폼'])[o.index + 1], o.index
+from public.options o where o.question_id = '00000000-0000-4000-8000-000000000304';
+
+insert into public.endings (id, block_id, is_default, index, title, closing_text, open_link_type)
+select '00000000-0000-4000-8000-000000000511', '00000000-0000-4000-8000-000000000116', e.is_default,
+       e.index, '이메일을 남겨 주셔서 감사합니다', '<p>곧 답장 드릴게요.</p>', e.open_link_type
+from public.endings e where e.id = '00000000-0000-4000-8000-000000000501';
+insert into public.ending_conditions (ending_id, block_id, index, question_id, type)
+select '00000000-0000-4000-8000-000000000511', '00000000-0000-4000-8000-000000000116', c.index,
+       '00000000-0000-4000-8000-000000000313', c.type
+from public.ending_conditions c where c.ending_id = '00000000-0000-4000-8000-000000000501';
 
 -- =============================================================================================
 -- Visitors and what they did (see the header). Everything below is generated.
@@ -445,6 +506,142 @@ begin
       perform pg_temp.act_as(pg_temp.visitor(1 + (n + k * 11) % 320));
       perform public.toggle_message_like(v_parent, true);
     end loop;
+  end loop;
+
+  perform set_config('request.jwt.claims', '', false);
+end;
+$$;
+
+-- The Korean demo blocks: a shorter history, by Korean visitors (visitors 1..320 again)
+create function pg_temp.korean_demo(p_type text) returns uuid
+language sql stable as $$
+  select id from public.blocks
+  where owner_id = '00000000-0000-4000-8000-000000000001' and language = 'ko' and type::text = p_type;
+$$;
+
+do $$
+declare
+  v_owner constant uuid := '00000000-0000-4000-8000-000000000001';
+  v_comment constant uuid := pg_temp.korean_demo('comment');
+  v_qna constant uuid := pg_temp.korean_demo('qna');
+  v_like constant uuid := pg_temp.korean_demo('like');
+  v_button constant uuid := pg_temp.korean_demo('button');
+  v_ab constant uuid := pg_temp.korean_demo('ab');
+  v_form constant uuid := pg_temp.korean_demo('form');
+  poll_options constant text[] := array['00000000-0000-4000-8000-000000000411',
+    '00000000-0000-4000-8000-000000000412', '00000000-0000-4000-8000-000000000413'];
+  animals constant text[] := array['수달', '여우', '판다', '코알라', '호랑이', '토끼', '부엉이', '고래'];
+  colors constant text[] := array['#1565c0', '#2e7d32', '#6a1b9a', '#ad1457', '#c62828', '#00695c'];
+  given constant text[] := array['민지', '서준', '지우', '하은', '도윤', '서연', '예준', '수아', '시우',
+    '지호', '유나', '현우'];
+  family constant text[] := array['김', '이', '박', '최', '정', '강', '조', '윤', '장', '임', '한'];
+  feedback constant text[] := array[
+    '설치가 정말 간단했어요. 블로그에 바로 붙였습니다.', '댓글도 CSV로 내보낼 수 있으면 좋겠어요.',
+    '다크 테마가 제 사이트와 잘 어울려요.', '별점 질문 유형이 있으면 좋겠습니다.',
+    '모바일에서도 폼이 깔끔하게 보여요. 감사합니다!'];
+  comments constant text[] := array[
+    '위젯이 가벼워서 좋네요!', '정적 사이트에 딱 필요한 기능이에요.', '다크 모드도 지원하나요?',
+    '댓글 알림 기능이 유용해요.', '이번 주말에 블로그에 적용해 볼게요.', '설정이 5분도 안 걸렸어요.'];
+  owner_replies constant text[] := array['감사합니다! 곧 더 좋아질 거예요.',
+    '네, 테마를 다크로 바꾸거나 원하는 색을 고르시면 됩니다.'];
+  questions constant text[] := array[
+    '한 페이지에 블록을 여러 개 넣을 수 있나요?', '결과를 CSV로 받을 수 있나요?', '무료로 쓸 수 있나요?',
+    '노션 페이지에도 넣을 수 있나요?'];
+  answers constant text[] := array['네, 원하는 만큼 넣을 수 있어요.', '네, 결과 페이지에서 CSV로 내보내기를 누르세요.',
+    '네, 스타터 요금제는 블록 3개까지 무료입니다.'];
+  v_result jsonb;
+  v_answers jsonb;
+  v_options jsonb;
+  v_parent uuid;
+  v_parent_when timestamptz;
+  v_good uuid;
+  v_bad uuid;
+  n integer;
+  i integer;
+begin
+  perform setseed(0.2027);
+
+  -- form: 48 responses
+  for n in 1..48 loop
+    v_answers := jsonb_build_object('00000000-0000-4000-8000-000000000312',
+      family[1 + (n * 7) % array_length(family, 1)] || given[1 + n % array_length(given, 1)]);
+    v_options := to_jsonb(array[poll_options[1 + n % 3]]);
+    if random() < 0.4 then v_options := v_options || to_jsonb(poll_options[1 + (n + 1) % 3]); end if;
+    v_answers := v_answers || jsonb_build_object('00000000-0000-4000-8000-000000000314', v_options);
+    if random() < 0.5 then
+      v_answers := v_answers || jsonb_build_object('00000000-0000-4000-8000-000000000316',
+        feedback[1 + n % array_length(feedback, 1)]);
+    end if;
+    perform pg_temp.act_as(pg_temp.visitor(n));
+    v_result := public.submit_response(v_form, v_answers, animals[1 + n % array_length(animals, 1)],
+                                       colors[1 + n % array_length(colors, 1)], 'Asia/Seoul');
+    update public.responses set created_at = pg_temp.some_time_ago() where id = (v_result ->> 'id')::uuid;
+  end loop;
+
+  -- ab: 64 votes, about two in three 좋아요
+  select id into v_good from public.options where block_id = v_ab and value = '좋아요';
+  select id into v_bad from public.options where block_id = v_ab and value = '별로예요';
+  for n in 101..164 loop
+    perform pg_temp.act_as(pg_temp.visitor(n));
+    v_result := public.submit_response(v_ab,
+      jsonb_build_object((select id::text from public.questions where block_id = v_ab and type = 'ab'),
+                         case when random() < 0.67 then v_good else v_bad end),
+      animals[1 + n % array_length(animals, 1)], colors[1 + n % array_length(colors, 1)], 'Asia/Seoul');
+    update public.responses set created_at = pg_temp.some_time_ago() where id = (v_result ->> 'id')::uuid;
+  end loop;
+
+  -- like: 40 visitors like it; button: 36 clicks
+  for n in 201..240 loop
+    perform pg_temp.act_as(pg_temp.visitor(n));
+    perform public.toggle_block_like(v_like, animals[1 + n % array_length(animals, 1)],
+                                     colors[1 + n % array_length(colors, 1)], true);
+    update public.responses set created_at = pg_temp.some_time_ago()
+      where block_id = v_like and creator_id = pg_temp.visitor(n) and kind = 'like';
+    continue when n % 10 in (3, 7);
+    perform public.record_button_click(v_button, animals[1 + n % array_length(animals, 1)],
+                                       colors[1 + n % array_length(colors, 1)]);
+    update public.responses set created_at = pg_temp.some_time_ago()
+      where block_id = v_button and creator_id = pg_temp.visitor(n);
+  end loop;
+
+  -- comment: 6 threads, the owner replying to two
+  for i in 1..6 loop
+    n := 250 + i * 7;
+    perform pg_temp.act_as(pg_temp.visitor(n));
+    v_result := public.post_message(v_comment, null, comments[i],
+                                    family[1 + i % array_length(family, 1)] || given[1 + (i * 5) % array_length(given, 1)],
+                                    colors[1 + n % array_length(colors, 1)], null, null, null, 'Asia/Seoul');
+    v_parent := (v_result ->> 'id')::uuid;
+    v_parent_when := pg_temp.some_time_ago();
+    update public.messages set created_at = v_parent_when where id = v_parent;
+    if i in (1, 3) then
+      perform pg_temp.act_as(v_owner);
+      v_result := public.post_message(v_comment, v_parent, owner_replies[1 + i / 2], '데모 운영자', '#4C4C4C');
+      update public.messages
+        set created_at = least(v_parent_when + random() * interval '20 hours', now() - interval '5 minutes')
+        where id = (v_result ->> 'id')::uuid;
+    end if;
+  end loop;
+
+  -- qna: 4 questions; the owner answers 3 and marks 2 of them resolved
+  for i in 1..4 loop
+    n := 290 + i * 5;
+    perform pg_temp.act_as(pg_temp.visitor(n));
+    v_result := public.post_message(v_qna, null, questions[i], animals[1 + n % array_length(animals, 1)],
+                                    colors[1 + n % array_length(colors, 1)], null, null, null, 'Asia/Seoul');
+    v_parent := (v_result ->> 'id')::uuid;
+    v_parent_when := pg_temp.some_time_ago();
+    update public.messages set created_at = v_parent_when where id = v_parent;
+    if i <= 3 then
+      perform pg_temp.act_as(v_owner);
+      v_result := public.post_message(v_qna, v_parent, answers[i], '데모 운영자', '#4C4C4C');
+      update public.messages
+        set created_at = least(v_parent_when + random() * interval '30 hours', now() - interval '5 minutes')
+        where id = (v_result ->> 'id')::uuid;
+      if i <= 2 then
+        perform public.set_message_resolved(v_parent, true);
+      end if;
+    end if;
   end loop;
 
   perform set_config('request.jwt.claims', '', false);

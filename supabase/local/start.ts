@@ -124,7 +124,7 @@ async function main() {
   const demoLine =
     process.env.DATABASE_URL && !process.argv.includes('--seed')
       ? '  No demo data was loaded into DATABASE_URL (`npm start -- --seed` loads it into a new database).'
-      : `  Demo owner: sign in with Google on the local sign-in page as ${DEMO_EMAIL}\n  (paid plan, one block of each of the nine types).`;
+      : `  Demo owner: sign in with Google on the local sign-in page as ${DEMO_EMAIL}\n  (paid plan, one block of each of the nine types, the six reaction blocks again in Korean).`;
   const reactExample = existsSync(join(paths.examples, 'react', 'dist', 'index.html'));
   console.log(`
 Reaction Blocks is running (ready in ${ms} ms${stack.migrated.applied.length ? `, applied ${stack.migrated.applied.length} migration(s)` : ''}).

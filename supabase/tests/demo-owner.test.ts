@@ -1,5 +1,6 @@
 // `npm start` promises a demo owner: signed in through the local Google page with the printed
-// email, on a paid plan, owning one block of each of the nine types.
+// email, on a paid plan, owning one block of each of the nine types (and the six reaction blocks
+// again in Korean, the landing's live demo on a Korean page).
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEMO_LETTERS, fillDemoLetters } from '../local/demo-letters.ts';
@@ -10,6 +11,10 @@ import { answerLink, confirmationMail, tokenOf } from './support/consent.ts';
 import { runWorker } from './support/worker.ts';
 
 const DEMO_ID = '00000000-0000-4000-8000-000000000001';
+/** The six reaction blocks in Korean (supabase/seed.sql, ids ...111 to ...116). */
+const KOREAN_DEMO = [11, 12, 13, 14, 15, 16]
+  .map((nn) => `'00000000-0000-4000-8000-0000000001${nn}'`)
+  .join(', ');
 
 describe('demo owner', () => {
   it('signs in through the local Google page and owns one block of each type on a paid plan', async () => {
@@ -22,14 +27,21 @@ describe('demo owner', () => {
       .select('type')
       .eq('owner_id', DEMO_ID)
       .setHeader('Authorization', `Bearer ${session.access_token}`);
+    // the nine in English, and the six reaction blocks again in Korean (the landing's Korean demo)
     expect((blocks ?? []).map((b) => b.type).sort()).toEqual([
+      'ab',
       'ab',
       'brunch_letter',
       'button',
+      'button',
+      'comment',
       'comment',
       'form',
+      'form',
+      'like',
       'like',
       'notion_letter',
+      'qna',
       'qna',
       'typedream_letter',
     ]);
@@ -49,14 +61,22 @@ describe('demo data', () => {
   const DEMO_BLOCKS = `(select id from public.blocks where owner_id = '${DEMO_ID}')`;
 
   it('gives every reaction block of the demo owner responses to show', async () => {
-    const rows = await sql<{ type: string; rows: number }>(
-      `select b.type, (select count(*) from public.responses r where r.block_id = b.id)
+    const rows = await sql<{ type: string; language: string; rows: number }>(
+      `select b.type, b.language, (select count(*) from public.responses r where r.block_id = b.id)
                     + (select count(*) from public.messages m where m.block_id = b.id) as rows
        from public.blocks b where b.owner_id = $1 and b.type in ('comment', 'qna', 'like', 'button', 'ab', 'form')
        order by b.type`,
       [DEMO_ID],
     );
-    const byType = Object.fromEntries(rows.map((r) => [r.type, Number(r.rows)]));
+    const of = (language: string) =>
+      Object.fromEntries(
+        rows.filter((r) => r.language === language).map((r) => [r.type, Number(r.rows)]),
+      );
+    const byType = of('en');
+    // the Korean demo's history is shorter, but no block of it is empty
+    const korean = of('ko');
+    expect(Object.keys(korean).sort()).toEqual(['ab', 'button', 'comment', 'form', 'like', 'qna']);
+    for (const [type, count] of Object.entries(korean)) expect(count, type).toBeGreaterThan(3);
     expect(byType.form).toBeGreaterThanOrEqual(200);
     expect(byType.ab).toBeGreaterThanOrEqual(200);
     expect(byType.like).toBeGreaterThanOrEqual(100);
@@ -104,6 +124,29 @@ describe('demo data', () => {
     expect(endings.map((e) => e.title)).not.toContain('Email given');
   });
 
+  it("gives the Korean demo blocks the owner's texts in Korean, no English a Korean visitor reads", async () => {
+    // /reaction?locale=ko showed the English blocks' welcome, placeholder, question and options
+    const [texts] = await sql<{ texts: string[] }>(
+      `select array_remove(array_agg(t), null) as texts from (
+         select unnest(array[b.name, b.owner_name, b.welcome_message, b.placeholder, b.qna_subject,
+                             b.button_text, b.submit_button_text]) as t
+           from public.blocks b where b.id in (${KOREAN_DEMO})
+         union all select title from public.questions where block_id in (${KOREAN_DEMO})
+         union all select placeholder from public.questions where block_id in (${KOREAN_DEMO})
+         union all select content from public.questions where block_id in (${KOREAN_DEMO})
+         union all select value from public.options where block_id in (${KOREAN_DEMO})
+         union all select title from public.endings where block_id in (${KOREAN_DEMO})
+         union all select closing_text from public.endings where block_id in (${KOREAN_DEMO})
+         union all select creator_name from public.messages where block_id in (${KOREAN_DEMO})) all_texts`,
+    );
+    expect(texts!.texts.length).toBeGreaterThan(20);
+    // what may stay in Latin letters: Q&A, A/B, the placeholder of an address, HTML tags
+    const english = texts!.texts
+      .map((t) => t.replace(/Q&A|A\/B|you@example\.com|<\/?p>|\$responseCount\$/g, ''))
+      .filter((t) => /[A-Za-z]{2,}/.test(t));
+    expect(english).toEqual([]);
+  });
+
   it('keeps the block counters equal to the rows', async () => {
     const blocks = await sql<{
       id: string;
@@ -120,7 +163,7 @@ describe('demo data', () => {
        from public.blocks b where b.owner_id = $1`,
       [DEMO_ID],
     );
-    expect(blocks).toHaveLength(9);
+    expect(blocks).toHaveLength(15);
     for (const b of blocks) {
       expect(b.response_count, b.id).toBe(Number(b.rows));
       expect(b.like_count, b.id).toBe(Number(b.likes));

@@ -6,8 +6,15 @@ export interface ReactionEnv {
   anonKey: string;
   /** URL of the SDK's CDN loader (a classic script) that defines the <reaction-*> elements. */
   sdkUrl?: string;
-  /** Owner and block ids of the public demo blocks shown on /reaction (optional). */
-  demo?: { ownerId: string; blocks: Partial<Record<string, string>> };
+  /**
+   * Owner and block ids of the public demo blocks shown on /reaction and /showcase (optional);
+   * `ko`, the same blocks with the owner's texts in Korean, shown on a Korean page.
+   */
+  demo?: {
+    ownerId: string;
+    blocks: Partial<Record<string, string>>;
+    ko?: Partial<Record<string, string>>;
+  };
   /** The payment providers' browser settings (docs/self-hosting.md, "Payments"). */
   payments?: PaymentsEnv;
 }
@@ -25,17 +32,22 @@ declare global {
   }
 }
 
+/** The seed's ids: 00000000-0000-4000-8000-0000000001NN (supabase/seed.sql's header). */
+const seeded = (tail: string) => `00000000-0000-4000-8000-000000000${tail}`;
+/** The six reaction blocks' ids, NN from `first` on, in REACTION_TYPES' order. */
+const demoBlocks = (first: number) =>
+  Object.fromEntries(
+    ['comment', 'qna', 'like', 'button', 'ab', 'form'].map((type, i) => [
+      type,
+      seeded(String(first + i)),
+    ]),
+  );
+
 /** The demo owner and blocks of supabase/seed.sql; production sets `demo` in /env.js. */
 export const DEFAULT_DEMO: NonNullable<ReactionEnv['demo']> = {
-  ownerId: '00000000-0000-4000-8000-000000000001',
-  blocks: {
-    comment: '00000000-0000-4000-8000-000000000101',
-    qna: '00000000-0000-4000-8000-000000000102',
-    like: '00000000-0000-4000-8000-000000000103',
-    button: '00000000-0000-4000-8000-000000000104',
-    ab: '00000000-0000-4000-8000-000000000105',
-    form: '00000000-0000-4000-8000-000000000106',
-  },
+  ownerId: seeded('001'),
+  blocks: demoBlocks(101),
+  ko: demoBlocks(111),
 };
 
 export function readEnv(): ReactionEnv {

@@ -33,7 +33,9 @@ export function DemoBlock({ type }: { type: ReactionType }) {
   // after hydrating (React then sets the attributes), never the build machine's values.
   const hydrated = useHydrated();
   const ownerId = env.demo?.ownerId ?? '';
-  const blockId = env.demo?.blocks[type] ?? '';
+  // a Korean page shows the Korean demo blocks (the owner's texts in Korean) where there are some
+  const blockId =
+    (i18n.language === 'ko' ? env.demo?.ko?.[type] : undefined) ?? env.demo?.blocks[type] ?? '';
   const config = hydrated
     ? {
         'project-url': env.supabaseUrl,

@@ -1,6 +1,7 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { REACTION_TYPES } from '../../../lib/db-types';
+import { DEFAULT_DEMO } from '../../../lib/env';
 import { setLanguage } from '../../../lib/i18n';
 import en from '../../../locales/en';
 import { renderWithProviders } from '../../../test/utils';
@@ -43,13 +44,21 @@ describe('ReactionPage focus preselection', () => {
     expect(element?.hasAttribute('anon-key')).toBe(true);
   });
 
-  it("gives the demo element the page's language, and follows a switch (U10)", async () => {
+  it("gives the demo element the page's language and its blocks, and follows a switch (U10)", async () => {
     const { container } = renderWithProviders(<ReactionPage />, { route: '/reaction' });
-    const lang = () => container.querySelector('reaction-comment')?.getAttribute('lang');
-    expect(lang()).toBe('en');
+    const demo = () => container.querySelector('reaction-comment');
+    expect(demo()?.getAttribute('lang')).toBe('en');
+    expect(demo()?.getAttribute('block-id')).toBe(DEFAULT_DEMO.blocks.comment);
     await act(() => setLanguage('ko', false));
-    expect(lang()).toBe('ko');
+    expect(demo()?.getAttribute('lang')).toBe('ko');
+    // the owner's texts of the English block were English on the Korean page: the Korean block
+    expect(demo()?.getAttribute('block-id')).toBe(DEFAULT_DEMO.ko!.comment);
+    // supabase/seed.sql's ids: the English comment block ...101, the Korean ...111, form ...116
+    expect([DEFAULT_DEMO.blocks.comment, DEFAULT_DEMO.ko!.comment, DEFAULT_DEMO.ko!.form]).toEqual(
+      ['101', '111', '116'].map((nn) => `00000000-0000-4000-8000-000000000${nn}`),
+    );
     await act(() => setLanguage('en', false));
+    expect(demo()?.getAttribute('block-id')).toBe(DEFAULT_DEMO.blocks.comment);
   });
 
   it('selects button even with the old stray leading space in the URL', () => {
