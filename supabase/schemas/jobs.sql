@@ -40,6 +40,10 @@ comment on table private.jobs is
   'Outbox of background work (mail, Notion writes, plan expiry). Written in the transaction that causes the work; claimed by the jobs-worker edge function.';
 alter table private.jobs enable row level security;
 create index jobs_due_idx on private.jobs (run_at, id) where status = 'queued';
+-- a claim's windows: each bucket's due jobs, and those without one ('') in their order
+create index jobs_due_by_bucket_idx on private.jobs ((coalesce(rate_bucket, '')), run_at, id) where status = 'queued';
+-- a group's next job: is an older one of the group queued?
+create index jobs_group_queued_idx on private.jobs (group_key, run_at, id) where status = 'queued' and group_key is not null;
 create index jobs_leased_idx on private.jobs (locked_until) where status in ('running', 'sending');
 create index jobs_group_idx on private.jobs (group_key, status) where group_key is not null;
 create index jobs_finished_idx on private.jobs (finished_at) where finished_at is not null;
@@ -64,14 +68,15 @@ comment on table private.rate_buckets is 'Token buckets of provider quotas; capa
 alter table private.rate_buckets enable row level security;
 
 -- The tokens a bucket holds at p_now: what it kept, refilled at rate.<name>.per_second since
--- (default 14), up to its burst (rate.<name>.burst, default one second's worth). A bucket never
--- used is full. Read only: take_tokens takes, claim_jobs looks.
+-- (default 14), up to its burst (rate.<name>.burst, default one second's worth, and never under
+-- one token: a rate under 1 a second with no burst would never hold a whole one). A bucket never
+-- used is full. Read only: hold_bucket and take_tokens read it under the bucket's lock.
 create function private.bucket_tokens(p_name text, p_now timestamptz)
 returns double precision language sql stable set search_path = '' as $$
   with l as (
     select r.rate,
-           coalesce(nullif((private.setting('rate.' || p_name || '.burst', 'null'::jsonb))::text, 'null')::double precision,
-                    r.rate) as burst
+           greatest(1, coalesce(nullif((private.setting('rate.' || p_name || '.burst', 'null'::jsonb))::text, 'null')::double precision,
+                                r.rate)) as burst
     from (select (private.setting('rate.' || p_name || '.per_second', '14'::jsonb))::text::double precision as rate) r
   )
   select least(l.burst, coalesce((select b.tokens + extract(epoch from p_now - b.updated_at) * l.rate
@@ -80,19 +85,33 @@ returns double precision language sql stable set search_path = '' as $$
 $$;
 revoke execute on function private.bucket_tokens(text, timestamp with time zone) from public;
 
+-- Locks a bucket's row until the transaction ends (made full if the bucket was never used) and
+-- answers the tokens it holds now. Two claims at once take their tokens one after the other: the
+-- second reads what the first left once it committed, not the tokens the first is taking.
+create function private.hold_bucket(p_name text)
+returns double precision language plpgsql set search_path = '' as $$
+begin
+  insert into private.rate_buckets (name, tokens, updated_at)
+    values (p_name, private.bucket_tokens(p_name, clock_timestamp()), clock_timestamp())
+    on conflict (name) do nothing;
+  perform 1 from private.rate_buckets where name = p_name for update;
+  return private.bucket_tokens(p_name, clock_timestamp());
+end;
+$$;
+revoke execute on function private.hold_bucket(text) from public;
+
 -- Takes up to p_wanted tokens from a bucket (bucket_tokens says how many it holds). Returns how
 -- many were granted.
 create function private.take_tokens(p_name text, p_wanted integer)
 returns integer language plpgsql set search_path = '' as $$
 declare
-  v_now timestamptz := clock_timestamp();
+  v_now timestamptz;
   v_tokens double precision;
   v_granted integer;
 begin
   if p_wanted <= 0 then return 0; end if;
-  insert into private.rate_buckets (name, tokens, updated_at) values (p_name, private.bucket_tokens(p_name, v_now), v_now)
-    on conflict (name) do nothing;
-  perform 1 from private.rate_buckets where name = p_name for update;
+  perform private.hold_bucket(p_name);
+  v_now := clock_timestamp();
   v_tokens := private.bucket_tokens(p_name, v_now);
   v_granted := least(p_wanted, floor(v_tokens)::integer);
   update private.rate_buckets set tokens = v_tokens - v_granted, updated_at = v_now where name = p_name;
@@ -101,6 +120,16 @@ end;
 $$;
 revoke execute on function private.take_tokens(text, integer) from public;
 
+-- Whether a queued job of a group is the group's turn: none of the group runs, and no older job
+-- of the group waits (one held by another claim, or one of a bucket without a token: the group
+-- keeps its order, a digest handler its siblings).
+create function private.group_turn(p_group text, p_run_at timestamptz, p_id bigint)
+returns boolean language sql stable set search_path = '' as $$
+  select not exists (select 1 from private.jobs r where r.group_key = p_group and r.status in ('running', 'sending'))
+     and not exists (select 1 from private.jobs o where o.group_key = p_group and o.status = 'queued'
+                                                    and (o.run_at, o.id) < (p_run_at, p_id));
+$$;
+revoke execute on function private.group_turn(text, timestamp with time zone, bigint) from public;
 
 -- Adds a job. A dedupe key already used returns null and adds nothing. For the SQL code that
 -- causes jobs and for edge functions (service role only; definer because private is not theirs).
@@ -132,13 +161,13 @@ revoke execute on function private.job_backoff(integer) from public;
 
 -- Claims up to p_limit due jobs for p_lock_seconds. Leases that ran out are settled first:
 -- `running` goes back to the queue (or fails after its last attempt), `sending` becomes
--- `unknown`. At most one job per group is claimed, and none of a group already running, so a
--- digest handler sees its siblings still queued; two claims at once agree on that through the
--- group's advisory lock (below). Jobs of a rate bucket beyond the tokens available go back to the
--- queue untouched (their attempt is not counted), and only as many of a bucket's as it holds
--- tokens are candidates, so they never fill the window ahead of other jobs. p_kinds limits the
--- claim to the kinds a worker knows (null: any). Answers the claimed jobs as a JSON array, oldest
--- first.
+-- `unknown`. A group runs one job at a time, oldest first (private.group_turn), so a digest
+-- handler sees its siblings still queued; two claims at once agree on that through the group's
+-- advisory lock (below). A rate bucket's jobs are candidates only as many as it holds tokens,
+-- read under its lock, so a bucket's backlog never fills the claim ahead of other jobs, another
+-- bucket's or those without one, and a claim beside another that holds the bucket waits for it
+-- and fills from the rest. Rows another claim holds are skipped. p_kinds limits the claim to the
+-- kinds a worker knows (null: any). Answers the claimed jobs as a JSON array, oldest first.
 create function public.claim_jobs(p_limit integer default 50, p_lock_seconds integer default 60,
                                   p_kinds text[] default null)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -148,6 +177,10 @@ declare
   v_ids bigint[];
   v_buckets text[];
   v_groups text[];
+  v_names text[] := '{}';
+  v_counts integer[] := '{}';
+  v_name text;
+  v_tokens integer;
   v_grants jsonb := '{}'::jsonb;
   v_bucket record;
   v_claimed jsonb;
@@ -171,43 +204,50 @@ begin
         last_error = left(coalesce(last_error || '; ', '') || 'the worker stopped before finishing', 2000)
     where status = 'running' and locked_until < now();
 
-  -- the due jobs without a bucket and those of buckets, each up to limit * 2, and of a bucket's
-  -- only as many as it holds tokens now (looked at, taken below): a letter's thousands of mails
-  -- waiting for the sending rate never fill the window ahead of the jobs queued after them
-  with plain as (
-    select j.id, j.rate_bucket, j.run_at, j.group_key
-    from private.jobs j
-    where j.status = 'queued' and j.run_at <= now() and j.rate_bucket is null
-      and (p_kinds is null or j.kind = any(p_kinds))
-      and (j.group_key is null or not exists (
-        select 1 from private.jobs r where r.group_key = j.group_key and r.status in ('running', 'sending')))
-    order by j.run_at, j.id
-    limit v_limit * 2
-    for update skip locked
-  ), metered as (
-    select j.id, j.rate_bucket, j.run_at, j.group_key
-    from private.jobs j
-    where j.status = 'queued' and j.run_at <= now() and j.rate_bucket is not null
-      and (p_kinds is null or j.kind = any(p_kinds))
-      and (j.group_key is null or not exists (
-        select 1 from private.jobs r where r.group_key = j.group_key and r.status in ('running', 'sending')))
-    order by j.run_at, j.id
-    limit v_limit * 2
-    for update skip locked
-  ), candidates as (
-    select p.id, p.rate_bucket, p.run_at, p.group_key from plain p
-    union all
-    select m.id, m.rate_bucket, m.run_at, m.group_key
-    from (select m.*, row_number() over (partition by m.rate_bucket order by m.run_at, m.id) as rn
-          from metered m) m
-    where m.rn <= private.bucket_tokens(m.rate_bucket, clock_timestamp())
-  ), one_per_group as (
-    select c.*, row_number() over (partition by coalesce(c.group_key, c.id::text) order by c.run_at, c.id) as n
-    from candidates c
+  -- each bucket with due jobs of these kinds, in name order (two claims never wait on each
+  -- other's buckets crosswise), held to the end (private.hold_bucket): the jobs it may give are
+  -- as many as it holds whole tokens once a claim beside us that holds it has committed, so we
+  -- neither wait for its tokens only to be refused them nor leave our slots empty
+  for v_name in
+    with recursive b(name) as (
+      (select coalesce(j.rate_bucket, '') from private.jobs j
+        where j.status = 'queued' and coalesce(j.rate_bucket, '') > '' order by 1 limit 1)
+      union all
+      select (select coalesce(j.rate_bucket, '') from private.jobs j
+               where j.status = 'queued' and coalesce(j.rate_bucket, '') > b.name order by 1 limit 1)
+        from b where b.name is not null
+    )
+    select b.name from b where b.name is not null
+  loop
+    continue when not exists (
+      select 1 from private.jobs j
+      where coalesce(j.rate_bucket, '') = v_name and j.status = 'queued' and j.run_at <= now()
+        and (p_kinds is null or j.kind = any(p_kinds)));
+    v_tokens := least(v_limit, floor(private.hold_bucket(v_name)))::integer;
+    continue when v_tokens < 1;
+    v_names := v_names || v_name;
+    v_counts := v_counts || v_tokens;
+  end loop;
+
+  -- the window: the oldest due jobs without a bucket (up to limit) and of each bucket (up to its
+  -- tokens), each a group's turn, skipping the rows another claim holds; of them the oldest limit
+  with due as (
+    select w.name, d.id, d.run_at, d.group_key
+    from unnest(array[''] || v_names, array[v_limit] || v_counts) as w(name, n)
+    cross join lateral (
+      select j.id, j.run_at, j.group_key
+      from private.jobs j
+      where coalesce(j.rate_bucket, '') = w.name and j.status = 'queued' and j.run_at <= now()
+        and (p_kinds is null or j.kind = any(p_kinds))
+        and (j.group_key is null or private.group_turn(j.group_key, j.run_at, j.id))
+      order by j.run_at, j.id
+      limit w.n
+      for update of j skip locked
+    ) d
   ), picked as (
-    select * from one_per_group where n = 1 order by run_at, id limit v_limit
+    select * from due order by run_at, id limit v_limit
   )
-  select array_agg(id order by run_at, id), array_agg(rate_bucket order by run_at, id),
+  select array_agg(id order by run_at, id), array_agg(nullif(name, '') order by run_at, id),
          array_agg(group_key order by run_at, id)
     into v_ids, v_buckets, v_groups from picked;
   if v_ids is null then
@@ -215,11 +255,9 @@ begin
   end if;
 
   -- a group's job only under the group's lock, and only if none of the group runs as read after
-  -- taking it. A claim at the same moment skips the rows we locked and read the queue before we
-  -- committed our `running`: its candidates can hold another job of our group (one outside our
-  -- limit * 2 candidates, or one we locked and released by committing), which it would run beside
-  -- ours. With the lock it skips the group while we hold it, or reads our `running` once we
-  -- committed (the check is a statement of its own: its snapshot comes after the lock).
+  -- taking it: a second guard beside group_turn for two claims at once, each reading the queue
+  -- before the other's `running` commits (the check is a statement of its own: its snapshot
+  -- comes after the lock)
   select array_agg(id order by ord), array_agg(bucket order by ord), array_agg(grp order by ord)
     into v_ids, v_buckets, v_groups
     from unnest(v_ids, v_buckets, v_groups) with ordinality as t(id, bucket, grp, ord)
@@ -233,7 +271,8 @@ begin
     return '[]'::jsonb;
   end if;
 
-  -- provider quotas: keep only as many jobs of a bucket as it has tokens; the others stay queued
+  -- provider quotas: take the tokens of the jobs picked (the bucket held since its window was
+  -- read, so all are granted; the filter is a guard), the others stay queued untouched
   for v_bucket in select b as name, count(*)::integer as wanted from unnest(v_buckets) b
                   where b is not null group by b loop
     v_grants := v_grants || jsonb_build_object(v_bucket.name, private.take_tokens(v_bucket.name, v_bucket.wanted));

@@ -1,8 +1,9 @@
 // The jobs queue (supabase/schemas/jobs.sql) and the notification jobs the visitor writes
 // enqueue (notifications.sql), through the functions the worker calls
-// with the service role. The worker itself (jobs-worker) is tested in mail.test.ts.
+// with the service role. What a claim takes (two claims at once, groups' turns, rate buckets) is
+// in jobs-claims.test.ts; the worker itself (jobs-worker) is tested in mail.test.ts.
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   anonClient,
   newGuest,
@@ -15,54 +16,7 @@ import { preconfirm } from './support/consent.ts';
 import { ownerWithBlock } from './support/drafts.ts';
 import { eventually } from '../../scripts/poll.ts';
 import { postMessage } from './support/hostile.ts';
-import type { ClaimedJob } from '../functions/_shared/claimed-job.ts';
-
-/** Each test uses its own job kind, so parallel test files never claim each other's jobs. */
-const kindOf = () => `test.${randomUUID().slice(0, 8)}`;
-
-async function enqueue(kind: string, fields: Record<string, unknown> = {}): Promise<number | null> {
-  const { data, error } = await serviceClient().rpc('enqueue_job', { p_kind: kind, ...fields });
-  expect(error).toBeNull();
-  return data as number | null;
-}
-
-/** Claims due jobs of one kind (the worker and other tests never claim these kinds). */
-async function claim(kind: string, limit = 50, lockSeconds = 60): Promise<ClaimedJob[]> {
-  const { data, error } = await serviceClient().rpc('claim_jobs', {
-    p_limit: limit,
-    p_lock_seconds: lockSeconds,
-    p_kinds: [kind],
-  });
-  expect(error).toBeNull();
-  return data as ClaimedJob[];
-}
-
-/** A job kind of its own and a rate bucket of its own, refilled at `perSecond` up to `burst`. */
-async function bucketKind(perSecond: number, burst: number) {
-  const bucket = `test${randomUUID().slice(0, 8)}`;
-  await sql(`insert into private.settings (key, value) values ($1, $2), ($3, $4)`, [
-    `rate.${bucket}.per_second`,
-    JSON.stringify(perSecond),
-    `rate.${bucket}.burst`,
-    JSON.stringify(burst),
-  ]);
-  return { kind: kindOf(), bucket };
-}
-
-/** How many jobs of `kind` are queued, and the attempts counted on them. */
-const leftQueued = async (kind: string) =>
-  (
-    await sql<{ queued: string; attempts: string }>(
-      `select count(*) as queued, sum(attempts) as attempts from private.jobs where kind = $1 and status = 'queued'`,
-      [kind],
-    )
-  )[0];
-
-async function finish(outcomes: Array<Record<string, unknown>>) {
-  const { data, error } = await serviceClient().rpc('finish_jobs', { p_outcomes: outcomes });
-  expect(error).toBeNull();
-  return data as Record<string, number>;
-}
+import { claim, enqueue, finish, kindOf } from './support/jobs.ts';
 
 async function jobRow(id: number) {
   const rows = await sql<{
@@ -87,10 +41,6 @@ async function backoffOf(id: number): Promise<number> {
   );
   return row!.ms;
 }
-
-afterEach(async () => {
-  await sql(`delete from private.settings where key like 'rate.test%'`);
-});
 
 describe('jobs queue', () => {
   it('claims a due job once, and finishing it keeps the result', async () => {
@@ -130,41 +80,6 @@ describe('jobs queue', () => {
     expect(second).toBeNull();
     const rows = await sql('select id from private.jobs where dedupe_key = $1', [key]);
     expect(rows).toHaveLength(1);
-  });
-
-  it('never gives one job to two workers claiming at the same time', async () => {
-    const kind = kindOf();
-    const ids = new Set<number>();
-    for (let i = 0; i < 10; i++) {
-      const payloads = Array.from({ length: 30 }, (_, n) => ({ n: i * 30 + n }));
-      await sql(
-        `insert into private.jobs (kind, payload) select $1, p from jsonb_array_elements($2::jsonb) p`,
-        [kind, JSON.stringify(payloads)],
-      );
-    }
-    for (const row of await sql<{ id: string }>('select id from private.jobs where kind = $1', [
-      kind,
-    ])) {
-      ids.add(Number(row.id));
-    }
-    expect(ids.size).toBe(300);
-    const seen: number[] = [];
-    const worker = async () => {
-      for (;;) {
-        const jobs = await claim(kind, 17);
-        if (jobs.length === 0) return;
-        seen.push(...jobs.map((j) => j.id));
-        await finish(jobs.map((j) => ({ id: j.id, status: 'done' })));
-      }
-    };
-    await Promise.all(Array.from({ length: 6 }, worker));
-    expect(seen).toHaveLength(300);
-    expect(new Set(seen).size).toBe(300);
-    const [counts] = await sql<{ done: string; attempts: number }>(
-      `select count(*) filter (where status = 'done') as done, max(attempts) as attempts from private.jobs where kind = $1`,
-      [kind],
-    );
-    expect(counts).toEqual({ done: '300', attempts: 1 });
   });
 
   it('retries with a growing backoff and fails after the last attempt, keeping the error', async () => {
@@ -233,41 +148,6 @@ describe('jobs queue', () => {
     expect(row.last_error).toMatch(/not re-sent/);
   });
 
-  it('two claims at once never run two jobs of a group, whatever either claim locked', async () => {
-    // claim A holds the group's first job (and the filler its limit * 2 candidates took) in an open
-    // transaction; claim B, at the same moment, skips A's locked rows and does not see A's
-    // `running` yet: the group's second job, outside A's candidates, was B's to take
-    const kind = kindOf();
-    const group = `group:${randomUUID()}`;
-    const first = await enqueue(kind, { p_payload: { n: 0 }, p_group_key: group });
-    const fillers: number[] = [];
-    for (let n = 1; n <= 4; n++) fillers.push((await enqueue(kind, { p_payload: { n } }))!);
-    const second = await enqueue(kind, { p_payload: { n: 5 }, p_group_key: group });
-    // leases run out settled now, so B's settling waits for no row A's settling holds
-    await claim(kindOf());
-    let duringA: ClaimedJob[] = [];
-    const a = await transaction(async (client) => {
-      const { rows } = await client.query<{ jobs: ClaimedJob[] }>(
-        'select public.claim_jobs(1, 60, $1) as jobs',
-        [[kind]],
-      );
-      duringA = await claim(kind);
-      return rows[0]!.jobs;
-    });
-    expect(a.map((j) => j.id)).toEqual([first]);
-    // B took the fillers A did not lock, and nothing of the group
-    expect(duringA.map((j) => j.id)).toEqual(fillers.slice(1));
-    // and after A committed, the group still waits for its running job
-    expect((await claim(kind)).map((j) => j.id)).toEqual([fillers[0]]);
-    const running = await sql<{ id: string }>(
-      `select id from private.jobs where group_key = $1 and status = 'running'`,
-      [group],
-    );
-    expect(running.map((r) => Number(r.id))).toEqual([first]);
-    await finish([{ id: first, status: 'done' }]);
-    expect((await claim(kind)).map((j) => j.id)).toEqual([second]);
-  });
-
   it('runs one job of a group at a time and merges the queued ones into it', async () => {
     const kind = kindOf();
     const group = `group:${randomUUID()}`;
@@ -319,29 +199,6 @@ describe('jobs queue', () => {
       [group],
     );
     expect(waiting).toEqual([{ window_end: true }, { window_end: true }]);
-  });
-
-  it('claims no more jobs of a rate bucket than it has tokens', async () => {
-    const { kind, bucket } = await bucketKind(3, 3);
-    for (let n = 0; n < 10; n++) await enqueue(kind, { p_rate_bucket: bucket });
-    const first = await claim(kind, 10);
-    expect(first).toHaveLength(3);
-    // the ones left over were not touched: no attempt counted
-    expect(await leftQueued(kind)).toEqual({ queued: '7', attempts: '0' });
-  });
-
-  it("takes of a bucket's jobs only as many as it holds tokens: a backlog of mail never hides the jobs after it", async () => {
-    // before: the claim's window (limit * 2 oldest due jobs) filled with the bucket's jobs, the
-    // bucket granted its few, and the job queued after them waited until fewer than limit * 2
-    // were ahead of it (a letter of 20,000 at SES's 14 a second: about 24 minutes)
-    const { kind, bucket } = await bucketKind(3, 3);
-    for (let n = 0; n < 30; n++) await enqueue(kind, { p_rate_bucket: bucket });
-    const after = await enqueue(kind, { p_payload: { after: true } });
-    const claimed = await claim(kind, 10);
-    // the bucket's three tokens, and the job after its backlog, in the same claim
-    expect(claimed.map((j) => j.id)).toContain(after);
-    expect(claimed).toHaveLength(4);
-    expect(await leftQueued(kind)).toEqual({ queued: '27', attempts: '0' });
   });
 
   it('is out of reach of client roles', async () => {

@@ -1,5 +1,5 @@
 // A job as claim_jobs answers it (supabase/schemas/jobs.sql). Its own module, without imports, so
-// the Node tests (jobs.test.ts) read the worker's type without jobs.ts's Deno-only imports.
+// the Node tests (jobs.test.ts, jobs-claims.test.ts) read the worker's type without jobs.ts's Deno-only imports.
 export interface ClaimedJob {
   id: number;
   kind: string;
