@@ -44,7 +44,8 @@ create table public.audience_members (
   creator_name text not null default '' check (char_length(creator_name) <= 100),
   creator_photo_url text check (char_length(creator_photo_url) <= 500),
   color text check (char_length(color) <= 32),
-  email text check (email is null or (char_length(email) <= 100 and private.is_valid_email(email))),
+  -- the address rule on write: private.check_email_written (audience_members_email_rule)
+  email text check (email is null or char_length(email) <= 100),
   group_name text,
   created_at timestamptz not null default now(),
   last_updated timestamptz not null default now(),
@@ -280,6 +281,8 @@ revoke execute on function private.record_audience_event(public.blocks, uuid, te
 create trigger audience_members_after_change
   after insert or delete or update of deactivated, group_name on public.audience_members
   for each row execute function private.audience_members_after_change();
+create trigger audience_members_email_rule before insert or update of email on public.audience_members
+  for each row execute function private.check_email_written();
 create trigger audience_members_take_awaiting before insert on public.audience_members
   for each row execute function private.audience_members_take_awaiting();
 create trigger audience_members_touch before update on public.audience_members

@@ -33,7 +33,8 @@ grant execute on function private.mailbox_key(text) to service_role;
 create table public.sender_emails (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
-  email text not null check (char_length(email) <= 60 and private.is_valid_email(email)),
+  -- the address rule on write: private.check_email_written (sender_emails_email_rule)
+  email text not null check (char_length(email) <= 60),
   status public.sender_email_status not null default 'pending',
   spf_verified boolean not null default false,
   dkim_verified boolean not null default false,
@@ -91,6 +92,8 @@ end;
 $$;
 create trigger sender_emails_after_delete after delete on public.sender_emails
   for each row execute function private.sender_emails_after_delete();
+create trigger sender_emails_email_rule before insert or update of email on public.sender_emails
+  for each row execute function private.check_email_written();
 
 create table private.sender_email_tokens (
   sender_email_id uuid primary key references public.sender_emails (id) on delete cascade,

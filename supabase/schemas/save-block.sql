@@ -216,7 +216,10 @@ begin
   v_new := jsonb_populate_record(v_old, p_private);
   v_new.mail_to := nullif(btrim(v_new.mail_to), '');
 
-  if v_new.mail_to is not null and not private.is_valid_email(v_new.mail_to) then
+  -- checked when it changes: an address saved under the older rule (private.is_valid_email, before
+  -- 2026-11-29) does not stop the block's other settings from saving
+  if v_new.mail_to is distinct from v_old.mail_to and v_new.mail_to is not null
+     and not private.is_valid_email(v_new.mail_to) then
     raise exception 'Invalid email address.' using errcode = 'P0001';
   end if;
   -- a new address that is not the owner's own is asked first (notifications.sql): its digests

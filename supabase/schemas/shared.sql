@@ -120,15 +120,42 @@ revoke execute on function private.trim_whitespace(text) from public;
 comment on function private.trim_whitespace(text) is
   'p_text without leading and trailing whitespace, as JavaScript''s String.prototype.trim().';
 
--- The address rule of the email columns' check constraints (audience_members, sender_emails) and
--- of the RPCs. A check runs with the writer's rights: owners write their audience, the service
--- role both tables and save_block (an invoker), so those two roles may execute it.
+-- The address rule (contracts/limits.ts EMAIL_RE is the same rule, written shorter, and
+-- supabase/tests/contracts.test.ts holds them to the same verdicts), what SES takes: ASCII only; a
+-- local part of 1 to 64 letters, digits and . _ % + ' - with no dot first, last or twice in a
+-- row; a domain of at most 253 characters in labels of 1 to 63 letters, digits and hyphens, none
+-- starting or ending with a hyphen, the last one letters only (2 to 63). Until 2026-11-29 it
+-- was local@domain.tld with any dots and hyphens (a..b@x.com, .a@x.com, a@-x.com passed and SES
+-- refused the mail after the send was counted). The RPCs run it on what they are given; the two
+-- email columns (audience_members, sender_emails) through private.check_email_written, on an
+-- address written, so a row kept from the older rule is not refused its other updates. The
+-- service role runs it in save_block (an invoker); owners no longer need it since their writes
+-- of audience_members are checked by that trigger (a definer), not by a check constraint.
 create function private.is_valid_email(p_email text)
 returns boolean language sql immutable set search_path = '' as $$
-  select p_email ~* '^[A-Z0-9._%+''-]+@[A-Z0-9.-]+\.[A-Z]{2,}$';
+  select p_email ~* '^(?=[^@]{1,64}@[^@]{1,253}$)[A-Z0-9_%+''-]+(?:\.[A-Z0-9_%+''-]+)*@(?:[A-Z0-9](?:[A-Z0-9-]{0,61}[A-Z0-9])?\.)+[A-Z]{2,63}$';
 $$;
 revoke execute on function private.is_valid_email(text) from public;
-grant execute on function private.is_valid_email(text) to authenticated, service_role;
+grant execute on function private.is_valid_email(text) to service_role;
+
+-- The email columns' rule on write (audience_members, sender_emails): a new row's address, or a
+-- changed one, must pass private.is_valid_email, or the write fails as a check constraint does
+-- (23514, "Email address is invalid"). An update that leaves the address as it was (counts, a
+-- name, a group, a status) is not checked: rows written under the older rule keep their address
+-- and their updates (docs/data-model.md). A definer: an owner writing their audience has no
+-- USAGE on schema private to name the rule from an invoker.
+create function private.check_email_written()
+returns trigger language plpgsql security definer set search_path = '' as $$
+begin
+  if new.email is not null and (tg_op = 'INSERT' or new.email is distinct from old.email)
+     and not private.is_valid_email(new.email) then
+    raise exception 'Email address is invalid'
+      using errcode = 'check_violation', schema = tg_table_schema, table = tg_table_name,
+            column = 'email';
+  end if;
+  return new;
+end;
+$$;
 
 create function private.require_uid()
 returns uuid language plpgsql stable set search_path = '' as $$

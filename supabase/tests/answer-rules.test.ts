@@ -4,7 +4,7 @@
 // verdict, and the verdict the spec asks for (section 5 and 9):
 //   short text <= 300, long text <= 1000, mail <= 50 characters (as Postgres counts them: code
 //   points, so one emoji is one character), after trimming what JavaScript's trim() strips;
-//   mail: private.is_valid_email, local@domain.tld with a letters-only TLD of 2 or more;
+//   mail: private.is_valid_email, local@domain.tld as SES takes it (docs/data-model.md);
 //   phone: digits, spaces and hyphens only, 1 to 20 of them;
 //   number: an integer, optionally signed, of at most 18 digits (|n| < 10^18: always inside
 //   int64, which a 19-digit number may overflow, so the 19-digit range is refused whole).

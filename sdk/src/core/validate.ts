@@ -1,10 +1,5 @@
-import {
-  ANSWER_LIMITS,
-  EMAIL_RE,
-  INTEGER_RE,
-  lengthOf,
-  PHONE_RE,
-} from '@reaction-blocks/contracts/limits';
+import { EMAIL_RE } from '@reaction-blocks/contracts/email-rule';
+import { ANSWER_LIMITS, INTEGER_RE, lengthOf, PHONE_RE } from '@reaction-blocks/contracts/limits';
 import type { Question } from './types.js';
 
 /**

@@ -5,7 +5,7 @@
 // checked member by member in comment.component.ts). Posting itself is a write path
 // (comment.writer.ts post).
 import { html, nothing, type TemplateResult } from 'lit/html.js';
-import { COMMENT_LIMITS, EMAIL_RE, LIMITS } from '@reaction-blocks/contracts/limits';
+import { COMMENT_LIMITS, LIMITS } from '@reaction-blocks/contracts/limits';
 import type { Identity } from '../../core/identity.js';
 import { profile } from '../../core/profile.js';
 import { displayUser } from '../../core/user.js';
@@ -158,10 +158,9 @@ const writerName = (c: ComposerView): string =>
 function onEmail(c: ComposerView, e: Event) {
   c._email = (e.target as HTMLInputElement).value.trim();
   clearTimeout(c.emailTimer);
-  c.emailTimer = setTimeout(
-    () => (c._emailBad = !!c._email && !EMAIL_RE.test(c._email)),
-    DEBOUNCE_MS,
-  );
+  // checked by the writer's code (comment.writer.ts takeEmail), which the focus started loading:
+  // a reader who never writes does not load the address rule
+  c.emailTimer = setTimeout(() => void c.writing('', (w) => w.takeEmail(c)), DEBOUNCE_MS);
 }
 
 /**

@@ -5,7 +5,8 @@
 // writing()), never before the first data shows. Each takes the element and works on its state
 // as its own methods did (private members through `c.name`, which TypeScript checks).
 import { html, nothing, type TemplateResult } from 'lit/html.js';
-import { EMAIL_RE, COMMENT_LIMITS, lengthOf } from '@reaction-blocks/contracts/limits';
+import { COMMENT_LIMITS, lengthOf } from '@reaction-blocks/contracts/limits';
+import { EMAIL_RE } from '@reaction-blocks/contracts/email-rule';
 import { pageOf, timezone } from '../../core/api.js';
 import { loadChunk } from '../../core/chunk.js';
 import type { ReactionEventMap } from '../../core/base.js';
@@ -277,6 +278,11 @@ export const keep = (patch: { name?: string; homeUrl?: string }) =>
  * over, or taken off by a log out since (takeProfile), which made the visitor anonymous but did
  * not make what the signed-in writer typed the anonymous writer's.
  */
+/** The notification address as typed, checked once the visitor paused (composer onEmail). */
+export function takeEmail(c: { _email: string; _emailBad: boolean }): void {
+  c._emailBad = !!c._email && !EMAIL_RE.test(c._email);
+}
+
 export function takeHome(
   c: { _home: string; _homeBad: boolean; signedIn: boolean },
   typed: string,
