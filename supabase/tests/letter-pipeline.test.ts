@@ -370,6 +370,15 @@ describe('rendering', () => {
       { id: 'd', type: 'image', src: 'https://cdn.example/a.png', alt: 'An "image"' },
       { id: 'e', type: 'code', text: 'if (a < b) {}' },
       { id: 'f', type: 'divider' },
+      {
+        id: 'g',
+        type: 'table',
+        header: true,
+        rows: [
+          [[{ text: 'Name' }], [{ text: 'Price' }]],
+          [[{ text: 'Tea <b>', marks: ['b'] }], [{ text: '3' }]],
+        ],
+      },
     ],
     cta: { text: 'Go & see', link: 'https://x.example/go' },
     imageButton: { src: 'https://cdn.example/button.png', link: 'mailto:hi@example.com' },
@@ -385,8 +394,14 @@ describe('rendering', () => {
     expect(html).toContain('<strong');
     expect(html).toContain('if (a &lt; b) {}');
     expect(html).toContain('Go &amp; see');
-    for (const tag of html.match(/<(h2|p|td|img|a|ol|li|pre|hr)\b[^>]*>/g) ?? [])
+    for (const tag of html.match(/<(h2|p|td|th|img|a|ol|li|pre|hr)\b[^>]*>/g) ?? [])
       expect(tag, tag).toMatch(/style="/);
+    // a table block: a header row, each cell's text escaped and marked like any span
+    expect(html).toMatch(/<th [^>]*>Name<\/th>/);
+    expect(html).toMatch(/<td [^>]*><strong[^>]*>Tea &lt;b&gt;<\/strong><\/td>/);
+    // juice writes a CSS height as an attribute: `height: auto` would become height="auto",
+    // which is no height (Outlook's Word engine reads the attribute)
+    expect(html).not.toMatch(/height="auto"/);
     expect(text).toContain('HELLO <YOU>');
     expect(text).toContain('Go & see [https://x.example/go]');
   });

@@ -11,10 +11,13 @@ import {
   BRUNCH_ARTICLE_URL,
   BRUNCH_PROFILE_URL,
   BRUNCH_WRITER_EMAIL,
+  NOTION_LONG_PAGE_URL,
   NOTION_PAGE_URL,
   TYPEDREAM_PAGE_URL,
+  TYPEDREAM_TABLES_URL,
 } from '../local/providers/pages/fixtures.ts';
 import {
+  LETTER_LIMITS,
   LETTER_MESSAGES,
   ZSaveLetter,
   type TLetterModel,
@@ -72,7 +75,62 @@ describe('page to letter', () => {
     expect(l.html).toContain('style="');
     expect(l.text).toContain('THIS WEEK AT REACTION BLOCKS'); // html-to-text's headings
     expect(l.text).toContain('release notes [https://example.com/notes]');
+    expect(l.leftOut).toEqual({ kinds: {}, cutAt: null });
     letters.expectMailSafe(l.html);
+  });
+
+  it('a long Notion page: its table, toggle bodies, synced and nested blocks; cut at 400 and said so; what has no mail equivalent named', async () => {
+    // rev-uncov3 D1: the table, the toggleable heading's body and the synced block were dropped
+    // and the page stopped at block 400 without a word
+    const o = await letters.letterOwner('notion_letter');
+    const l = await letters.loaded(o, 'notion', NOTION_LONG_PAGE_URL);
+    expect(l.title).toBe('Long letter');
+    const blocks = l.letter.blocks;
+    expect(blocks).toHaveLength(LETTER_LIMITS.blocks);
+    const head = blocks
+      .slice(0, 11)
+      .map((b) =>
+        b.type === 'table'
+          ? ['table', b.header, b.rows.map((r) => r.map((c) => c.map((s) => s.text).join('')))]
+          : [b.type, 'spans' in b ? b.spans.map((s) => s.text).join('') : ''],
+      );
+    expect(head).toEqual([
+      ['heading', 'A long letter'],
+      [
+        'table',
+        true,
+        [
+          ['Name', 'Price'],
+          ['Tea', '3'],
+          ['<script>alert(1)</script>', '4'],
+        ],
+      ],
+      ['paragraph', 'Toggle summary'],
+      ['paragraph', 'Inside the toggle'],
+      ['heading', 'Toggle heading'],
+      ['paragraph', 'Under toggle heading'],
+      ['paragraph', 'Synced text'],
+      // the synced block's copy shows its original's blocks
+      ['paragraph', 'Synced text'],
+      ['paragraph', 'Indented parent'],
+      ['paragraph', 'Indented child'],
+      ['paragraph', 'Para 0'],
+    ]);
+    expect(blocks.at(-1)).toMatchObject({ type: 'paragraph', spans: [{ text: 'Para 389' }] });
+    // the sub-page's own blocks are not the letter's
+    expect(JSON.stringify(blocks)).not.toContain('Inside the sub-page');
+    expect(l.leftOut).toEqual({
+      kinds: { video: 1, embed: 1, subpage: 1, database: 1, other: 1 },
+      cutAt: LETTER_LIMITS.blocks,
+    });
+    // the table in the mail: a header row, the bold cell bold, the script only text
+    expect(l.html).toMatch(/<th[^>]*>Name<\/th>/);
+    expect(l.html).toMatch(/<td[^>]*><strong>Tea<\/strong><\/td>/);
+    expect(l.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    letters.expectMailSafe(l.html);
+    // the letter with its table saves (ZSaveLetter) and renders the same on the server
+    const saved = await letters.save(o, l);
+    expect(saved.status, JSON.stringify(saved.json.error)).toBe(200);
   });
 
   it('a Brunch article of the verified writer only; verify-brunch-id with the spec messages', async () => {
@@ -146,6 +204,29 @@ describe('page to letter', () => {
     const images = l.letter.blocks.filter((b) => b.type === 'image') as Array<{ src: string }>;
     expect(images[0]!.src).toContain('/storage/v1/object/public/letter-images/');
     expect(images[1]!.src).toBe('https://images.example.org/outside.png');
+    letters.expectMailSafe(l.html);
+  });
+
+  it('a Typedream page: its table as a table, a toggle (<details>) as its summary then its body; frames and video named', async () => {
+    const o = await letters.letterOwner('typedream_letter');
+    const l = await letters.loaded(o, 'typedream', TYPEDREAM_TABLES_URL);
+    expect(l.letter.blocks.map((b) => b.type)).toEqual(['table', 'paragraph', 'paragraph']);
+    const [table, summary, body] = l.letter.blocks;
+    expect(table).toMatchObject({
+      type: 'table',
+      header: true,
+      rows: [
+        [[{ text: 'Name' }], [{ text: 'Price' }]],
+        [[{ text: 'Tea', marks: ['b'] }], [{ text: '3' }]],
+        [[{ text: 'Coffee <b>' }], [{ text: '4' }]],
+      ],
+    });
+    expect([summary, body].map((b) => b?.type === 'paragraph' && b.spans[0]?.text)).toEqual([
+      'Opening hours',
+      'Every day but Monday.',
+    ]);
+    expect(l.leftOut).toEqual({ kinds: { embed: 1, video: 1 }, cutAt: null });
+    expect(l.html).toContain('Coffee &lt;b&gt;');
     letters.expectMailSafe(l.html);
   });
 

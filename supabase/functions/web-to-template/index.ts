@@ -59,6 +59,8 @@ Deno.serve(
       html: rendered.html,
       text: rendered.text,
       warnings: loaded.warnings,
+      // what the page had that the letter does not carry, for the workspace to say
+      leftOut: loaded.leftOut,
     };
   }),
 );

@@ -4,7 +4,7 @@
 // running the worker until a delivery or a mail is there.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { type TLetterModel } from '@reaction-blocks/contracts/letters';
+import { type TLeftOut, type TLetterModel } from '@reaction-blocks/contracts/letters';
 import { callFunction, newUser, sql, stack, transaction, type TestUser } from './clients.ts';
 import { callWorker } from './worker.ts';
 import { eventually, mailbox, sesControl, type Mail } from './providers.ts';
@@ -47,6 +47,7 @@ export interface Loaded {
   title: string;
   letter: TLetterModel;
   warnings: string[];
+  leftOut: TLeftOut;
   pageUrl: string;
 }
 

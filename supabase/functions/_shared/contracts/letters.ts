@@ -141,6 +141,13 @@ export const ZLetterBlock = z.discriminatedUnion('type', [
     text: text(LETTER_LIMITS.code),
     language: text(40).optional(),
   }),
+  /** Rows of cells, each cell spans; `header`: the first row heads the columns. */
+  z.strictObject({
+    id: blockId,
+    type: z.literal('table'),
+    header: z.boolean(),
+    rows: z.array(z.array(spans).max(LETTER_LIMITS.tableCells)).max(LETTER_LIMITS.tableRows),
+  }),
 ]);
 export type TLetterBlock = z.infer<typeof ZLetterBlock>;
 
@@ -164,6 +171,27 @@ export const ZLetterModel = z
     error: LETTER_MESSAGES.tooLong,
   });
 export type TLetterModel = z.infer<typeof ZLetterModel>;
+
+/**
+ * What a loaded page had that its letter does not carry (web-to-template's `leftOut`, which the
+ * workspace says under the page address): the kinds of parts with no mail equivalent, counted,
+ * and `cutAt` when the page was longer than a letter holds (LETTER_LIMITS.blocks) or than the
+ * reads allowed for one load, the number of parts kept.
+ */
+export const LEFT_OUT_KINDS = [
+  'subpage',
+  'database',
+  'embed',
+  'video',
+  'audio',
+  'file',
+  'other',
+] as const;
+export type TLeftOutKind = (typeof LEFT_OUT_KINDS)[number];
+export interface TLeftOut {
+  kinds: Partial<Record<TLeftOutKind, number>>;
+  cutAt: number | null;
+}
 
 export const emptyLetter = (): TLetterModel => ({
   version: 1,

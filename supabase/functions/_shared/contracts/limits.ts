@@ -92,6 +92,9 @@ export const LETTER_LIMITS = {
   spansPerBlock: 300,
   spanText: 5000,
   listItems: 300,
+  /** A table's rows and cells per row (a Notion table, a page's <table>): more are cut. */
+  tableRows: 100,
+  tableCells: 12,
   code: 20000,
   /** CTA text "under 100 characters". */
   ctaText: 99,

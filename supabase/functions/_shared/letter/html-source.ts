@@ -6,7 +6,14 @@
 import { parse, type DefaultTreeAdapterTypes } from 'parse5';
 import { NON_PROSE_TAGS } from '@reaction-blocks/contracts/html';
 import type { TLetterBlock, TMark, TSpan } from '@reaction-blocks/contracts/letters';
-import { makeId, tidySpans } from './model.ts';
+import {
+  LETTER_LIMITS,
+  makeId,
+  PageBlocks,
+  tidySpans,
+  type TLeftOut,
+  type TLeftOutKind,
+} from './model.ts';
 
 type Node = DefaultTreeAdapterTypes.Node;
 type Element = DefaultTreeAdapterTypes.Element;
@@ -45,6 +52,27 @@ const INLINE_MARKS: Record<string, TMark> = {
 
 const HEADINGS: Record<string, 1 | 2 | 3> = { h1: 1, h2: 2, h3: 3, h4: 3, h5: 3, h6: 3 };
 
+/** What an article may embed that a mail cannot carry, by the kind the workspace names. */
+const LEFT_OUT: Record<string, TLeftOutKind> = {
+  iframe: 'embed',
+  embed: 'embed',
+  object: 'embed',
+  video: 'video',
+  audio: 'audio',
+};
+
+/** The children of `el` that are `tags`, looking through `through` (a table's row groups). */
+const childrenOf = (el: ParentNode, tags: string[], through: string[] = []): Element[] =>
+  el.childNodes.flatMap((c) =>
+    !isElement(c)
+      ? []
+      : tags.includes(c.tagName)
+        ? [c]
+        : through.includes(c.tagName)
+          ? childrenOf(c, tags, through)
+          : [],
+  );
+
 function absolute(raw: string | undefined, base: URL, schemes: string[]): string | undefined {
   if (!raw) return undefined;
   try {
@@ -76,18 +104,20 @@ function textOf(node: ParentNode): string {
 
 /** Collects a page's blocks: one walker, with the page's base URL for links and images. */
 class Walker {
-  readonly blocks: TLetterBlock[] = [];
+  readonly out = new PageBlocks();
   private spans: TSpan[] = [];
 
   constructor(private readonly base: URL) {}
+
+  private get blocks(): TLetterBlock[] {
+    return this.out.blocks;
+  }
 
   /** Ends the paragraph being collected. */
   private flush(): void {
     const spans = tidySpans(this.spans);
     this.spans = [];
-    if (spans.length && this.blocks.length < 400) {
-      this.blocks.push({ id: makeId(), type: 'paragraph', spans });
-    }
+    if (spans.length) this.out.push({ id: makeId(), type: 'paragraph', spans });
   }
 
   /** Inline content as spans (text with marks and links; images inside become blocks). */
@@ -123,9 +153,9 @@ class Walker {
       this.base,
       ['https:', 'http:'],
     );
-    if (!src || this.blocks.length >= 400) return;
+    if (!src) return;
     const https = src.replace(/^http:/, 'https:');
-    this.blocks.push({
+    this.out.push({
       id: makeId(),
       type: 'image',
       src: https,
@@ -144,25 +174,31 @@ class Walker {
   /** Block-level content. */
   walk(node: ParentNode): void {
     for (const child of node.childNodes) {
-      if (this.blocks.length >= 400) return;
+      if (this.out.isCut) return;
       if (child.nodeName === '#text') {
         const text = (child as DefaultTreeAdapterTypes.TextNode).value;
         if (text.trim()) this.spans.push({ text: text.replace(/\s+/g, ' ') });
         continue;
       }
-      if (!isElement(child) || SKIPPED.has(child.tagName)) continue;
+      if (!isElement(child)) continue;
       const tag = child.tagName;
+      if (SKIPPED.has(tag)) {
+        if (LEFT_OUT[tag]) this.out.leaveOut(LEFT_OUT[tag]);
+        continue;
+      }
       if (HEADINGS[tag]) {
         this.flush();
         const spans = this.spansOf(child);
         if (spans.length)
-          this.blocks.push({ id: makeId(), type: 'heading', level: HEADINGS[tag]!, spans });
+          this.out.push({ id: makeId(), type: 'heading', level: HEADINGS[tag]!, spans });
       } else if (tag === 'p') {
         this.flush();
         const before = this.blocks.length;
         const spans = this.spansOf(child);
         // images inside the paragraph were pushed while reading it: the text goes before them
-        if (spans.length) this.blocks.splice(before, 0, { id: makeId(), type: 'paragraph', spans });
+        if (spans.length && this.out.full) this.out.cutHere();
+        else if (spans.length)
+          this.blocks.splice(before, 0, { id: makeId(), type: 'paragraph', spans });
       } else if (tag === 'ul' || tag === 'ol') {
         this.flush();
         const items = child.childNodes
@@ -170,18 +206,36 @@ class Walker {
           .map((li) => this.spansOf(li))
           .filter((s) => s.length > 0);
         if (items.length)
-          this.blocks.push({ id: makeId(), type: 'list', ordered: tag === 'ol', items });
+          this.out.push({
+            id: makeId(),
+            type: 'list',
+            ordered: tag === 'ol',
+            items: items.slice(0, LETTER_LIMITS.listItems),
+          });
       } else if (tag === 'blockquote') {
         this.flush();
         const spans = this.spansOf(child);
-        if (spans.length) this.blocks.push({ id: makeId(), type: 'quote', spans });
+        if (spans.length) this.out.push({ id: makeId(), type: 'quote', spans });
       } else if (tag === 'pre') {
         this.flush();
         const text = textOf(child).replace(/\n+$/, '');
-        if (text) this.blocks.push({ id: makeId(), type: 'code', text: text.slice(0, 20000) });
+        if (text) this.out.push({ id: makeId(), type: 'code', text: text.slice(0, 20000) });
       } else if (tag === 'hr') {
         this.flush();
-        this.blocks.push({ id: makeId(), type: 'divider' });
+        this.out.push({ id: makeId(), type: 'divider' });
+      } else if (tag === 'table') {
+        this.flush();
+        this.table(child);
+      } else if (tag === 'details') {
+        // mail clients do not open <details>: the summary as a paragraph, the body after it
+        this.flush();
+        const summary = childrenOf(child, ['summary'])[0];
+        const spans = summary ? this.spansOf(summary) : [];
+        if (spans.length) this.out.push({ id: makeId(), type: 'paragraph', spans });
+        this.walk({
+          childNodes: child.childNodes.filter((c) => c !== summary),
+        } as unknown as ParentNode);
+        this.flush();
       } else if (tag === 'img') {
         this.flush();
         this.image(child);
@@ -212,9 +266,27 @@ class Walker {
     }
   }
 
-  finish(): TLetterBlock[] {
+  /** A <table> as the letter's table: its rows (through thead, tbody, tfoot) and cells. */
+  private table(el: Element): void {
+    const rows = childrenOf(el, ['tr'], ['thead', 'tbody', 'tfoot'])
+      .slice(0, LETTER_LIMITS.tableRows)
+      .map((tr) => childrenOf(tr, ['td', 'th']));
+    const cells = rows
+      .map((row) => row.slice(0, LETTER_LIMITS.tableCells).map((cell) => this.spansOf(cell)))
+      .filter((row) => row.some((cell) => cell.length > 0));
+    if (cells.length === 0) return;
+    const first = rows[0] ?? [];
+    this.out.push({
+      id: makeId(),
+      type: 'table',
+      header: first.length > 0 && first.every((cell) => cell.tagName === 'th'),
+      rows: cells,
+    });
+  }
+
+  finish(): { blocks: TLetterBlock[]; leftOut: TLeftOut } {
     this.flush();
-    return this.blocks;
+    return { blocks: this.blocks, leftOut: this.out.leftOut() };
   }
 }
 
@@ -234,7 +306,7 @@ function pageTitle(doc: DefaultTreeAdapterTypes.Document): string {
 export function brunchToBlocks(
   html: string,
   pageUrl: URL,
-): { title: string; blocks: TLetterBlock[] } {
+): { title: string; blocks: TLetterBlock[]; leftOut: TLeftOut } {
   const doc = parse(html);
   const cover = find(doc, (el) => classes(el).includes('cover_title'));
   const title = (cover ? textOf(cover).trim() : '') || pageTitle(doc);
@@ -244,7 +316,7 @@ export function brunchToBlocks(
     find(doc, (el) => el.tagName === 'body');
   const walker = new Walker(pageUrl);
   if (body) walker.walk(body);
-  return { title: title.slice(0, 200), blocks: walker.finish() };
+  return { title: title.slice(0, 200), ...walker.finish() };
 }
 
 /**
@@ -257,12 +329,12 @@ export function brunchToBlocks(
 export function typedreamToBlocks(
   html: string,
   pageUrl: URL,
-): { title: string; blocks: TLetterBlock[] } {
+): { title: string; blocks: TLetterBlock[]; leftOut: TLeftOut } {
   const doc = parse(html);
   const main = find(doc, (el) => el.tagName === 'main') ?? find(doc, (el) => el.tagName === 'body');
   const walker = new Walker(pageUrl);
   if (main) walker.walk(main);
-  const blocks = walker.finish();
+  const { blocks, leftOut } = walker.finish();
   const first = blocks[0];
   const heading =
     first?.type === 'heading' && first.level === 1
@@ -274,7 +346,7 @@ export function typedreamToBlocks(
       : '';
   const title = pageTitle(doc) || heading;
   const repeats = !!heading && title.toLowerCase().startsWith(heading.toLowerCase());
-  return { title: title.slice(0, 200), blocks: repeats ? blocks.slice(1) : blocks };
+  return { title: title.slice(0, 200), blocks: repeats ? blocks.slice(1) : blocks, leftOut };
 }
 
 /**

@@ -5,7 +5,12 @@
 // Notion's image URLs are signed and expire within hours, and the other hosts may move or
 // block hot-linking, so the images of a mode's own hosts are copied (Supabase Storage); other
 // https images stay as they are (nothing is fetched from a host outside the mode's list).
-import type { TLetterBlock, TLetterMode, TLetterModel } from '@reaction-blocks/contracts/letters';
+import type {
+  TLeftOut,
+  TLetterBlock,
+  TLetterMode,
+  TLetterModel,
+} from '@reaction-blocks/contracts/letters';
 import {
   FetchRefused,
   guardedFetch,
@@ -139,8 +144,8 @@ export async function loadLetter(
   mode: TLetterMode,
   pageUrl: URL,
   deps: LoadDeps,
-): Promise<{ title: string; model: TLetterModel; warnings: string[] }> {
-  let loaded: { title: string; blocks: TLetterBlock[] };
+): Promise<{ title: string; model: TLetterModel; warnings: string[]; leftOut: TLeftOut }> {
+  let loaded: { title: string; blocks: TLetterBlock[]; leftOut: TLeftOut };
   try {
     if (mode === 'notion') {
       loaded = await loadNotionPage(pageUrl, {
@@ -173,5 +178,6 @@ export async function loadLetter(
       imageButton: null,
     },
     warnings,
+    leftOut: loaded.leftOut,
   };
 }

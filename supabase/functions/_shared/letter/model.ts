@@ -1,5 +1,14 @@
 // Small helpers of the letter's block model (the types and the schema are in contracts/letters.ts).
-import type { TLetterBlock, TSpan } from '@reaction-blocks/contracts/letters';
+import {
+  LETTER_LIMITS,
+  type TLeftOut,
+  type TLeftOutKind,
+  type TLetterBlock,
+  type TSpan,
+} from '@reaction-blocks/contracts/letters';
+
+// what the page readers (notion.ts, html-source.ts) count and cut with
+export { LETTER_LIMITS, type TLeftOut, type TLeftOutKind };
 
 /** A short random id for a block (the editor deletes rows by it). */
 export function makeId(): string {
@@ -39,4 +48,45 @@ export function tidySpans(spans: TSpan[]): TSpan[] {
 /** Every image URL of the model, in order. */
 export function imagesOf(blocks: TLetterBlock[]): string[] {
   return blocks.flatMap((b) => (b.type === 'image' ? [b.src] : []));
+}
+
+/**
+ * The blocks a page becomes: at most LETTER_LIMITS.blocks, then the page is cut (and says so);
+ * what has no mail equivalent is counted by kind. The workspace says both (`TLeftOut`), so no
+ * part of a page is dropped without a word.
+ */
+export class PageBlocks {
+  readonly blocks: TLetterBlock[] = [];
+  private readonly kinds: Partial<Record<TLeftOutKind, number>> = {};
+  private cut = false;
+
+  /** Whether the page was cut (nothing more is read). */
+  get isCut(): boolean {
+    return this.cut;
+  }
+
+  /** Whether the letter holds no more blocks (a push would cut the page). */
+  get full(): boolean {
+    return this.blocks.length >= LETTER_LIMITS.blocks;
+  }
+
+  /** Adds a block; past the limit the page is cut there. */
+  push(block: TLetterBlock): void {
+    if (this.full) this.cut = true;
+    else this.blocks.push(block);
+  }
+
+  /** The page goes on past what was read (or could be read): the letter ends here. */
+  cutHere(): void {
+    this.cut = true;
+  }
+
+  /** A part of the page with no mail equivalent. */
+  leaveOut(kind: TLeftOutKind): void {
+    this.kinds[kind] = (this.kinds[kind] ?? 0) + 1;
+  }
+
+  leftOut(): TLeftOut {
+    return { kinds: { ...this.kinds }, cutAt: this.cut ? this.blocks.length : null };
+  }
 }

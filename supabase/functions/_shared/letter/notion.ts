@@ -5,8 +5,8 @@
 // The page address itself is never fetched; only its page id is read from it.
 import { NotionAPI } from 'notion-client';
 import { parsePageId } from 'notion-utils';
-import type { TLetterBlock, TSpan, TMark } from '@reaction-blocks/contracts/letters';
-import { makeId } from './model.ts';
+import type { TLetterBlock, TMark, TSpan } from '@reaction-blocks/contracts/letters';
+import { LETTER_LIMITS, makeId, PageBlocks, type TLeftOut, type TLeftOutKind } from './model.ts';
 
 /** A Notion record map as the API answers it (only what we read). */
 export interface NotionRecordMap {
@@ -72,22 +72,103 @@ const plain = (title: unknown) =>
     .map((s) => s.text)
     .join('');
 
-/** The page's blocks, in order, as the letter's block model. */
+/** Notion block types with no mail equivalent, by the kind the workspace names them. */
+const LEFT_OUT: Record<string, TLeftOutKind> = {
+  page: 'subpage',
+  alias: 'subpage',
+  collection_view: 'database',
+  collection_view_page: 'database',
+  embed: 'embed',
+  tweet: 'embed',
+  figma: 'embed',
+  gist: 'embed',
+  codepen: 'embed',
+  maps: 'embed',
+  drive: 'embed',
+  typeform: 'embed',
+  miro: 'embed',
+  excalidraw: 'embed',
+  replit: 'embed',
+  external_object_instance: 'embed',
+  video: 'video',
+  audio: 'audio',
+  file: 'file',
+  pdf: 'file',
+};
+
+/** Children deeper than this are not read (a sane page nests a few levels). */
+const MAX_DEPTH = 12;
+
+/** A table's rows as cells of spans, in the table's column order (Notion: table + table_row). */
+function tableRows(table: NotionBlock, get: (id: string) => NotionBlock | undefined) {
+  const order = (table.format?.table_block_column_order as string[] | undefined) ?? [];
+  const rows: TSpan[][][] = [];
+  for (const rowId of table.content ?? []) {
+    const row = get(rowId);
+    if (row?.type !== 'table_row' || rows.length >= LETTER_LIMITS.tableRows) continue;
+    const columns = order.length ? order : Object.keys(row.properties ?? {});
+    rows.push(
+      columns
+        .slice(0, LETTER_LIMITS.tableCells)
+        .map((column) =>
+          notionSpans(row.properties?.[column]).slice(0, LETTER_LIMITS.spansPerBlock),
+        ),
+    );
+  }
+  return rows;
+}
+
+/**
+ * The ids a page's letter reads, in reading order: the page's content, every block's children
+ * but a sub-page's (a table's rows, a toggle's or a toggleable heading's body, columns, ...) and
+ * a synced block's original (transclusion_reference -> its transclusion_container).
+ */
+function readingOrder(recordMap: NotionRecordMap, pageId: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const visit = (id: string, depth: number) => {
+    if (seen.has(id) || depth > MAX_DEPTH) return;
+    seen.add(id);
+    out.push(id);
+    const b = blockValue(recordMap.block[id]);
+    if (!b || (depth > 0 && LEFT_OUT[b.type])) return;
+    const original = referenceOf(b);
+    if (original) visit(original, depth + 1);
+    for (const child of b.content ?? []) visit(child, depth + 1);
+  };
+  visit(pageId, 0);
+  return out;
+}
+
+/** A synced block's copy points at its original (the transclusion_container holding the blocks). */
+const referenceOf = (b: NotionBlock): string | undefined =>
+  b.type === 'transclusion_reference'
+    ? ((b.format?.transclusion_reference_pointer as { id?: unknown } | undefined)?.id as
+        string | undefined)
+    : undefined;
+
+/**
+ * The page's blocks, in order, as the letter's block model, with what was left out
+ * (`complete: false`: blocks of the page were not read, so the letter stops at the first one).
+ */
 export function notionToBlocks(
   recordMap: NotionRecordMap,
   pageId: string,
-): { title: string; blocks: TLetterBlock[] } {
+  complete = true,
+): { title: string; blocks: TLetterBlock[]; leftOut: TLeftOut } {
   const get = (id: string) => blockValue(recordMap.block[id]);
   const page =
     get(pageId) ??
     Object.values(recordMap.block)
       .map(blockValue)
       .find((b) => b?.type === 'page');
-  if (!page) return { title: '', blocks: [] };
+  const out = new PageBlocks();
+  if (!page) return { title: '', blocks: [], leftOut: out.leftOut() };
   const title = plain(page.properties?.title);
-  const blocks: TLetterBlock[] = [];
   let list: Extract<TLetterBlock, { type: 'list' }> | null = null;
-  const seen = new Set<string>();
+  /** The blocks being read (a synced block may show one original twice, never inside itself). */
+  const path = new Set<string>();
+  let stopped = false;
 
   const imageOf = (b: NotionBlock): string | undefined => {
     const signed = recordMap.signed_urls?.[b.id];
@@ -96,121 +177,173 @@ export function notionToBlocks(
       ((b.properties?.source as string[][] | undefined)?.[0]?.[0] as string | undefined);
     return signed ?? (source ? (recordMap.signed_urls?.[source] ?? source) : undefined);
   };
+  const text = (spans: TSpan[]) => spans.slice(0, LETTER_LIMITS.spansPerBlock);
 
   const walk = (ids: string[] | undefined, depth: number) => {
     for (const id of ids ?? []) {
-      if (seen.has(id) || blocks.length >= 400 || depth > 8) continue;
-      seen.add(id);
+      if (stopped || path.has(id)) continue;
+      if (out.full) {
+        // one more part of the page than the letter holds
+        out.cutHere();
+        stopped = true;
+        return;
+      }
       const b = get(id);
-      if (!b) continue;
-      const spans = notionSpans(b.properties?.title);
-      const listKind =
-        b.type === 'bulleted_list' || b.type === 'to_do'
-          ? 'ul'
-          : b.type === 'numbered_list'
-            ? 'ol'
-            : null;
-      if (listKind) {
-        const ordered = listKind === 'ol';
-        if (!list || list.ordered !== ordered) {
-          list = { id: makeId(), type: 'list', ordered, items: [] };
-          blocks.push(list);
+      if (!b) {
+        // not read within the load's requests: the letter ends before it; a block Notion did
+        // not answer for (not shared) is left out
+        if (!complete) {
+          out.cutHere();
+          stopped = true;
+          return;
         }
-        const checked = (b.properties?.checked as string[][] | undefined)?.[0]?.[0] === 'Yes';
-        list.items.push(b.type === 'to_do' ? [{ text: checked ? '☑ ' : '☐ ' }, ...spans] : spans);
-        // nested items follow as items of the same list
-        walk(b.content, depth + 1);
+        out.leaveOut('other');
         continue;
       }
-      list = null;
-      switch (b.type) {
-        case 'text':
-          if (spans.length) blocks.push({ id: makeId(), type: 'paragraph', spans });
-          break;
-        case 'header':
-        case 'sub_header':
-        case 'sub_sub_header':
-          blocks.push({
-            id: makeId(),
-            type: 'heading',
-            level: b.type === 'header' ? 1 : b.type === 'sub_header' ? 2 : 3,
-            spans,
-          });
-          break;
-        case 'quote':
-          blocks.push({ id: makeId(), type: 'quote', spans });
-          break;
-        case 'callout': {
-          const icon = b.format?.page_icon;
-          blocks.push({
-            id: makeId(),
-            type: 'callout',
-            ...(typeof icon === 'string' && [...icon].length <= 4 ? { icon } : {}),
-            spans,
-          });
-          break;
-        }
-        case 'divider':
-          blocks.push({ id: makeId(), type: 'divider' });
-          break;
-        case 'code':
-          blocks.push({
-            id: makeId(),
-            type: 'code',
-            text: spans
-              .map((s) => s.text)
-              .join('')
-              .slice(0, 20000),
-            ...(typeof (b.properties?.language as string[][] | undefined)?.[0]?.[0] === 'string'
-              ? { language: String((b.properties!.language as string[][])[0]![0]).slice(0, 40) }
-              : {}),
-          });
-          break;
-        case 'image': {
-          const src = imageOf(b);
-          if (src) {
-            const caption = notionSpans(b.properties?.caption);
-            blocks.push({
-              id: makeId(),
-              type: 'image',
-              src,
-              alt: caption
-                .map((s) => s.text)
-                .join('')
-                .slice(0, 500),
-              ...(caption.length ? { caption } : {}),
-            });
-          }
-          break;
-        }
-        case 'bookmark': {
-          const link = (b.properties?.link as string[][] | undefined)?.[0]?.[0];
-          const label = plain(b.properties?.title) || link;
-          if (link && label) {
-            blocks.push({
-              id: makeId(),
-              type: 'paragraph',
-              spans: notionSpans([[label, [['a', link]]]]),
-            });
-          }
-          break;
-        }
-        case 'toggle':
-          if (spans.length) blocks.push({ id: makeId(), type: 'paragraph', spans });
-          walk(b.content, depth + 1);
-          break;
-        case 'column_list':
-        case 'column':
-          walk(b.content, depth + 1);
-          break;
-        default:
-          // sub-pages, databases, embeds, files, equations: not part of a letter
-          break;
+      if (depth > MAX_DEPTH) {
+        out.leaveOut('other');
+        continue;
       }
+      path.add(id);
+      read(b, depth);
+      path.delete(id);
     }
   };
+
+  const read = (b: NotionBlock, depth: number) => {
+    const spans = text(notionSpans(b.properties?.title));
+    const listKind =
+      b.type === 'bulleted_list' || b.type === 'to_do'
+        ? 'ul'
+        : b.type === 'numbered_list'
+          ? 'ol'
+          : null;
+    if (listKind) {
+      const ordered = listKind === 'ol';
+      if (!list || list.ordered !== ordered || list.items.length >= LETTER_LIMITS.listItems) {
+        list = { id: makeId(), type: 'list', ordered, items: [] };
+        out.push(list);
+      }
+      const checked = (b.properties?.checked as string[][] | undefined)?.[0]?.[0] === 'Yes';
+      list.items.push(b.type === 'to_do' ? [{ text: checked ? '☑ ' : '☐ ' }, ...spans] : spans);
+      // nested items follow as items of the same list
+      walk(b.content, depth + 1);
+      return;
+    }
+    list = null;
+    switch (b.type) {
+      case 'text':
+        if (spans.length) out.push({ id: makeId(), type: 'paragraph', spans });
+        break;
+      case 'header':
+      case 'sub_header':
+      case 'sub_sub_header':
+        // a toggleable heading's body follows it (below, with every block's children)
+        out.push({
+          id: makeId(),
+          type: 'heading',
+          level: b.type === 'header' ? 1 : b.type === 'sub_header' ? 2 : 3,
+          spans,
+        });
+        break;
+      case 'quote':
+        out.push({ id: makeId(), type: 'quote', spans });
+        break;
+      case 'callout': {
+        const icon = b.format?.page_icon;
+        out.push({
+          id: makeId(),
+          type: 'callout',
+          ...(typeof icon === 'string' && [...icon].length <= 4 ? { icon } : {}),
+          spans,
+        });
+        break;
+      }
+      case 'divider':
+        out.push({ id: makeId(), type: 'divider' });
+        break;
+      case 'code':
+      case 'equation':
+        // an equation block as its source (TeX): mail renders no math
+        out.push({
+          id: makeId(),
+          type: 'code',
+          text: spans
+            .map((s) => s.text)
+            .join('')
+            .slice(0, LETTER_LIMITS.code),
+          ...(typeof (b.properties?.language as string[][] | undefined)?.[0]?.[0] === 'string'
+            ? { language: String((b.properties!.language as string[][])[0]![0]).slice(0, 40) }
+            : {}),
+        });
+        break;
+      case 'image': {
+        const src = imageOf(b);
+        if (src) {
+          const caption = text(notionSpans(b.properties?.caption));
+          out.push({
+            id: makeId(),
+            type: 'image',
+            src,
+            alt: caption
+              .map((s) => s.text)
+              .join('')
+              .slice(0, 500),
+            ...(caption.length ? { caption } : {}),
+          });
+        }
+        break;
+      }
+      case 'bookmark': {
+        const link = (b.properties?.link as string[][] | undefined)?.[0]?.[0];
+        const label = plain(b.properties?.title) || link;
+        if (link && label) {
+          out.push({
+            id: makeId(),
+            type: 'paragraph',
+            spans: notionSpans([[label, [['a', link]]]]),
+          });
+        }
+        break;
+      }
+      case 'table': {
+        const rows = tableRows(b, get);
+        if (rows.length) {
+          out.push({
+            id: makeId(),
+            type: 'table',
+            header: b.format?.table_block_column_header === true,
+            rows,
+          });
+        }
+        // its rows are read above, not as blocks of their own
+        return;
+      }
+      case 'toggle':
+        // mail clients do not open <details>: the summary as a paragraph, its body after it
+        if (spans.length) out.push({ id: makeId(), type: 'paragraph', spans });
+        break;
+      case 'transclusion_reference': {
+        // a synced block's copy: its original's blocks
+        const original = referenceOf(b);
+        if (original) walk([original], depth + 1);
+        return;
+      }
+      case 'column_list':
+      case 'column':
+      case 'transclusion_container':
+        break;
+      default:
+        // sub-pages, databases, embeds, files, video, audio, a table of contents, ...: said
+        // in the workspace by kind
+        out.leaveOut(LEFT_OUT[b.type] ?? 'other');
+        return;
+    }
+    // children: a toggle's or a toggleable heading's body, an indented block's, a column's
+    walk(b.content, depth + 1);
+  };
   walk(page.content, 0);
-  return { title, blocks };
+  return { title, blocks: out.blocks, leftOut: out.leftOut() };
 }
 
 export interface NotionLoadOptions {
@@ -218,22 +351,56 @@ export interface NotionLoadOptions {
   timeoutMs: number;
 }
 
-/** Loads a public Notion page through the page-chunk API. */
+/**
+ * At most this many page-chunk API calls read one page: the first chunk (100 blocks), then the
+ * blocks still missing in reading order, 100 ids a call (more than a 400-block letter needs,
+ * whatever the page's nesting), then one call for the images' signed URLs.
+ */
+export const NOTION_READS = 10;
+const CHUNK = 100;
+
+/** Loads a public Notion page through the page-chunk API, in at most NOTION_READS + 1 calls. */
 export async function loadNotionPage(
   pageUrl: URL,
   opts: NotionLoadOptions,
-): Promise<{ title: string; blocks: TLetterBlock[] }> {
+): Promise<{ title: string; blocks: TLetterBlock[]; leftOut: TLeftOut }> {
   const pageId = parsePageId(pageUrl.pathname.split('/').pop() ?? '', { uuid: true });
   if (!pageId) throw new Error('no Notion page id in the address');
   const api = new NotionAPI({
     apiBaseUrl: opts.apiBaseUrl,
     ofetchOptions: { timeout: opts.timeoutMs, retry: 1 },
   });
-  const recordMap = (await api.getPage(pageId, {
-    fetchCollections: false,
-    fetchMissingBlocks: true,
-    signFileUrls: true,
-    chunkLimit: 100,
-  })) as unknown as NotionRecordMap;
-  return notionToBlocks(recordMap, pageId);
+  // notion-client's getPage reads missing blocks until none is missing, however many calls that
+  // takes (and for ever when Notion does not answer for one): this reads them within a budget
+  const first = (await api.getPageRaw(pageId, { chunkLimit: CHUNK })) as unknown as {
+    recordMap?: NotionRecordMap;
+  };
+  const recordMap: NotionRecordMap = { block: { ...(first.recordMap?.block ?? {}) } };
+  if (!blockValue(recordMap.block[pageId])) throw new Error('Notion page not found');
+  const asked = new Set<string>();
+  let complete = false;
+  for (let reads = 1; reads <= NOTION_READS; reads++) {
+    const missing = readingOrder(recordMap, pageId).filter(
+      (id) => !blockValue(recordMap.block[id]) && !asked.has(id),
+    );
+    if (missing.length === 0) {
+      complete = true;
+      break;
+    }
+    if (reads === NOTION_READS) break;
+    const batch = missing.slice(0, CHUNK);
+    for (const id of batch) asked.add(id);
+    const got = (await api.getBlocks(batch)) as unknown as { recordMap?: NotionRecordMap };
+    Object.assign(recordMap.block, got.recordMap?.block ?? {});
+  }
+  const images = readingOrder(recordMap, pageId).filter(
+    (id) => blockValue(recordMap.block[id])?.type === 'image',
+  );
+  if (images.length) {
+    await api.addSignedUrls({
+      recordMap: recordMap as unknown as Parameters<NotionAPI['addSignedUrls']>[0]['recordMap'],
+      contentBlockIds: images,
+    });
+  }
+  return notionToBlocks(recordMap, pageId, complete);
 }

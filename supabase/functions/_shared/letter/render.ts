@@ -46,6 +46,9 @@ const CSS = `
 .cta-cell { padding: 12px 32px 8px; }
 .cta { display: inline-block; padding: 12px 22px; background-color: #1f1f1f; border-radius: 6px; color: #ffffff; font-size: 15px; font-weight: 600; text-decoration: none; font-family: -apple-system, 'Segoe UI', Roboto, 'Apple SD Gothic Neo', sans-serif; }
 .bottom { padding: 0 0 24px; }
+.table { width: 100%; margin: 0 0 14px; border-collapse: collapse; font-size: 15px; line-height: 1.5; }
+.td { padding: 6px 10px; border: 1px solid #e4e4e4; text-align: left; vertical-align: top; }
+.th { padding: 6px 10px; border: 1px solid #e4e4e4; background-color: #f4f4f2; text-align: left; vertical-align: top; font-weight: 600; }
 `;
 
 function spanHtml(span: TSpan): string {
@@ -89,6 +92,14 @@ function blockHtml(block: TLetterBlock): string {
       return '<hr class="hr">';
     case 'code':
       return `<pre class="pre">${escapeHtml(block.text)}</pre>`;
+    case 'table': {
+      // a data table inside the layout table: cells' text escaped like every span
+      const rows = block.rows.map((row, r) => {
+        const tag = block.header && r === 0 ? 'th' : 'td';
+        return `<tr>${row.map((cell) => `<${tag} class="${tag}">${spansHtml(cell)}</${tag}>`).join('')}</tr>`;
+      });
+      return `<table class="table" width="100%" cellpadding="0" cellspacing="0">${rows.join('')}</table>`;
+    }
   }
 }
 
@@ -121,6 +132,8 @@ export function renderLetter(
     removeStyleTags: true,
     preserveMediaQueries: false,
     applyWidthAttributes: false,
+    // `height: auto` must not become height="auto", which is no height (Outlook reads it)
+    applyHeightAttributes: false,
   });
   const html = sanitizeLetterHtml(inlined, opts);
   return { html, text: textOf(html) };

@@ -155,6 +155,98 @@ export function notionBlocks(): Record<string, { role: string; value: Record<str
 
 export const NOTION_LATE_BLOCK = id(13);
 
+/**
+ * A second public page, longer than a letter holds (rev-uncov3 D1): a table, a toggle and a
+ * toggleable heading with their bodies, a synced block and a copy of it, an indented child, a
+ * video, an embed, a sub-page and a database (no mail equivalent), a block Notion does not
+ * answer for, then 600 paragraphs.
+ */
+export const NOTION_LONG_PAGE_ID = '5e0f0c1e-9d2a-4b7c-8e3f-1a2b3c4d5e70';
+export const NOTION_LONG_PAGE_URL =
+  'https://reaction-demo.notion.site/Long-letter-5e0f0c1e9d2a4b7c8e3f1a2b3c4d5e70';
+/** The long page's paragraphs after its first parts ("Para 0" ... "Para 599"). */
+export const NOTION_LONG_PARAGRAPHS = 600;
+
+const longId = (n: number) => `5e0f0c1e-0000-4000-9000-${String(n).padStart(12, '0')}`;
+
+/** Block records of the long page, as loadPageChunk and syncRecordValuesMain answer them. */
+function longPageBlocks() {
+  const at = (n: number, type: string, props: Record<string, unknown> = {}, extra = {}) => ({
+    ...block(0, type, props, { parent_id: NOTION_LONG_PAGE_ID, ...extra }),
+    id: longId(n),
+  });
+  const kids = (...ns: number[]) => ({ content: ns.map(longId) });
+  const blocks = [
+    at(1, 'header', t(['A long letter'])),
+    at(
+      2,
+      'table',
+      {},
+      {
+        ...kids(3, 4, 5),
+        format: { table_block_column_order: ['c;N', 'p@ri'], table_block_column_header: true },
+      },
+    ),
+    at(3, 'table_row', { 'c;N': [['Name']], 'p@ri': [['Price']] }),
+    at(4, 'table_row', { 'c;N': [['Tea', [['b']]]], 'p@ri': [['3']] }),
+    at(5, 'table_row', { 'c;N': [['<script>alert(1)</script>']], 'p@ri': [['4']] }),
+    at(6, 'toggle', t(['Toggle summary']), kids(7)),
+    at(7, 'text', t(['Inside the toggle'])),
+    at(8, 'sub_header', t(['Toggle heading']), { ...kids(9), format: { toggleable: true } }),
+    at(9, 'text', t(['Under toggle heading'])),
+    at(10, 'transclusion_container', {}, kids(11)),
+    at(11, 'text', t(['Synced text'])),
+    at(
+      12,
+      'transclusion_reference',
+      {},
+      {
+        format: {
+          transclusion_reference_pointer: { id: longId(10), spaceId: 'space', table: 'block' },
+        },
+      },
+    ),
+    at(13, 'text', t(['Indented parent']), kids(14)),
+    at(14, 'text', t(['Indented child'])),
+    at(15, 'video', { source: [['https://www.youtube.com/watch?v=local']] }),
+    at(16, 'embed', { source: [['https://example.com/embed']] }),
+    at(17, 'page', t(['A sub-page']), kids(18)),
+    at(18, 'text', t(['Inside the sub-page'])),
+    at(19, 'collection_view', {}),
+    ...Array.from({ length: NOTION_LONG_PARAGRAPHS }, (_, i) =>
+      at(100 + i, 'text', t([`Para ${i}`])),
+    ),
+  ];
+  const page = {
+    id: NOTION_LONG_PAGE_ID,
+    version: 1,
+    type: 'page',
+    properties: t(['Long letter']),
+    // a block of another workspace's page, which Notion does not answer for, after #16
+    content: [
+      ...[1, 2, 6, 8, 10, 12, 13, 15, 16].map(longId),
+      longId(99),
+      ...[17, 19].map(longId),
+      ...Array.from({ length: NOTION_LONG_PARAGRAPHS }, (_, i) => longId(100 + i)),
+    ],
+    parent_table: 'space',
+    alive: true,
+    space_id: '7f1c2d3e-0000-4000-8000-00000000space',
+  };
+  return [page, ...blocks];
+}
+
+/** Every block record the fake's page-chunk API knows: both pages'. */
+export function allNotionBlocks(): Record<
+  string,
+  { role: string; value: Record<string, unknown> }
+> {
+  return {
+    ...notionBlocks(),
+    ...Object.fromEntries(longPageBlocks().map((b) => [b.id, { role: 'reader', value: b }])),
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Brunch and Typedream (server-rendered HTML)
 
@@ -193,6 +285,17 @@ export const TYPEDREAM_HTML = `<!doctype html><html lang="en"><head><meta charse
 <hr>
 <p>External images stay where they are: <img src="https://images.example.org/outside.png" alt="outside"></p>
 </main><footer>Made with Typedream</footer></div></body></html>`;
+
+/** A Typedream page with a table, a toggle (<details>), an embedded frame and a video. */
+export const TYPEDREAM_TABLES_URL = 'https://reaction-demo.typedream.app/prices';
+export const TYPEDREAM_TABLES_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Price list</title></head><body><main><h1>Price list</h1>
+<table><thead><tr><th>Name</th><th>Price</th></tr></thead>
+<tbody><tr><td><strong>Tea</strong></td><td>3</td></tr><tr><td>Coffee &lt;b&gt;</td><td>4</td></tr></tbody></table>
+<details><summary>Opening hours</summary><p>Every day but Monday.</p></details>
+<iframe src="https://www.youtube.com/embed/local"></iframe>
+<video src="https://example.com/clip.mp4"></video>
+</main></body></html>`;
 
 /** Everything a page should never bring into a letter. */
 export const HOSTILE_HTML = `<!doctype html><html><head><meta charset="utf-8"><title>Hostile</title>

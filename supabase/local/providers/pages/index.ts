@@ -15,12 +15,12 @@ import {
   BRUNCH_PROFILE_HTML,
   HOSTILE_HTML,
   NOTION_IMAGE_SOURCE,
+  allNotionBlocks,
   NOTION_LATE_BLOCK,
-  NOTION_PAGE_ID,
-  notionBlocks,
   PAGE_HOST_ADDRESSES,
   png,
   TYPEDREAM_HTML,
+  TYPEDREAM_TABLES_HTML,
 } from './fixtures.ts';
 import { DEMO_IMAGES, DEMO_PAGES } from './demo-pages.ts';
 
@@ -53,6 +53,7 @@ const FIXTURE_PAGES: Record<string, string> = {
   'brunch.co.kr/@someoneelse':
     '<!doctype html><title>someone</title><p class="profile_desc">no address here</p>',
   'reaction-demo.typedream.app/': TYPEDREAM_HTML,
+  'reaction-demo.typedream.app/prices': TYPEDREAM_TABLES_HTML,
   'hostile.typedream.app/': HOSTILE_HTML,
   'big-image.typedream.app/': BIG_IMAGE_HTML,
   'internal.typedream.app/': INTERNAL_HTML,
@@ -77,14 +78,30 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
 
   async function notionApi(req: IncomingMessage, res: ServerResponse, endpoint: string) {
     const body = await readJson(req);
-    const blocks = notionBlocks();
+    const blocks = allNotionBlocks();
     if (endpoint === 'loadPageChunk') {
-      if (body.pageId !== NOTION_PAGE_ID)
+      // As Notion: the page and its blocks in reading order (children after their parent, a
+      // sub-page's own blocks not), at most `limit`, and a cursor when more remain. The fixture
+      // page's #13 is never in a chunk (read after, by id).
+      const page = blocks[String(body.pageId)]?.value;
+      if (page?.type !== 'page' || page.parent_table !== 'space')
         return sendJson(res, 200, { recordMap: {}, cursor: { stack: [] } });
-      const chunk = Object.fromEntries(
-        Object.entries(blocks).filter(([k]) => k !== NOTION_LATE_BLOCK),
-      );
-      return sendJson(res, 200, { recordMap: { block: chunk }, cursor: { stack: [] } });
+      const order: string[] = [];
+      const visit = (id: string, root: boolean) => {
+        const value = blocks[id]?.value;
+        if (!value || id === NOTION_LATE_BLOCK) return;
+        order.push(id);
+        if (!root && value.type === 'page') return;
+        for (const child of (value.content as string[] | undefined) ?? []) visit(child, false);
+      };
+      visit(page.id as string, true);
+      const limit = Math.max(1, Math.min(Number(body.limit) || 100, 100));
+      const chunk = Object.fromEntries(order.slice(0, limit).map((id) => [id, blocks[id]!]));
+      const more = order.length > limit;
+      return sendJson(res, 200, {
+        recordMap: { block: chunk },
+        cursor: { stack: more ? [[{ table: 'block', id: page.id, index: limit }]] : [] },
+      });
     }
     if (endpoint === 'syncRecordValuesMain' || endpoint === 'syncRecordValues') {
       const wanted = Array.isArray(body.requests) ? (body.requests as Array<{ id?: string }>) : [];
@@ -162,6 +179,11 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
         ['Brunch profile', 'https://brunch.co.kr/@letterwriter'],
         ['Brunch article', 'https://brunch.co.kr/@letterwriter/12'],
         ['Typedream page', 'https://reaction-demo.typedream.app/'],
+        ['Typedream page with a table and a toggle', 'https://reaction-demo.typedream.app/prices'],
+        [
+          'Long Notion page (a table, toggles, synced blocks, 600 paragraphs)',
+          'https://reaction-demo.notion.site/Long-letter-5e0f0c1e9d2a4b7c8e3f1a2b3c4d5e70',
+        ],
         ['Demo Typedream newsletter', 'https://reaction-demo.typedream.app/newsletter'],
         ['Demo Brunch article', 'https://brunch.co.kr/@letterwriter/13'],
         ['Hostile page', 'https://hostile.typedream.app/'],

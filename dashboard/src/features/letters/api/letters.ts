@@ -9,6 +9,7 @@ import {
   ZSendLetter,
   ZVerifyBrunchId,
   ZWebToTemplate,
+  type TLeftOut,
   type TLetterMode,
   type TLetterModel,
   type TSaveLetter,
@@ -84,6 +85,8 @@ export interface Loaded {
   letter: TLetterModel;
   pageUrl: string;
   warnings: string[];
+  /** What the page had that the letter does not carry (the workspace says it). */
+  leftOut?: TLeftOut;
 }
 
 export function webToTemplate(input: {

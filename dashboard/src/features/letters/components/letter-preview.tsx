@@ -54,6 +54,9 @@ export function rowSummary(block: TLetterBlock, words: { image: string; divider:
     case 'code':
       text = block.text;
       break;
+    case 'table':
+      text = block.rows.flatMap((row) => row.map((cell) => plain(cell))).join(', ');
+      break;
     default:
       text = plain(block.spans);
   }
@@ -142,6 +145,28 @@ function Row({
       return <hr className="letter-hr" />;
     case 'code':
       return <pre className="letter-pre">{block.text}</pre>;
+    case 'table':
+      return (
+        <table className="letter-table">
+          <tbody>
+            {block.rows.map((row, r) => (
+              <tr key={r}>
+                {row.map((cell, c) =>
+                  block.header && r === 0 ? (
+                    <th key={c} scope="col">
+                      <Spans spans={cell} />
+                    </th>
+                  ) : (
+                    <td key={c}>
+                      <Spans spans={cell} />
+                    </td>
+                  ),
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      );
   }
 }
 

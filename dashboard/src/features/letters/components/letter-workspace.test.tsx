@@ -264,3 +264,57 @@ describe('a letter’s kept edits', () => {
     window.history.replaceState(null, '', '/');
   });
 });
+
+describe('what a loaded page had that the letter does not carry (rev-uncov3 D1)', () => {
+  it('is said under the page address (a cut, the kinds left out) in en and ko; a table shows as a table', async () => {
+    api.loadLetterBlock.mockResolvedValue(letterData(model([])));
+    api.webToTemplate.mockResolvedValueOnce({
+      html: '',
+      text: '',
+      title: 'Long',
+      letter: {
+        ...model([]),
+        // a table: each cell one span
+        blocks: [
+          {
+            id: 't1',
+            type: 'table',
+            header: true,
+            rows: [
+              ['Name', 'Price'],
+              ['Tea', '3'],
+            ].map((row) => row.map((text) => [{ text }])),
+          },
+        ],
+      },
+      pageUrl: 'https://example.notion.site/long',
+      warnings: [],
+      leftOut: { kinds: { video: 1, embed: 2 }, cutAt: 400 },
+    });
+    renderLetter();
+    fireEvent.click(await screen.findByRole('button', { name: 'Load sample' }));
+    const cut =
+      'The page is long: the letter holds its first 400 parts; the rest of the page is not in it.';
+    expect((await screen.findByText(cut)).getAttribute('role')).toBe('note');
+    expect(
+      screen.getByText('Not in the letter (a mail cannot show them): 2 embeds, 1 video.'),
+    ).toBeTruthy();
+    const table = within(screen.getByRole('table'));
+    expect(table.getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['Name', 'Price']);
+    expect(table.getAllByRole('cell').map((c) => c.textContent)).toEqual(['Tea', '3']);
+    expect(screen.getByRole('button', { name: 'Delete row 1: Name, Price, Tea, 3' })).toBeTruthy();
+    await act(() => i18next.changeLanguage('ko'));
+    try {
+      expect(
+        screen.getByText('페이지가 깁니다. 레터에는 앞의 400개 부분만 담겼고 나머지는 빠졌습니다.'),
+      ).toBeTruthy();
+      expect(
+        screen.getByText(
+          '레터에 담지 못한 부분(메일에서 보여 줄 수 없음): 임베드 2개, 동영상 1개.',
+        ),
+      ).toBeTruthy();
+    } finally {
+      await act(() => i18next.changeLanguage('en'));
+    }
+  });
+});

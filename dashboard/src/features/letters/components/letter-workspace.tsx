@@ -29,7 +29,13 @@ import {
   ZSaveLetter,
 } from '@reaction-blocks/contracts/letters';
 import { letterKeys, useSenders } from '../api/queries';
-import { loadLetterBlock, saveLetter, webToTemplate, type LetterData } from '../api/letters';
+import {
+  loadLetterBlock,
+  saveLetter,
+  webToTemplate,
+  type LetterData,
+  type Loaded,
+} from '../api/letters';
 import {
   canSend,
   draftFromData,
@@ -47,7 +53,7 @@ import {
 import { WorkspaceActions } from '../../../components/layouts/workspace-actions';
 import { WorkspaceKeptNotice } from '../../../components/layouts/workspace-kept-notice';
 import { WorkspaceLeaveDialog } from '../../../components/layouts/workspace-leave-dialog';
-import { letterMessage, letterReason } from '../model/messages';
+import { leftOutLines, letterMessage, letterReason } from '../model/messages';
 import { BrunchVerifyDialog } from './brunch-verify-dialog';
 import { HistoryView } from './history-view';
 import { LetterButtonToggles } from './letter-button-toggles';
@@ -93,6 +99,8 @@ export function LetterWorkspacePage() {
   const [loadingPage, setLoadingPage] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  /** What the last loaded page had that the letter does not carry: said under the address. */
+  const [leftOut, setLeftOut] = useState<Loaded['leftOut'] | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
   const progress = useProgress(loadingPage);
   // Load and Load sample are disabled while the page loads, which drops keyboard focus to the
@@ -162,8 +170,10 @@ export function LetterWorkspacePage() {
     setLoadingPage(true);
     setLoadError(null);
     setNotice(null);
+    setLeftOut(null);
     try {
       const res = await webToTemplate({ blockId, mode: letterMode, ...input });
+      setLeftOut(res.leftOut);
       change({
         pageUrl: res.pageUrl,
         title: draft.title || res.title,
@@ -385,6 +395,11 @@ export function LetterWorkspacePage() {
                   <span aria-live="polite">{t('letters.loadingPage', { percent: progress })}</span>
                 </div>
               ) : null}
+              {leftOutLines(t, leftOut).map((line) => (
+                <p key={line} className="warning-note" role="note">
+                  {line}
+                </p>
+              ))}
               <Announcement>{notice}</Announcement>
               <LetterButtonToggles
                 idPrefix={nameId}

@@ -1,6 +1,6 @@
 // The server's letter messages (the spec's English wording) in the reader's language.
 import type { TFunction } from 'i18next';
-import { LETTER_MESSAGES } from '@reaction-blocks/contracts/letters';
+import { LEFT_OUT_KINDS, LETTER_MESSAGES, type TLeftOut } from '@reaction-blocks/contracts/letters';
 import { MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { failureReason, messageOf, withWait } from '../../../lib/errors';
 
@@ -49,4 +49,20 @@ export function letterReason(
   const message = messageOf(cause);
   const known = Object.hasOwn(own, message) ? t(own[message]!) : knownLetterMessage(t, message);
   return known === undefined ? failureReason(cause) : withWait(t, cause, known);
+}
+
+/**
+ * What a loaded page had that its letter does not carry, as the lines the workspace shows under
+ * the page address: the page cut at N parts, and the kinds of parts left out, counted.
+ */
+export function leftOutLines(t: TFunction, leftOut: TLeftOut | null | undefined): string[] {
+  if (!leftOut) return [];
+  const lines: string[] = [];
+  if (leftOut.cutAt !== null) lines.push(t('letters.leftOut.cut', { count: leftOut.cutAt }));
+  const kinds = LEFT_OUT_KINDS.flatMap((kind) => {
+    const count = leftOut.kinds[kind] ?? 0;
+    return count > 0 ? [t(`letters.leftOut.${kind}`, { count })] : [];
+  });
+  if (kinds.length) lines.push(t('letters.leftOut.kinds', { list: kinds.join(', ') }));
+  return lines;
 }
