@@ -73,8 +73,9 @@ describe('storage that answers after the key gave up', () => {
     await flush(PROFILE_KEY);
     expect(peek(PROFILE_KEY)).to.deep.equal({ name: 'Page Only', color: '#654321' });
     expect(localStorage.getItem(PROFILE_KEY), 'the kept profile after a write').to.equal(sealed);
-    // the key answers late: the page seals with it from now on, and the kept profile stays as it is
+    // the key answers late: the kept profile stays as it is, and opens on this page too
     await until(async () => (await storageKey()) != null, HUNG);
+    await until(() => getIdentity().name === 'Blue Fox', HUNG);
     await flush(PROFILE_KEY);
     expect(localStorage.getItem(PROFILE_KEY), 'the kept profile after the key').to.equal(sealed);
   });

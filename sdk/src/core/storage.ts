@@ -21,18 +21,21 @@ export const SEALED = 'rb1.';
 export { sessionKey } from './session-key.js';
 export { LEGACY_PROFILE_KEY, PROFILE_KEY, stored, subscribe };
 
-const vault = () => import('./vault.js').then((m) => (m.onLateKey(adopt), m));
+const vault = () => import('./vault.js').then((m) => (m.onLateKey(() => void adopt()), m));
 
 /**
- * The key answered after the page went on without it: what the page wrote to keep meanwhile is
- * sealed now, unless a value kept before (not opened: this page had no key) is there, which stays
- * as before; and a kept value not opened for want of the key is opened.
+ * The key answered after the page went on without it (a slow device): every value is settled by
+ * one rule, so a page never mixes two visitors (a session of one, the marks of another). A value
+ * kept before (an earlier visit, another tab) that opens with the key wins, on this page too: the
+ * page's own (a random name, a session it signed up meanwhile) gives way and every element hears
+ * it. One that does not open (another key, altered) is dropped. Otherwise what the page wrote to
+ * keep is sealed now.
  */
-function adopt(): void {
+async function adopt(): Promise<void> {
   for (const [key, e] of store().entries) {
-    const sealed = stored(key)?.startsWith(SEALED);
-    if (e.unkept && !sealed) write(key, e.value);
-    else if (sealed && e.value == null && !e.writing) void load(key, true);
+    const v = e.v;
+    if (stored(key)?.startsWith(SEALED) && (await load(key, true)) != null) continue;
+    if (e.unkept && e.v === v) write(key, e.value);
   }
 }
 
@@ -104,10 +107,13 @@ export async function load<T>(key: string, again = false): Promise<T | null> {
   if (e.writing || stored(key) !== raw) return load(key);
   if (e.raw !== raw || again) {
     e.raw = raw;
-    e.value = text === undefined ? null : parse(text);
+    const opened = text == null ? null : parse(text);
     // sealed with a key this browser no longer has, altered, moved or not JSON: dropped; one not
     // opened for want of a key is left for a page that has it (the page goes on without it)
-    if (e.value == null && text !== undefined) put(key, (e.raw = null));
+    if (opened == null && text !== undefined) put(key, (e.raw = null));
+    // what the page wrote to keep stays the page's until a kept value opens: another tab's, which
+    // this page has no key for yet, must not leave it without a session meanwhile
+    if (opened != null || !e.unkept) [e.value, e.unkept] = [opened, false];
     notify(key);
   }
   return e.value as T | null;
@@ -145,7 +151,10 @@ export function write(key: string, value: unknown, keep = true): void {
             e.raw = stored(key);
             e.writing = undefined;
           });
-  if (value == null) put(key, (e.raw = null));
+  if (value == null) {
+    put(key, (e.raw = null));
+    e.unkept = false;
+  }
   notify(key);
 }
 

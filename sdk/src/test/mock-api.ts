@@ -197,9 +197,12 @@ export function withSession(
 export const nextFrame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
 export const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until `cond` holds, asking every 5 ms for at most `ms` (the repository's one poll). */
+/**
+ * Waits until `cond` holds (an answer or a promise of one), asking every 5 ms for at most `ms`
+ * (the repository's one poll).
+ */
 export async function until(cond: () => unknown, ms = 2000): Promise<void> {
-  await eventually(() => Boolean(cond()), ms, undefined, 5);
+  await eventually(async () => Boolean(await cond()), ms, undefined, 5);
 }
 
 /**
