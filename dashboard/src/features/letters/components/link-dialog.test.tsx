@@ -80,10 +80,31 @@ describe('letter button dialog', () => {
     expect(applied(' ann@example.com ')).toEqual({
       cta: { text: 'Read', link: 'mailto:ann@example.com' },
     });
+    // an address typed after the field's https://, or a mailto: link pasted after it
+    for (const typed of ['https://ann@example.com', 'https://mailto:ann@example.com'])
+      expect(applied(typed)).toEqual({ cta: { text: 'Read', link: 'mailto:ann@example.com' } });
+    expect(applied('https://https://https://example.com')).toEqual({
+      cta: { text: 'Read', link: 'https://example.com' },
+    });
+    expect(applied('네이버.com/카페')).toEqual({
+      cta: { text: 'Read', link: 'https://네이버.com/카페' },
+    });
+    expect(applied('example.com/report.pdf')).toEqual({
+      cta: { text: 'Read', link: 'https://example.com/report.pdf' },
+    });
     onChange.mockClear();
-    // not a link by any reading: still refused, nothing set
-    applied('javascript:alert(1)');
-    applied('read more');
+    // not a link by any reading: still refused, nothing set. A file name is not a domain, a
+    // user name before the host hides where the link goes, and the https:// added must fit
+    for (const typed of [
+      'a'.repeat(1990) + '.com',
+      'javascript:alert(1)',
+      'read more',
+      'report.pdf',
+      'index.html',
+      '-x.com',
+      'https://user:pass@evil.example/login',
+    ])
+      applied(typed);
     expect(onChange).not.toHaveBeenCalled();
     expect(within(dialog).getByText('Enter an http(s) or mailto link')).toBeTruthy();
   });
@@ -101,5 +122,12 @@ describe('letter button dialog', () => {
     expect(onChange).toHaveBeenCalledWith({
       imageButton: { src: 'https://cdn.example.com/a.png', link: 'https://example.com' },
     });
+    onChange.mockClear();
+    // a file name alone, or an address no browser reads, is not an image address
+    for (const src of ['photo.jpg', 'https://[', 'https://a%zz']) {
+      fireEvent.change(within(dialog).getByLabelText('Image address'), { target: { value: src } });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    }
+    expect(onChange).not.toHaveBeenCalled();
   });
 });

@@ -37,28 +37,52 @@ const FIELDS: Record<LetterButtonKind, LinkField[]> = {
   ],
 };
 
+// a file name is not a domain: `report.pdf` stays as typed (and is refused), not https://report.pdf
+const FILE_ENDINGS =
+  /\.(pdf|html?|php|aspx?|jsp|jpe?g|png|gif|webp|svg|avif|bmp|docx?|xlsx?|pptx?|hwp|zip|txt|csv|json|xml|md|mp[34]|mov)$/i;
+const EMAIL = /^[^\s@:/]+@[^\s@:/]+\.[^\s@:/]+$/;
+
 /**
  * A link as the owner meant it: trimmed; an address pasted after the field's https:// loses the
- * doubled scheme, a bare domain (example.com/read) gets https:// and, for a link, a bare email
- * address mailto: (before, both were refused as "not a link").
+ * doubled scheme; an email address (bare, or typed after the https://) becomes mailto:; a bare
+ * domain (example.com/read, 네이버.com) gets https://. Before, all of these were refused as "not a
+ * link", or (https://ann@example.com) taken as a website.
  */
 export function meantLink(field: LinkField, value: string): string {
-  const v = value.trim();
+  let v = value.trim();
   if (field.check === 'text') return v;
-  const doubled = /^https?:\/\/(?=https?:\/\/)/i;
-  if (doubled.test(v)) return v.replace(doubled, '');
-  if (field.check === 'link' && /^[^\s@:/]+@[^\s@:/]+\.[^\s@:/]+$/.test(v)) return 'mailto:' + v;
-  if (/^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?([/?#]\S*)?$/i.test(v)) return 'https://' + v;
+  v = v.replace(/^(https?:\/\/)+(?=https?:\/\/)/i, '');
+  if (field.check === 'link') {
+    const after = v.replace(/^https?:\/\//i, '');
+    if (/^mailto:/i.test(after)) return after;
+    if (EMAIL.test(after.split('?')[0] ?? '')) return 'mailto:' + after;
+  }
+  const host = /^([\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+)(:\d+)?([/?#]\S*)?$/u.exec(v);
+  if (host && !host[1]!.startsWith('-') && /^(\p{L}{2,}|\d+)$/u.test(host[1]!.split('.').pop()!)) {
+    if (!(FILE_ENDINGS.test(host[1]!) && !host[3])) return 'https://' + v;
+  }
   return v;
 }
+
+/** An http(s) address the browser reads as written: no user name before the host (a@evil.example). */
+const plainHttp = (v: string, schemes: string[]): boolean => {
+  try {
+    const url = new URL(v);
+    return schemes.includes(url.protocol) && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+};
 
 /** What is wrong with a field's value, as a key of the messages below; undefined when fine. */
 function problem(field: LinkField, value: string): 'required' | 'tooLong' | 'invalid' | undefined {
   const v = meantLink(field, value);
   if (v === '') return 'required';
-  if (field.max && v.length > field.max) return 'tooLong';
+  if (v.length > (field.max ?? LETTER_LIMITS.url)) return 'tooLong';
   if (field.check === 'link' && !isLetterLink(v)) return 'invalid';
-  if (field.check === 'image' && !/^https:\/\/\S+$/i.test(v)) return 'invalid';
+  if (field.check === 'link' && /^https?:/i.test(v) && !plainHttp(v, ['http:', 'https:']))
+    return 'invalid';
+  if (field.check === 'image' && !plainHttp(v, ['https:'])) return 'invalid';
   return undefined;
 }
 
