@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../test/utils';
-import { SideMenu } from './dashboard-layout';
+import { ProfileMenu, SideMenu } from './dashboard-layout';
 
 const links = () =>
   within(screen.getByRole('navigation', { name: 'Dashboard menu' }))
@@ -34,5 +34,22 @@ describe('side menu', () => {
   it('shows no types on the other pages', () => {
     renderWithProviders(<SideMenu />, { route: '/audience' });
     expect(links()).toEqual(['/dashboard/reaction', '/dashboard/send', '/audience']);
+  });
+});
+
+describe('profile menu', () => {
+  it('scrolls its current link into its row (one row at phone widths: shell.css)', () => {
+    // a 343 px row of four links, "Plan" from 403 to 466 px: past the edge before
+    const layout = { Account: 0, 'Sender emails': 101, Integration: 257, Plan: 387 };
+    vi.spyOn(HTMLElement.prototype, 'offsetLeft', 'get').mockImplementation(function (
+      this: HTMLElement,
+    ) {
+      return layout[this.textContent as keyof typeof layout] ?? 0;
+    });
+    vi.spyOn(HTMLElement.prototype, 'offsetWidth', 'get').mockReturnValue(63);
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(343);
+    renderWithProviders(<ProfileMenu />, { route: '/profile/plan' });
+    const row = screen.getByRole('navigation', { name: 'Profile' }).querySelector('ul')!;
+    expect(row.scrollLeft).toBe(387 + 63 - 343);
   });
 });

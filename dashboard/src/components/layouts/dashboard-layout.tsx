@@ -1,5 +1,5 @@
 // The signed-in shell: top bar (logo or back button), user menu, side menu, help widget.
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { isWithin, paths, SEND_MODES } from '../../config/paths';
@@ -159,9 +159,19 @@ const PROFILE_LINKS = [
 
 export function ProfileMenu() {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const list = useRef<HTMLUListElement>(null);
+  // At phone widths the four links are one row that scrolls sideways (shell.css): the current
+  // one is scrolled into it, so "Plan" on the plan page is not past the edge.
+  useEffect(() => {
+    const row = list.current!;
+    const current = row.querySelector<HTMLElement>('[aria-current]');
+    // (a negative scrollLeft is 0)
+    if (current) row.scrollLeft = current.offsetLeft + current.offsetWidth - row.clientWidth;
+  }, [pathname]);
   return (
-    <nav className="side-menu" aria-label={t('shell.profile')}>
-      <ul>
+    <nav className="side-menu profile-menu" aria-label={t('shell.profile')}>
+      <ul ref={list}>
         {PROFILE_LINKS.map(([to, label]) => (
           <li key={to}>
             <NavLink to={to} end className="side-link">
