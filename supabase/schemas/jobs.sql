@@ -120,17 +120,6 @@ end;
 $$;
 revoke execute on function private.take_tokens(text, integer) from public;
 
--- Whether a queued job of a group is the group's turn: none of the group runs, and no older job
--- of the group waits (one held by another claim, or one of a bucket without a token: the group
--- keeps its order, a digest handler its siblings).
-create function private.group_turn(p_group text, p_run_at timestamptz, p_id bigint)
-returns boolean language sql stable set search_path = '' as $$
-  select not exists (select 1 from private.jobs r where r.group_key = p_group and r.status in ('running', 'sending'))
-     and not exists (select 1 from private.jobs o where o.group_key = p_group and o.status = 'queued'
-                                                    and (o.run_at, o.id) < (p_run_at, p_id));
-$$;
-revoke execute on function private.group_turn(text, timestamp with time zone, bigint) from public;
-
 -- Adds a job. A dedupe key already used returns null and adds nothing. For the SQL code that
 -- causes jobs and for edge functions (service role only; definer because private is not theirs).
 create function public.enqueue_job(
@@ -161,7 +150,7 @@ revoke execute on function private.job_backoff(integer) from public;
 
 -- Claims up to p_limit due jobs for p_lock_seconds. Leases that ran out are settled first:
 -- `running` goes back to the queue (or fails after its last attempt), `sending` becomes
--- `unknown`. A group runs one job at a time, oldest first (private.group_turn), so a digest
+-- `unknown`. A group runs one job at a time, oldest first (its turn, below), so a digest
 -- handler sees its siblings still queued; two claims at once agree on that through the group's
 -- advisory lock (below). A rate bucket's jobs are candidates only as many as it holds tokens,
 -- read under its lock, so a bucket's backlog never fills the claim ahead of other jobs, another
@@ -239,7 +228,15 @@ begin
       from private.jobs j
       where coalesce(j.rate_bucket, '') = w.name and j.status = 'queued' and j.run_at <= now()
         and (p_kinds is null or j.kind = any(p_kinds))
-        and (j.group_key is null or private.group_turn(j.group_key, j.run_at, j.id))
+        -- a group's turn: none of it runs and no older job of it waits (one another claim holds,
+        -- or one of a bucket without a token): the group keeps its order. Written here, not as a
+        -- function: one called per row cost a digest's backlog of 2,000 some 50 ms a claim
+        and (j.group_key is null or (
+          not exists (select 1 from private.jobs r
+                      where r.group_key = j.group_key and r.status in ('running', 'sending'))
+          and not exists (select 1 from private.jobs o
+                          where o.group_key = j.group_key and o.status = 'queued'
+                            and (o.run_at, o.id) < (j.run_at, j.id))))
       order by j.run_at, j.id
       limit w.n
       for update of j skip locked
@@ -255,7 +252,7 @@ begin
   end if;
 
   -- a group's job only under the group's lock, and only if none of the group runs as read after
-  -- taking it: a second guard beside group_turn for two claims at once, each reading the queue
+  -- taking it: a second guard beside the group's turn for two claims at once, each reading the queue
   -- before the other's `running` commits (the check is a statement of its own: its snapshot
   -- comes after the lock)
   select array_agg(id order by ord), array_agg(bucket order by ord), array_agg(grp order by ord)
