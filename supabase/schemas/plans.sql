@@ -97,6 +97,20 @@ alter table public.coupon_redemptions enable row level security;
 revoke select, insert, update, delete, references, trigger, maintain on public.coupon_redemptions from anon, authenticated;
 create index coupon_redemptions_user_id_idx on public.coupon_redemptions (user_id);
 
+-- Who redeemed a coupon, kept past the account (rev-break3 C1): coupon_redemptions goes with a
+-- deleted account, so the same person signing in again as a new account could redeem every
+-- uncapped coupon, the promote coupon too, again. A row per coupon and person: the sha256 of the
+-- sign-in address in lower case (no link to the profile, nothing readable).
+create table private.coupon_claims (
+  coupon_id uuid not null references public.coupons (id) on delete cascade,
+  person text not null check (person ~ '^[0-9a-f]{64}$'),
+  primary key (coupon_id, person)
+);
+comment on table private.coupon_claims is
+  'The sha256 of the sign-in address of each person who redeemed a coupon; outlives the account (redeem_coupon).';
+alter table private.coupon_claims enable row level security;
+create index coupon_claims_person_idx on private.coupon_claims (person);
+
 create table private.payment_charges (
   -- for PortOne this is the payment id we give PortOne, so asking twice cannot charge twice
   id uuid primary key default gen_random_uuid(),
@@ -465,10 +479,13 @@ returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_coupon public.coupons;
   v_payment public.payments;
+  v_person text;
 begin
   if not private.lock_plan(p_user_id) then
     raise exception 'Sign in with Google or Apple first' using errcode = 'PT403';
   end if;
+  select pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(lower(u.email), 'UTF8')), 'hex')
+    into v_person from auth.users as u where u.id = p_user_id and u.email is not null;
   select * into v_coupon from public.coupons where lower(code) = lower(btrim(p_code)) for update;
   if not found then
     raise exception 'No such coupon' using errcode = 'PT404';
@@ -476,7 +493,8 @@ begin
   if v_coupon.valid_until is not null and v_coupon.valid_until < now() then
     raise exception 'This coupon has expired' using errcode = 'PT410';
   end if;
-  if exists (select 1 from public.coupon_redemptions where coupon_id = v_coupon.id and user_id = p_user_id) then
+  if exists (select 1 from public.coupon_redemptions where coupon_id = v_coupon.id and user_id = p_user_id)
+     or exists (select 1 from private.coupon_claims where coupon_id = v_coupon.id and person = v_person) then
     raise exception 'You have already used this coupon' using errcode = 'PT409';
   end if;
   if v_coupon.max_redemptions is not null and v_coupon.redemption_count >= v_coupon.max_redemptions then
@@ -484,7 +502,9 @@ begin
   end if;
   -- a free coupon is not a plan: redeemed before, it does not spend the welcome (rev-uncov3 D7)
   if v_coupon.type = 'promote_coupon'
-     and exists (select 1 from public.payments where user_id = p_user_id and type <> 'coupon') then
+     and (exists (select 1 from public.payments where user_id = p_user_id and type <> 'coupon')
+          or exists (select 1 from private.coupon_claims as c join public.coupons as k on k.id = c.coupon_id
+                     where c.person = v_person and k.type = 'promote_coupon')) then
     raise exception 'This coupon is for owners who have never had a plan' using errcode = 'PT403';
   end if;
 
@@ -498,6 +518,10 @@ begin
   returning * into v_payment;
   insert into public.coupon_redemptions (coupon_id, user_id, payment_id)
   values (v_coupon.id, p_user_id, v_payment.id);
+  if v_person is not null then
+    insert into private.coupon_claims (coupon_id, person) values (v_coupon.id, v_person)
+      on conflict do nothing;
+  end if;
   update public.coupons set redemption_count = redemption_count + 1 where id = v_coupon.id;
   perform private.apply_plan_limits(p_user_id);
   return to_jsonb(v_payment);

@@ -149,6 +149,18 @@ describe('coupons', () => {
     }
   });
 
+  it('deleting the account does not give the coupons back: the same person signing in again is refused', async () => {
+    const owner = await newUser('coupon-deleted');
+    expect((await use(owner, promo)).status).toBe(200);
+    expect((await use(owner, code)).status).toBe(200);
+    expect((await callFunction('delete-user', {}, owner.accessToken)).status).toBe(200);
+    const again = await newUser('coupon-deleted', owner.email.toUpperCase());
+    await plans.refused(again, () => use(again, code), 409, PLAN_MESSAGES.couponUsed);
+    await plans.refused(again, () => use(again, promo), 409, PLAN_MESSAGES.couponUsed);
+    // another person is not held back by it
+    expect((await use(await newUser('coupon-other'), code)).status).toBe(200);
+  });
+
   it('a coupon larger than the plan gives its blocks, not the sum, as blocksAllowed counts', async () => {
     const owner = await newUser('coupon-over-plan');
     expect(

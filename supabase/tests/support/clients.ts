@@ -42,8 +42,10 @@ export interface TestUser {
  * the user with the admin API, an owner by its app_metadata (only the service role writes it:
  * private.is_owner_account), and sign it in with a link from generate_link, as on GoTrue.
  */
-export async function newUser(label = 'user'): Promise<TestUser> {
-  const email = `${label}-${randomUUID().slice(0, 8)}@test.local`;
+export async function newUser(
+  label = 'user',
+  email = `${label}-${randomUUID().slice(0, 8)}@test.local`,
+): Promise<TestUser> {
   const admin = serviceClient().auth.admin;
   const created = await admin.createUser({
     email,
