@@ -497,7 +497,26 @@ describe('shared rules', () => {
       'b@x.com',
       'c@x.com',
     ]);
-    expect(parseRecipients('Ann < a@x.com, b@x.com').invalid).toEqual(['Ann < a@x.com']);
+    // a `<` never closed before the comma is a stray one: it takes no address (rev-break2 R5)
+    expect(parseRecipients('Ann < a@x.com, b@x.com').invalid).toEqual(['Ann <']);
+    expect(splitRecipients('x < a@x.com b@x.com, <3 c@x.com')).toEqual([
+      'x <',
+      'a@x.com',
+      'b@x.com',
+      '<3',
+      'c@x.com',
+    ]);
+    // invisible marks dropped, full-width ＠＜＞ read, a name with an `@` (rev-break2 R3, R4, R6)
+    expect(
+      parseRecipients(
+        '\u200ea@x.com\u200f, b\u00ad@x.com 김 ＜k＠x.com＞ Ann@Home <d@x.com> @lee <e@x.com>',
+      ),
+    ).toMatchObject({
+      emails: ['a@x.com', 'b@x.com', 'k@x.com', 'd@x.com', 'e@x.com'],
+      invalid: [],
+    });
+    // an address before a bracket stays an address of its own: both are sent
+    expect(parseRecipients('a@x.com <b@x.com>').emails).toEqual(['a@x.com', 'b@x.com']);
     // Outlook's single-quoted names (rev-break2 R1: each was a bad entry)
     expect(
       parseRecipients(

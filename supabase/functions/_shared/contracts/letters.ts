@@ -327,14 +327,34 @@ export const RECIPIENTS_NAMED = 3;
 /**
  * Entry separators: comma, semicolon, line breaks, and what a Korean or Japanese input method
  * types for them (full-width comma and semicolon, the ideographic comma, Unicode's line and
- * paragraph separators). Spaces end a word: tabs, no-break and ideographic spaces, and the
- * invisible ones a copied web page carries (zero-width space, byte order mark).
+ * paragraph separators, NEL). Spaces end a word: tabs, no-break, Ogham and ideographic spaces,
+ * and the invisible ones a copied web page carries between words (zero-width space, byte order
+ * mark).
  */
-const LINE_BREAKS = new Set([10, 13, 0x2028, 0x2029]);
+const LINE_BREAKS = new Set([10, 13, 0x85, 0x2028, 0x2029]);
 const SEPARATORS = new Set([44, 59, ...LINE_BREAKS, 0xff0c, 0xff1b, 0x3001]);
-const SPACES = new Set([32, 9, 11, 12, 0xa0, 0x3000, 0x200b, 0xfeff, 0x202f, 0x205f]);
+const SPACES = new Set([32, 9, 11, 12, 0xa0, 0x1680, 0x3000, 0x200b, 0xfeff, 0x202f, 0x205f]);
 const isSeparator = (code: number) => SEPARATORS.has(code);
 const isSpace = (code: number) => SPACES.has(code) || (code >= 0x2000 && code <= 0x200a);
+
+/**
+ * Invisible format characters a copied page or a mail client puts in or around an address (rev-
+ * break2 R3): soft hyphen, the Arabic letter mark, the Mongolian vowel separator, ZWNJ, ZWJ, the
+ * left-to-right and right-to-left marks (Gmail and Naver put them around addresses), the bidi
+ * embeddings, overrides and isolates, the word joiner and the invisible operators. They are
+ * dropped: `a@x.com` with one of them is the address it looks like.
+ */
+const INVISIBLE = /[\u00ad\u061c\u180e\u200c-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f]/g;
+/**
+ * What the full-width mode of a Korean input method types for `@`, `<` and `>` (R4), read as
+ * them (what NFKC does to those three; a full-width letter stays, and its address is bad).
+ */
+const FULL_WIDTH = /[\uff20\uff1c\uff1e]/g;
+const halfWidth = (c: string) => String.fromCharCode(c.charCodeAt(0) - 0xfee0);
+
+/** The text as the box is read: invisible format characters dropped, full-width `＠＜＞` folded. */
+export const readableRecipients = (text: string): string =>
+  text.replace(INVISIBLE, '').replace(FULL_WIDTH, halfWidth);
 
 /** A word that opens with a quote: a name in double quotes, or in single quotes as Outlook copies it. */
 const quoted = (word: string) => word[0] === '"' || word[0] === "'";
@@ -346,13 +366,19 @@ const quoted = (word: string) => word[0] === '"' || word[0] === "'";
  * start and keeps its commas up to the same quote or the line's end; one still open there was a
  * stray quote, and the line is read again from it with the quote a plain character, so it never
  * swallows the addresses after it (no such quote follows it on its line, so a line is read at
- * most three times). Words before an address with no address of their own are one
- * entry ("Ann Smith"), which is bad. It stops after `limit` entries.
+ * most three times). A `<` never closed before the entry's end (a separator) is a stray one
+ * alike: the words it took are read again with it a plain character, and no `<` before that
+ * separator opens a bracket then (none could close), so each part is read at most twice. A word
+ * with an `@` that is not an address, right before a bracket, is the bracket's name
+ * (`Ann@Home <a@x.com>`, `@kim <kim@x.com>`). Words before an address with no address of their
+ * own are one entry ("Ann Smith"), which is bad. Invisible format characters are dropped and
+ * full-width `＠＜＞` read as `@<>` first (`readableRecipients`). It stops after `limit` entries.
  */
 export function splitRecipients(
-  text: string,
+  raw: string,
   limit: number = LETTER_LIMITS.recipientEntries + 1,
 ): string[] {
+  const text = readableRecipients(raw);
   const entries: string[] = [];
   let words: string[] = [];
   let start = -1;
@@ -360,6 +386,13 @@ export function splitRecipients(
   let quote = -1;
   /** An angle bracket opened and not closed yet: the words up to its `>` are one entry. */
   let bracket = false;
+  /** The open bracket's word: where it ends, and how many words were before it. */
+  let bracketEnd = -1;
+  let bracketWords = 0;
+  /** Before this index a `<` opens no bracket: one opened there was never closed. */
+  let plainUntil = -1;
+  /** The index in entries of the `@` word just read, while nothing else has come after it. */
+  let atEntry = -1;
   const endName = () => {
     if (words.length > 0) entries.push(words.join(' '));
     words = [];
@@ -368,23 +401,34 @@ export function splitRecipients(
   const endWord = (end: number) => {
     if (start < 0) return;
     const word = text.slice(start, end);
+    const at = start;
     start = -1;
     const opens = word.lastIndexOf('<');
+    const pending = atEntry;
+    atEntry = -1;
+    if (opens >= 0 && pending >= 0 && pending === entries.length - 1 && words.length === 0) {
+      // a name with an `@` (not an address itself) before the bracket: the bracket's name
+      const name = entries[pending]!;
+      if (recipientAddress(name) === null) words.push(entries.pop()!);
+    }
     if (bracket) {
       words.push(word);
       if (word.includes('>')) endName();
     } else if (word.length > 1 && quoted(word) && word.endsWith(word[0]!)) words.push(word);
-    else if (opens >= 0 && !word.includes('>', opens)) {
+    else if (opens >= 0 && !word.includes('>', opens) && at >= plainUntil) {
+      bracketWords = words.length;
+      bracketEnd = end;
       words.push(word);
       bracket = true;
     } else if (quoted(word)) words.push(word);
-    else if (opens >= 0) {
+    else if (opens >= 0 && at >= plainUntil) {
       // an address in brackets ends the entry; the words before it are its name
       entries.push([...words, word].join(' '));
       words = [];
     } else if (word.includes('@')) {
       endName();
       entries.push(word);
+      atEntry = entries.length - 1;
     } else words.push(word);
   };
   // the text's end is read as a line's end
@@ -399,7 +443,23 @@ export function splitRecipients(
       }
     } else if (isSeparator(code)) {
       endWord(i);
+      if (bracket && words.length > bracketWords + 1) {
+        // a stray `<` took the words after it: they are read again, it a plain character
+        words.length = bracketWords;
+        bracket = false;
+        plainUntil = i;
+        start = bracketEnd - 1;
+        while (
+          start > 0 &&
+          !isSpace(text.charCodeAt(start - 1)) &&
+          !isSeparator(text.charCodeAt(start - 1))
+        )
+          start--;
+        i = bracketEnd - 1;
+        continue;
+      }
       endName();
+      atEntry = -1;
     } else if (isSpace(code)) endWord(i);
     else {
       if ((code === 34 || code === 39) && start < 0) quote = i;
@@ -414,7 +474,8 @@ export function splitRecipients(
  * maybe `mailto:` as a copied link carries it), or null.
  */
 export function recipientAddress(entry: string): string | null {
-  const value = entry.trim();
+  if (entry.length > LETTER_LIMITS.recipientEntry * 2) return null;
+  const value = readableRecipients(entry).trim();
   if (value.length > LETTER_LIMITS.recipientEntry) return null;
   const named = /^(?:"[^"]*"\s*|'[^']*'\s*|[^<>]*)<([^<>]*)>$/.exec(value);
   const address = (named ? named[1]! : value).trim().replace(/^mailto:/i, '');

@@ -159,6 +159,31 @@ describe('send letter dialog', () => {
       expect(screen.queryByRole('alert')).toBeNull();
     });
 
+    it('reads a copied page and a Korean input method: invisible marks, full-width ＠＜＞, a name with "@" (rev-break2 R3, R4, R6)', async () => {
+      await open();
+      // LRM and RLM around an address (Gmail, Naver), a soft hyphen and a ZWJ inside ones, the
+      // full-width mode's ＜＠＞, a name that is not an address but has an "@" (a handle)
+      paste(
+        '\u200eann@example.com\u200f, bo\u00adb@exa\u200dmple.com; 김철수 ＜kim＠example.com＞\n' +
+          'Ann@Home <e@example.com> @lee <f@example.com>',
+      );
+      expect(
+        await screen.findByText(
+          'Send to 5 address(es): ann@example.com, bob@example.com, kim@example.com, e@example.com, f@example.com',
+        ),
+      ).toBeTruthy();
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(send().disabled).toBe(false);
+    });
+
+    it('a stray "<" is named alone and takes none of the addresses after it (rev-break2 R5)', async () => {
+      await open();
+      paste('x < a@example.com b@example.com, <3 c@example.com d@example.com');
+      const alert = await screen.findByRole('alert');
+      expect(alert.textContent).toBe('2 entries are not email addresses: “x <”, “<3”');
+      expect(send().disabled).toBe(true);
+    });
+
     it('a paste names its bad entries (the first 3 and a count), as an alert, in en and ko; no HTML from it', async () => {
       await open();
       paste('a@x.com Carl Jones, x@, <b>Ann</b> <c@x.com>; <img src=x onerror=alert(1)>, ok@x.com');
