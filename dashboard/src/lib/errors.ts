@@ -58,19 +58,21 @@ export function failureReason(
   cause: unknown,
   known: Readonly<Record<string, string>> = {},
 ): string {
+  const t = i18next.t.bind(i18next) as (key: string, options?: Record<string, unknown>) => string;
+  return withWait(t, cause, reasonAlone(cause, known));
+}
+
+/** failureReason without the wait: for a text that says when to try again its own way. */
+export function reasonAlone(cause: unknown, known: Readonly<Record<string, string>> = {}): string {
   const code = String((cause as { code?: unknown } | null)?.code ?? '');
   const message = String((cause as { message?: unknown } | null)?.message ?? cause ?? '');
   const name = cause instanceof Error ? cause.name : '';
   const status = (cause as { status?: unknown } | null)?.status;
   const t = i18next.t.bind(i18next) as (key: string, options?: Record<string, unknown>) => string;
-  if (Object.hasOwn(known, code)) return withWait(t, cause, t(known[code]!));
+  if (Object.hasOwn(known, code)) return t(known[code]!);
   const reason =
     FAILURE_REASONS.find(([matches]) => matches(code, message, name, status))?.[1] ?? 'other';
-  return withWait(
-    t,
-    cause,
-    reason === 'unavailable' ? t('common.unavailable') : t(`common.reasons.${reason}`),
-  );
+  return reason === 'unavailable' ? t('common.unavailable') : t(`common.reasons.${reason}`);
 }
 
 /**

@@ -64,11 +64,14 @@ export function approvedOf(userId: string): Approved | null {
 /**
  * A failure that keeps the subscription for another check: one worth trying again (isTransient
  * of lib/errors.ts, the queries' retry rule: no answer, the server or PayPal down, a 429 with a
- * short wait), or a 429 with a long one (the next check comes on a later load, not now).
- * Anything else answered for good.
+ * short wait), a 429 with a long one (checked again once its wait is over), or a payment PayPal
+ * has not completed yet (409 `payment_pending`, still so after runCheck's tries: billed, not
+ * refused; forgetting it freed the buy buttons, rev-break3 P1). Anything else answered for good.
  */
-const passing = (cause: unknown) =>
-  isTransient(cause) || (cause as { status?: unknown } | null)?.status === 429;
+const passing = (cause: unknown) => {
+  const { status, code } = (cause ?? {}) as { status?: unknown; code?: unknown };
+  return isTransient(cause) || status === 429 || code === 'payment_pending';
+};
 
 /**
  * check-paypal-payment for a subscription just approved: PayPal may take a moment to make it

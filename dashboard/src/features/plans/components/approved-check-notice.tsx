@@ -2,8 +2,21 @@
 // approved before a reload (api/paypal-approved.ts), and how it ended if it failed.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatWait, reasonAlone, retryAfterOf } from '../../../lib/errors';
 import type { ApprovedCheck } from '../api/paypal-approved';
 import { paymentFailedText } from '../model/messages';
+
+/** Whether the wait a failure asked for (a 429's Retry-After) is over: at once when it asked none. */
+function useWaitOver(cause: unknown) {
+  const wait = retryAfterOf(cause);
+  const [over, setOver] = useState<unknown>(null);
+  useEffect(() => {
+    if (wait === undefined) return;
+    const timer = setTimeout(() => setOver(cause), wait * 1000);
+    return () => clearTimeout(timer);
+  }, [cause, wait]);
+  return wait === undefined || over === cause;
+}
 
 export function ApprovedCheckNotice({ check }: { check: ApprovedCheck }) {
   const { t } = useTranslation();
@@ -16,10 +29,19 @@ export function ApprovedCheckNotice({ check }: { check: ApprovedCheck }) {
     const frame = requestAnimationFrame(() => setDrawn(true));
     return () => cancelAnimationFrame(frame);
   }, []);
+  const failed = check.state === 'failed' ? check : null;
+  const waitOver = useWaitOver(failed?.cause);
   const checking = drawn && check.state === 'checking';
+  // still kept (no answer, a 429, a payment PayPal has not completed): PayPal has billed it, so
+  // it is a notice in the same status region, not a red "did not go through" (rev-break3 P3)
+  const kept = failed?.again ? keptText(t, failed.cause, waitOver) : null;
   return (
     <>
-      <div role="status" className={checking ? 'notice purchase-approved' : 'visually-hidden'}>
+      <div
+        role="status"
+        id="purchase-approved"
+        className={checking || kept ? 'notice purchase-approved' : 'visually-hidden'}
+      >
         {checking ? (
           <>
             <span className="spinner">
@@ -27,21 +49,49 @@ export function ApprovedCheckNotice({ check }: { check: ApprovedCheck }) {
             </span>
             <span>{t('plans.payment.approvedChecking')}</span>
           </>
-        ) : null}
+        ) : (
+          kept
+        )}
       </div>
-      {check.state === 'failed' ? (
+      {failed ? (
         <div className="purchase-approved">
-          <p className="error-text" role="alert">
-            {paymentFailedText(t, check.cause, 'paypal')}
-            {check.again ? ` ${t('plans.payment.approvedAgain')}` : ''}
-          </p>
-          {check.again ? (
-            <button type="button" className="button" onClick={check.retry}>
+          {kept ? (
+            // held while the Retry-After runs (the notice says until when), then pressed at will
+            <button
+              type="button"
+              className="button"
+              disabled={!waitOver}
+              aria-describedby="purchase-approved"
+              onClick={check.retry}
+            >
               {t('plans.payment.approvedRetry')}
             </button>
-          ) : null}
+          ) : (
+            <p className="error-text" role="alert">
+              {paymentFailedText(t, failed.cause, 'paypal')}
+            </p>
+          )}
         </div>
       ) : null}
     </>
   );
+}
+
+type T = (key: string, options?: Record<string, unknown>) => string;
+
+/** "We could not check ... yet: it is kept, do not pay again." with why, and when to check again. */
+function keptText(t: T, cause: unknown, waitOver: boolean) {
+  const code = (cause as { code?: unknown } | null)?.code;
+  const wait = retryAfterOf(cause);
+  const parts =
+    code === 'payment_pending'
+      ? [t('plans.payment.approvedPending')]
+      : // why, without its "Try again in …": the last sentence says when to check again
+        [t('plans.payment.approvedKept'), reasonAlone(cause)];
+  parts.push(
+    wait !== undefined && !waitOver
+      ? t('plans.payment.approvedRetryIn', { in: formatWait(wait) })
+      : t('plans.payment.approvedRetryNow'),
+  );
+  return parts.join(' ');
 }

@@ -3,6 +3,8 @@
 // finish its check, saying so meanwhile and holding their buy buttons.
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeExports, fakeUser, renderWithProviders, signedInSession } from '../../../test/utils';
@@ -69,12 +71,20 @@ const NO_ANSWER = Object.assign(new Error('Failed to send a request to the Edge 
   name: 'FunctionsFetchError',
 });
 
-/** The failure said with the subscription still kept for another check. */
-async function stillKept() {
-  expect((await screen.findByRole('alert')).textContent).toMatch(
-    / Your PayPal payment is still kept: do not pay again\. It is checked again when you reload this page\.$/,
-  );
+const KEPT = 'We could not check your PayPal payment yet: it is kept, do not pay again.';
+const NOW = 'Check again now, or reload this page later.';
+
+/**
+ * The failure said with the subscription still kept for another check: a notice in the status
+ * region, no red "did not go through" (rev-break3 P3); its Check again, held while a wait runs.
+ */
+async function stillKept(text: string, timeout?: number) {
+  const notice = await screen.findByText(text, { selector: '#purchase-approved' }, { timeout });
+  expect(notice.className).toBe('notice purchase-approved');
+  expect(notice.getAttribute('role')).toBe('status');
+  expect(screen.queryByRole('alert')).toBeNull();
   expect(approvedOf(USER)?.subscriptionId).toBe(SUB);
+  return screen.getByRole('button', { name: 'Check again' }) as HTMLButtonElement;
 }
 
 const CHECKING =
@@ -198,7 +208,9 @@ describe('a PayPal subscription approved before a reload', () => {
     open('/profile/plan');
     await checkingSaid();
     await check.fail(NO_ANSWER);
-    await stillKept();
+    expect(
+      (await stillKept(`${KEPT} The connection failed. Check it and try again. ${NOW}`)).disabled,
+    ).toBe(false);
     // still kept and billed: no way to pay again, a way to check again (rev-break2 A2)
     expect((screen.getByRole('button', { name: 'Upgrade' }) as HTMLButtonElement).disabled).toBe(
       true,
@@ -210,18 +222,70 @@ describe('a PayPal subscription approved before a reload', () => {
     expect(await screen.findByText('Your plan is active. Thank you!')).toBeTruthy();
   });
 
-  it('a check answered 429 keeps the subscription for another check, whatever the wait', async () => {
-    // before: any 4xx forgot it, a rate limit too, and the owner was free to pay again
-    for (const retryAfter of [2, 120]) {
-      cleanup();
-      keepApproved(USER, SUB, BASIC);
-      const check = heldCheck();
-      open('/profile/plan');
-      await checkingSaid();
-      await check.fail(Object.assign(new Error('Too many requests'), { status: 429, retryAfter }));
-      await stillKept();
-      expect(screen.getByRole('button', { name: 'Check again' })).toBeTruthy();
-    }
+  it('a check answered 429 keeps the subscription, says so as a notice, and Check again waits the Retry-After (en, ko)', async () => {
+    // before: any 4xx forgot it, a rate limit too, and the owner was free to pay again; then
+    // (rev-break3 P3) it was kept but said in red "The payment did not go through", beside a
+    // Check again that could be pressed at once
+    const tooMany = (retryAfter: number) =>
+      Object.assign(new Error('Too many requests'), { status: 429, retryAfter });
+    keepApproved(USER, SUB, BASIC);
+    let check = heldCheck();
+    open('/profile/plan');
+    await checkingSaid();
+    await check.fail(tooMany(120));
+    const TOO_MANY = `${KEPT} Too many tries in a short time.`;
+    const held = await stillKept(`${TOO_MANY} Check again in 2 minutes.`);
+    expect(held.disabled).toBe(true);
+    expect(held.getAttribute('aria-describedby')).toBe('purchase-approved');
+    expect((screen.getByRole('button', { name: 'Upgrade' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    await act(() => i18next.changeLanguage('ko'));
+    expect(document.getElementById('purchase-approved')!.textContent).toBe(
+      'PayPal 결제를 아직 확인하지 못했습니다. 결제는 그대로 남아 있으니 다시 결제하지 마세요. 짧은 시간에 너무 많이 시도했습니다. 2분 후 다시 확인해 주세요.',
+    );
+    await act(() => i18next.changeLanguage('en'));
+
+    cleanup();
+    keepApproved(USER, SUB, BASIC);
+    check = heldCheck();
+    open('/profile/plan');
+    await checkingSaid();
+    await check.fail(tooMany(2));
+    // held, then free once the wait is over, and the notice says so
+    expect((await stillKept(`${TOO_MANY} Check again in 2 seconds.`)).disabled).toBe(true);
+    expect((await stillKept(`${TOO_MANY} ${NOW}`, 5000)).disabled).toBe(false);
+  });
+
+  it('a payment PayPal has not completed after the retries stays kept, buy buttons held (rev-break3 P1)', async () => {
+    // before: 409 payment_pending forgot the subscription and freed Upgrade while saying "do
+    // not pay again"; a second PayPal approval then billed twice until the orphan job
+    keepApproved(USER, SUB, BASIC);
+    api.checkPaypalPayment.mockRejectedValue(
+      Object.assign(
+        new Error('The payment is not complete yet. Your plan appears as soon as it is.'),
+        { status: 409, code: 'payment_pending' },
+      ),
+    );
+    open('/profile/plan');
+    // runCheck asks 5 times, 10 s apart in all
+    await waitFor(() => expect(api.checkPaypalPayment).toHaveBeenCalledTimes(5), {
+      timeout: 20_000,
+    });
+    const retry = await stillKept(
+      `PayPal has not completed your payment yet: it is kept, do not pay again. Your plan appears here as soon as it is. ${NOW}`,
+    );
+    expect(retry.disabled).toBe(false);
+    expect((screen.getByRole('button', { name: 'Upgrade' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+  }, 30_000);
+
+  it('the checking notice lays the ring beside its text (rev-break3 P4: the text wrapped under it)', () => {
+    const css = readFileSync(join(__dirname, '../../../styles/plans.css'), 'utf8');
+    const rule = /\n\.notice\.purchase-approved \{([^}]*)\}/.exec(css)?.[1] ?? '';
+    expect(rule).toMatch(/display:\s*flex/);
+    expect(rule).toMatch(/align-items:\s*center/);
   });
 
   it("is the signed-in owner's: another owner signing in on the page is not told of it, and its owner back is (rev-break2 A1)", async () => {

@@ -526,23 +526,38 @@ describe('plan page', () => {
   });
 
   // U8: the revise's "Cancel and return" is not the purchase's cancel, and drops the change
-  /** The page back from PayPal's "Cancel and return" with a change to 16 blocks pending. */
-  const backFromCancel = () => {
+  /** The page at `route` with a change to 16 blocks pending (back from PayPal's "Cancel and return"). */
+  const backFromCancel = (route = '/profile/plan?paypal=change-cancelled') => {
     const pending = { planName: 'Custom', blockLimit: 16, responseMonthlyLimit: 2000 };
     api.listActivePlans.mockResolvedValue([row({ next_content: pending, next_price: 6 })]);
-    renderWithProviders(<PlanPage />, {
-      route: '/profile/plan?paypal=change-cancelled',
-      session: signedInSession(),
-    });
+    renderWithProviders(<PlanPage />, { route, session: signedInSession() });
   };
-
-  it("drops the pending change on the server after PayPal's Cancel and return, and says the plan stays (en, ko)", async () => {
+  /** backFromCancel, the server dropping the change (the plan read again has none). */
+  const backFromCancelDropped = () => {
     const kept = row({ next_content: row().content, next_price: 5 });
     api.changePayment.mockImplementation(async () => {
       api.listActivePlans.mockResolvedValue([kept]);
       return { status: true, payment: kept, links: [] };
     });
     backFromCancel();
+  };
+
+  it('takes ?paypal=change-cancelled off the address once the drop is asked: a reload keeps a change asked again (rev-break3 P2)', async () => {
+    backFromCancelDropped();
+    expect(await screen.findByText(/so it is dropped/)).toBeTruthy();
+    // renderWithProviders' LocationProbe: the address the tab would reload
+    const address = screen.getByTestId('location');
+    await waitFor(() => expect(address.textContent).toBe('/profile/plan'));
+    // Change asked again in this tab (its approval open in another), then the tab reloaded
+    cleanup();
+    backFromCancel(address.textContent!);
+    expect(await screen.findByText(/^Waiting for your approval on PayPal/)).toBeTruthy();
+    expect(api.changePayment).toHaveBeenCalledTimes(1);
+    expect(screen.queryByText(/You did not approve the change/)).toBeNull();
+  });
+
+  it("drops the pending change on the server after PayPal's Cancel and return, and says the plan stays (en, ko)", async () => {
+    backFromCancelDropped();
     const notice = await screen.findByText(/so it is dropped/);
     expect(notice.textContent).toBe(
       'You did not approve the change on PayPal, so it is dropped and your plan stays as it is. To ask for it again, open Change.',

@@ -79,19 +79,27 @@ const PAYPAL_NOTICES = new Map([
  * Back from the revise's "Cancel and return" (?paypal=change-cancelled) with a PayPal change still
  * pending: the change is dropped on the server (change-paypal-payment, declined, with the plan
  * held), once per plan; `dropped` then reloads the plans. A change PayPal bills already (approved
- * before) is refused there and stays, and so does the notice that says how to drop it.
+ * before) is refused there and stays, and so does the notice that says how to drop it. The
+ * parameter is read once, at the page's first render, and `asked` takes it off the address as the
+ * drop is asked: a reload must not drop a change asked again later in this tab (rev-break3 P2).
  */
-function useDeclinedChange(plan: PlanRow | undefined, declined: boolean, dropped: () => void) {
-  const asked = useRef<string | null>(null);
+function useDeclinedChange(
+  plan: PlanRow | undefined,
+  declined: boolean,
+  dropped: () => void,
+  asked: () => void,
+) {
+  const askedFor = useRef<string | null>(null);
   const pending =
     declined && plan?.method === 'paypal' && upcomingPlans(plan).some((next) => !next.paid);
   useEffect(() => {
-    if (!pending || !plan || asked.current === plan.id) return;
-    asked.current = plan.id;
+    if (!pending || !plan || askedFor.current === plan.id) return;
+    askedFor.current = plan.id;
+    asked();
     changePayment(plan, toPlan(heldBasketOf(plan)), true).then(dropped, () => {
       // refused (approved at PayPal) or not answered: the notice says how to drop it by hand
     });
-  }, [pending, plan, dropped]);
+  }, [pending, plan, dropped, asked]);
   return declined && !!plan && !pending;
 }
 
@@ -342,16 +350,15 @@ export function PlanPage() {
   // refused later, must not thank an owner on Starter (U4 of the outside tester's report)
   const reload = useInvalidatePlans();
   // the change the owner did not approve at PayPal is dropped; then the notice says so (U8)
-  const changeDropped = useDeclinedChange(
-    plan,
-    params.get('paypal') === 'change-cancelled',
-    reload,
+  const [declined] = useState(() => params.get('paypal') === 'change-cancelled');
+  const changeDropped = useDeclinedChange(plan, declined, reload, () =>
+    navigate(location.pathname, { replace: true }),
   );
   const queryKey = params.has('purchased')
     ? plan && 'notices.purchased'
     : changeDropped
       ? 'notices.paypalChangeDropped'
-      : PAYPAL_NOTICES.get(params.get('paypal') ?? '');
+      : PAYPAL_NOTICES.get(declined ? 'change-cancelled' : (params.get('paypal') ?? ''));
   const queryNotice = stateNotice || (queryKey ? s(queryKey) : null);
 
   // a PayPal subscription approved in this tab before a reload: its check finished here (U13)

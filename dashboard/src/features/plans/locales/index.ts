@@ -226,8 +226,12 @@ export const en = {
     paying: 'Paying…',
     approvedChecking:
       'Checking the PayPal payment you approved. Do not pay again: your plan appears here in a moment.',
-    approvedAgain:
-      'Your PayPal payment is still kept: do not pay again. It is checked again when you reload this page.',
+    // still kept after a failed check (rev-break3 P3): billed, so a notice, not "did not go through"
+    approvedKept: 'We could not check your PayPal payment yet: it is kept, do not pay again.',
+    approvedPending:
+      'PayPal has not completed your payment yet: it is kept, do not pay again. Your plan appears here as soon as it is.',
+    approvedRetryIn: 'Check again {{in}}.',
+    approvedRetryNow: 'Check again now, or reload this page later.',
     approvedRetry: 'Check again',
     cancelled: 'The payment window was closed. Nothing was charged.',
     timeout: 'The payment window timed out. Nothing was charged; try again.',
@@ -537,8 +541,12 @@ export const ko: typeof en = {
     paying: '결제 중…',
     approvedChecking:
       '승인하신 PayPal 결제를 확인하고 있습니다. 다시 결제하지 마세요. 잠시 후 이곳에 플랜이 표시됩니다.',
-    approvedAgain:
-      'PayPal 결제는 그대로 남아 있으니 다시 결제하지 마세요. 이 페이지를 새로 고치면 다시 확인합니다.',
+    approvedKept:
+      'PayPal 결제를 아직 확인하지 못했습니다. 결제는 그대로 남아 있으니 다시 결제하지 마세요.',
+    approvedPending:
+      'PayPal에서 결제가 아직 완료되지 않았습니다. 결제는 그대로 남아 있으니 다시 결제하지 마세요. 완료되는 대로 이곳에 플랜이 표시됩니다.',
+    approvedRetryIn: '{{in}} 다시 확인해 주세요.',
+    approvedRetryNow: '지금 다시 확인하거나 나중에 이 페이지를 새로 고쳐 주세요.',
     approvedRetry: '다시 확인',
     cancelled: '결제 창을 닫았습니다. 결제된 금액은 없습니다.',
     timeout: '결제 시간이 초과되었습니다. 결제된 금액은 없으니 다시 시도해 주세요.',
