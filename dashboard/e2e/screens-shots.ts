@@ -2,6 +2,7 @@
 // screens of the demo owner, and a new owner's empty screens, each a name, a path and what to do
 // on the page before the picture.
 import type { Locator, Page } from 'playwright-core';
+import { NOTION_LONG_PAGE_URL } from '../../supabase/local/providers/pages/fixtures.ts';
 
 export const DEMO = { email: 'demo@reaction-blocks.local', name: 'Demo Owner' };
 export const DEMO_ID = '00000000-0000-4000-8000-000000000001';
@@ -482,11 +483,7 @@ export const SHOTS: Shot[] = [
     name: 'work-form-integration',
     path: `/work/${block('06')}`,
     prepare: async (page) => {
-      await workspace(page);
-      const section = page
-        .locator('.accordion-section')
-        .filter({ has: page.locator('.integration-section') });
-      await section.locator('.accordion-trigger').click();
+      const section = await integrationSection(page);
       await section
         .locator('select')
         .first()
@@ -498,7 +495,58 @@ export const SHOTS: Shot[] = [
       await settle(page);
     },
   },
+  {
+    // rev-uncov3 D4: Notion removed in another tab while the form's workspace links a database
+    // not saved yet; the tab comes back and the section drops the link and says why. The
+    // removal is what this page reads (the connection's row answered as gone), so the demo
+    // owner stays connected for the shots after it
+    name: 'work-form-integration-removed',
+    path: `/work/${block('06')}`,
+    prepare: async (page) => {
+      await page.unrouteAll();
+      const section = await integrationSection(page);
+      // linked to "Feedback" (connectNotion)
+      await section
+        .locator('select')
+        .first()
+        .locator('option', { hasText: 'Feedback' })
+        .waitFor({ state: 'attached' });
+      await page.route('**/rest/v1/integrations?*', (route) =>
+        route.fulfill({ status: 200, contentType: 'application/json', body: '[]' }),
+      );
+      await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+      const note = section.locator('.integration-section .warning-note');
+      await note.waitFor();
+      await note.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await settle(page);
+    },
+  },
+  {
+    // rev-uncov3 D1: a long Notion page (the fake's, with a table, toggles, a synced block, a
+    // video, an embed, a sub-page and a database): the cut and the kinds left out are said
+    name: 'work-letter-long',
+    path: `/work/${block('07')}`,
+    prepare: async (page) => {
+      await page.unrouteAll();
+      await page.locator('.letter-settings input[type="url"]').fill(NOTION_LONG_PAGE_URL);
+      await page.locator('.letter-load-row button').first().click();
+      const note = page.locator('.letter-settings .warning-note');
+      await note.first().waitFor({ timeout: 30000 });
+      await note.last().scrollIntoViewIfNeeded();
+      await settle(page);
+    },
+  },
 ];
+
+/** The form's workspace with its Integration section open; answers the section. */
+async function integrationSection(page: Page) {
+  await workspace(page);
+  const section = page
+    .locator('.accordion-section')
+    .filter({ has: page.locator('.integration-section') });
+  await section.locator('.accordion-trigger').click();
+  return section;
+}
 
 export async function settle(page: Page) {
   await page.evaluate(() => document.fonts.ready);
