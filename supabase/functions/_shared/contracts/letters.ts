@@ -7,9 +7,12 @@ import { emailAddress } from './email.ts';
 import { LANGUAGES, type TLetterType } from './enums.ts';
 import { BLOCK_LIMITS, isEmail, LETTER_LIMITS } from './limits.ts';
 import { safeHref } from './html.ts';
+import { LETTER_MESSAGES } from './letter-messages.ts';
 
 export { LETTER_TYPES, type TLetterType } from './enums.ts';
 export { isEmail, LETTER_LIMITS } from './limits.ts';
+export { LETTER_MESSAGES } from './letter-messages.ts';
+export * from './audience.ts';
 
 export const LETTER_MODES = ['notion', 'typedream', 'brunch'] as const;
 export type TLetterMode = (typeof LETTER_MODES)[number];
@@ -19,36 +22,6 @@ export const MODE_OF_TYPE: Record<TLetterType, TLetterMode> = {
   typedream_letter: 'typedream',
   brunch_letter: 'brunch',
 };
-
-/** The spec's wording (section 5 and 8). */
-export const LETTER_MESSAGES = {
-  invalidAddress: 'Invalid address.',
-  notionError: "It's not address of the public Notion page",
-  typedreamError: "It's not address of a public Typedream page",
-  writerArticle: (writer: string) => `Please enter link of ${writer}'s article.`,
-  notYourArticle: "It's not your article",
-  verifyBrunchFirst: 'Verify your brunch profile first',
-  notSupportedMode: 'Not supported mode',
-  failedToLoad: 'Failed to load',
-  brunchLinkError: 'Invalid brunch profile page',
-  brunchFailed: 'Failed to verify writer',
-  emailInvalid: 'Email address is invalid',
-  tooManyAddresses: 'You can send 100 emails at once by manual sending',
-  /** More entries than are read at all (LETTER_LIMITS.recipientEntries), repeats counted. */
-  tooManyEntries: 'Paste at most 1,000 entries at once (100 different addresses)',
-  notEnoughEmails: 'Not enough sending email counts',
-  verifySenderFirst: 'Verify the sender email first',
-  /** A subject is a mail header: a line break in it would make SES refuse the whole send. */
-  subjectLineBreak: 'The subject cannot contain line breaks',
-  noSample: 'No sample page is set up',
-  tooLong: 'Too long message',
-  invalidUrl: 'Invalid URL',
-  invalidEmail: 'Invalid email address.',
-  /** reserve_letter's refusals (supabase/schemas/letters.sql), as it raises them */
-  noSuchGroup: 'No such group',
-  saveLetterFirst: 'Load a page and save the letter first',
-  paidPlanRequired: 'Paid plan required',
-} as const;
 
 /**
  * Why a letter's mail was skipped (`deliveries.reason`, written by prepare_letter_jobs), which the
@@ -576,63 +549,3 @@ export const ZPublishLetter = z.strictObject({
   group: text(LETTER_LIMITS.group).min(1, { error: 'Required' }),
 });
 export type TPublishLetter = z.infer<typeof ZPublishLetter>;
-
-// ---------------------------------------------------------------------------------------------
-// Audience (spec section 5, Audience). Adding and editing go straight to the table (RLS pins
-// rows to the owner, the database checks lengths and the address); these give the spec's
-// messages first.
-
-export const AUDIENCE_MESSAGES = {
-  nameLength: 'Name is too long',
-  emailLength: 'Email is too long',
-  emailError: 'Email address is invalid',
-  groupRequired: 'Group name is required',
-  groupExists: 'The group already exists',
-  groupReserved: 'This name is reserved',
-  /** the database's ceiling on an owner's audience (audience.max_members, default 100,000) */
-  audienceFull: 'Your audience is full',
-} as const;
-
-export const RESERVED_GROUPS = ['activated', 'deactivated'] as const;
-
-export const ZAddAudience = z.strictObject({
-  name: z
-    .string()
-    .trim()
-    .min(1, { error: 'Required' })
-    .max(LETTER_LIMITS.audienceName, { error: AUDIENCE_MESSAGES.nameLength }),
-  email: z
-    .string()
-    .trim()
-    .min(1, { error: 'Required' })
-    .max(LETTER_LIMITS.audienceEmail, { error: AUDIENCE_MESSAGES.emailLength })
-    .refine(isEmail, { error: AUDIENCE_MESSAGES.emailError }),
-  group: z.string().max(LETTER_LIMITS.group).nullable(),
-});
-export type TAddAudience = z.infer<typeof ZAddAudience>;
-
-export const ZAudienceRow = z.strictObject({
-  name: z
-    .string()
-    .trim()
-    .max(LETTER_LIMITS.audienceRowName, { error: AUDIENCE_MESSAGES.nameLength }),
-  email: z
-    .string()
-    .trim()
-    .max(LETTER_LIMITS.audienceRowEmail, { error: AUDIENCE_MESSAGES.emailLength })
-    .refine((v) => v === '' || isEmail(v), { error: AUDIENCE_MESSAGES.emailError }),
-  group: z.string().max(LETTER_LIMITS.group).nullable(),
-  deactivated: z.boolean(),
-});
-export type TAudienceRow = z.infer<typeof ZAudienceRow>;
-
-/** A new group's name, or the message: non-empty, not reserved, not taken. */
-export function groupNameProblem(name: string, existing: readonly string[]): string | null {
-  const value = name.trim();
-  if (value === '') return AUDIENCE_MESSAGES.groupRequired;
-  if (value.length > LETTER_LIMITS.group) return LETTER_MESSAGES.tooLong;
-  if ((RESERVED_GROUPS as readonly string[]).includes(value.toLowerCase()))
-    return AUDIENCE_MESSAGES.groupReserved;
-  if (existing.includes(value)) return AUDIENCE_MESSAGES.groupExists;
-  return null;
-}
