@@ -7,17 +7,11 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { paths } from '../../../config/paths';
 import { FormDialog } from '../../../components/ui/form-dialog';
-import { TextField } from '../../../components/ui/fields';
 import { Spinner } from '../../../components/ui/spinner';
 import { useSession } from '../../../lib/session';
 import { failureReason } from '../../../lib/errors';
 import { useSubmit } from '../../../lib/use-submit';
-import {
-  cancelPayment,
-  changePayment,
-  useCoupon as redeemCoupon,
-  type FailedRefund,
-} from '../api/plans';
+import { cancelPayment, changePayment, type FailedRefund } from '../api/plans';
 import { site } from '../../../config/site';
 import { PAYPAL_ENDED_REASON } from '@reaction-blocks/contracts/plans';
 import {
@@ -44,17 +38,17 @@ import {
   STARTER,
   toPlan,
   upcomingPlans,
-  ZUseCoupon,
   type Basket,
   type PlanRow,
 } from '../model/plans';
-import { planChangeReason, planReason } from '../model/messages';
+import { planChangeReason } from '../model/messages';
 import { useLang } from '../model/use-lang';
 import { registerPlanTranslations } from '../locales';
 import { useInvalidatePlans } from '../api/keys';
 import { usePlanHistory, usePlanOverview } from '../api/queries';
 import { holdsBuying, useApprovedCheck } from '../api/paypal-approved';
 import { ApprovedCheckNotice } from './approved-check-notice';
+import { CouponDialog } from './coupon-dialog';
 import { HistoryTable } from './history-table';
 import { PlanFields } from './plan-fields';
 import { UsageGauge } from './usage-gauge';
@@ -210,48 +204,6 @@ function ChangeDialog({
       <p className={overLimit ? 'warning-note' : 'visually-hidden'} role="status">
         {overLimit ? warning() : null}
       </p>
-    </FormDialog>
-  );
-}
-
-function CouponDialog({ onClose, onApplied }: { onClose: () => void; onApplied: () => void }) {
-  const { t } = useTranslation();
-  const { t: s } = useTranslation(undefined, { keyPrefix: 'plans.coupon' });
-  const [code, setCode] = useState('');
-  const { busy, error, setError, run } = useSubmit();
-  const parsed = ZUseCoupon.safeParse({ couponId: code });
-
-  return (
-    <FormDialog
-      title={s('title')}
-      onClose={onClose}
-      onSubmit={() => {
-        if (!parsed.success) return;
-        const { couponId } = parsed.data;
-        void run(
-          async () => {
-            await redeemCoupon(couponId);
-            onApplied();
-          },
-          (cause) => planReason(t, cause),
-        );
-      }}
-      submitLabel={s('apply')}
-      canSubmit={parsed.success}
-      busy={busy}
-    >
-      <TextField
-        label={s('label')}
-        name="coupon"
-        value={code}
-        max={99}
-        hint={s('hint')}
-        error={error ?? undefined}
-        onChange={(value) => {
-          setCode(value);
-          setError(null);
-        }}
-      />
     </FormDialog>
   );
 }
