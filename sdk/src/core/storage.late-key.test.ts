@@ -9,46 +9,14 @@ import { flush, peek, write } from './storage.js';
 import { PROFILE_KEY } from './stored.js';
 import { storageKey } from './vault.js';
 import { until } from '../test/mock-api.js';
+import { answerLate, keyInDb, openedWith } from '../test/slow-storage.js';
 
 /** A bound on a hung test, not a measure: the key answers after 3.5 s. */
 const HUNG = 15_000;
-const realOpen = indexedDB.open.bind(indexedDB);
-const bytes = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
-
-/** The key IndexedDB holds now, read as the next page load would. */
-async function keyInDb(): Promise<CryptoKey> {
-  const db = await new Promise<IDBDatabase>((ok, ko) => {
-    const open = realOpen('reaction-blocks', 1);
-    open.onsuccess = () => ok(open.result);
-    open.onerror = () => ko(open.error);
-  });
-  try {
-    return await new Promise<CryptoKey>((ok, ko) => {
-      const get = db.transaction('keys').objectStore('keys').get('storage');
-      get.onsuccess = () => ok(get.result as CryptoKey);
-      get.onerror = () => ko(get.error);
-    });
-  } finally {
-    db.close();
-  }
-}
-
 describe('a storage key that answers late, for a new visitor', () => {
   it('keeps what the page wrote meanwhile, sealed with the key the next load finds', async () => {
     localStorage.clear();
-    (indexedDB as unknown as { open: (n: string, v?: number) => object }).open = (name, v) => {
-      const late: Record<string, unknown> = {};
-      setTimeout(() => {
-        const open = realOpen(name, v);
-        open.onupgradeneeded = () => (
-          (late.result = open.result),
-          (late.onupgradeneeded as () => void)?.()
-        );
-        open.onsuccess = () => ((late.result = open.result), (late.onsuccess as () => void)?.());
-        open.onerror = () => ((late.error = open.error), (late.onerror as () => void)?.());
-      }, 3500);
-      return late;
-    };
+    answerLate(3500);
     const profile = { name: 'Slow Otter', color: '#224466' };
     write(PROFILE_KEY, profile);
     await flush(PROFILE_KEY);
@@ -60,13 +28,7 @@ describe('a storage key that answers late, for a new visitor', () => {
     await flush(PROFILE_KEY);
     const raw = localStorage.getItem(PROFILE_KEY)!;
     expect(raw.startsWith('rb1.')).to.equal(true);
-    const [iv = '', data = ''] = raw.slice(4).split('.');
-    const opened = await crypto.subtle.decrypt(
-      { name: 'AES-GCM', iv: bytes(iv), additionalData: new TextEncoder().encode(PROFILE_KEY) },
-      await keyInDb(),
-      bytes(data),
-    );
-    expect(JSON.parse(new TextDecoder().decode(opened))).to.deep.equal(profile);
+    expect(await openedWith(await keyInDb(), PROFILE_KEY, raw)).to.deep.equal(profile);
     // and later writes seal with it at once
     write(PROFILE_KEY, { ...profile, name: 'Quick Otter' });
     await flush(PROFILE_KEY);

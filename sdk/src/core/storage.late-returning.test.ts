@@ -10,6 +10,7 @@ import { flush, load, peek, write } from './storage.js';
 import { PROFILE_KEY } from './stored.js';
 import { storageKey } from './vault.js';
 import { until } from '../test/mock-api.js';
+import { answerLate, earlierKey, sealedWith } from '../test/slow-storage.js';
 
 /** A bound on a hung test, not a measure: the key answers after 3.5 s. */
 const HUNG = 15_000;
@@ -17,67 +18,18 @@ const SESSION = 'sb-late-auth-token';
 const MARKS = 'reaction-blocks.late-marks';
 const STALE = 'sb-stale-auth-token';
 const OTHER_TAB = 'sb-tab-auth-token';
-const realOpen = indexedDB.open.bind(indexedDB);
-const base64 = (b: ArrayBuffer | Uint8Array) => btoa(String.fromCharCode(...new Uint8Array(b)));
-
-/** A key as an earlier visit (in IndexedDB) or a lost one (not) left it. */
-async function aKey(inDb: boolean): Promise<CryptoKey> {
-  const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, [
-    'encrypt',
-    'decrypt',
-  ]);
-  if (!inDb) return key;
-  const db = await new Promise<IDBDatabase>((ok, ko) => {
-    const open = realOpen('reaction-blocks', 1);
-    open.onupgradeneeded = () => open.result.createObjectStore('keys');
-    open.onsuccess = () => ok(open.result);
-    open.onerror = () => ko(open.error);
-  });
-  await new Promise((ok, ko) => {
-    const tx = db.transaction('keys', 'readwrite');
-    tx.objectStore('keys').put(key, 'storage');
-    tx.oncomplete = ok;
-    tx.onerror = ko;
-  });
-  db.close();
-  return key;
-}
-
-/** `value` sealed for `slot` as storage.ts keeps it. */
-async function sealed(key: CryptoKey, slot: string, value: unknown): Promise<string> {
-  const iv = crypto.getRandomValues(new Uint8Array(12));
-  const data = await crypto.subtle.encrypt(
-    { name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(slot) },
-    key,
-    new TextEncoder().encode(JSON.stringify(value)),
-  );
-  return `rb1.${base64(iv)}.${base64(data)}`;
-}
-
 describe('a storage key that answers late, for a returning visitor', () => {
   it('settles every value by one rule: a kept one wins, a lost one gives way', async () => {
     localStorage.clear();
-    const key = await aKey(true);
+    const key = await earlierKey();
     const kept = {
-      [PROFILE_KEY]: await sealed(key, PROFILE_KEY, { name: 'Blue Fox', color: '#123456' }),
-      [SESSION]: await sealed(key, SESSION, { user: 'S0' }),
-      [MARKS]: await sealed(key, MARKS, { u: 'S0', b: ['liked-before'] }),
-      [STALE]: await sealed(await aKey(false), STALE, { user: 'gone' }),
+      [PROFILE_KEY]: await sealedWith(key, PROFILE_KEY, { name: 'Blue Fox', color: '#123456' }),
+      [SESSION]: await sealedWith(key, SESSION, { user: 'S0' }),
+      [MARKS]: await sealedWith(key, MARKS, { u: 'S0', b: ['liked-before'] }),
+      [STALE]: await sealedWith(await earlierKey(false), STALE, { user: 'gone' }),
     };
     for (const [slot, value] of Object.entries(kept)) localStorage.setItem(slot, value);
-    (indexedDB as unknown as { open: (n: string, v?: number) => object }).open = (name, v) => {
-      const late: Record<string, unknown> = {};
-      setTimeout(() => {
-        const open = realOpen(name, v);
-        open.onupgradeneeded = () => (
-          (late.result = open.result),
-          (late.onupgradeneeded as () => void)?.()
-        );
-        open.onsuccess = () => ((late.result = open.result), (late.onsuccess as () => void)?.());
-        open.onerror = () => ((late.error = open.error), (late.onerror as () => void)?.());
-      }, 3500);
-      return late;
-    };
+    answerLate(3500);
 
     // without the key: a random name shows, and a like signs up a new anonymous user
     const shown = await profileReady();
@@ -90,7 +42,7 @@ describe('a storage key that answers late, for a returning visitor', () => {
     await Promise.all([SESSION, MARKS, STALE, OTHER_TAB].map(flush));
     expect(await storageKey(), 'the page went on without a key').to.equal(null);
     // another tab, whose key answered, seals its session: this page keeps its own meanwhile
-    const theirs = await sealed(key, OTHER_TAB, { user: 'theirs' });
+    const theirs = await sealedWith(key, OTHER_TAB, { user: 'theirs' });
     localStorage.setItem(OTHER_TAB, theirs);
     dispatchEvent(new StorageEvent('storage', { key: OTHER_TAB, newValue: theirs }));
     await until(() => peek(OTHER_TAB) != null);

@@ -8,39 +8,14 @@ import { flush, load, peek, write } from './storage.js';
 import { PROFILE_KEY } from './stored.js';
 import { storageKey } from './vault.js';
 import { until } from '../test/mock-api.js';
+import { answerLate, earlierKey, sealedWith } from '../test/slow-storage.js';
 
 /** A bound on a hung test, not a measure: the key answers after 3.5 s. */
 const HUNG = 15_000;
 
-const realOpen = indexedDB.open.bind(indexedDB);
-const base64 = (b: ArrayBuffer | Uint8Array) => btoa(String.fromCharCode(...new Uint8Array(b)));
-
 /** A visit before this one: its key in IndexedDB, `profile` sealed with it in localStorage. */
 async function keptBefore(profile: object): Promise<string> {
-  const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, [
-    'encrypt',
-    'decrypt',
-  ]);
-  const db = await new Promise<IDBDatabase>((ok, ko) => {
-    const open = realOpen('reaction-blocks', 1);
-    open.onupgradeneeded = () => open.result.createObjectStore('keys');
-    open.onsuccess = () => ok(open.result);
-    open.onerror = () => ko(open.error);
-  });
-  await new Promise((ok, ko) => {
-    const tx = db.transaction('keys', 'readwrite');
-    tx.objectStore('keys').put(key, 'storage');
-    tx.oncomplete = ok;
-    tx.onerror = ko;
-  });
-  db.close();
-  const iv = crypto.getRandomValues(new Uint8Array(12));
-  const data = await crypto.subtle.encrypt(
-    { name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(PROFILE_KEY) },
-    key,
-    new TextEncoder().encode(JSON.stringify(profile)),
-  );
-  const sealed = `rb1.${base64(iv)}.${base64(data)}`;
+  const sealed = await sealedWith(await earlierKey(), PROFILE_KEY, profile);
   localStorage.setItem(PROFILE_KEY, sealed);
   return sealed;
 }
@@ -49,19 +24,7 @@ describe('storage that answers after the key gave up', () => {
   it('keeps what a visit before kept; this page writes for itself, under one name', async () => {
     const sealed = await keptBefore({ name: 'Blue Fox', color: '#123456' });
     // this visit: IndexedDB answers, but after 3.5 s
-    (indexedDB as unknown as { open: (n: string, v?: number) => object }).open = (name, v) => {
-      const late: Record<string, unknown> = {};
-      setTimeout(() => {
-        const open = realOpen(name, v);
-        open.onupgradeneeded = () => (
-          (late.result = open.result),
-          (late.onupgradeneeded as () => void)?.()
-        );
-        open.onsuccess = () => ((late.result = open.result), (late.onsuccess as () => void)?.());
-        open.onerror = () => ((late.error = open.error), (late.onerror as () => void)?.());
-      }, 3500);
-      return late;
-    };
+    answerLate(3500);
     expect(await load(PROFILE_KEY), 'not opened without a key').to.equal(null);
     expect(localStorage.getItem(PROFILE_KEY), 'the kept profile').to.equal(sealed);
     // the page's own new profile: the same name every time it is asked

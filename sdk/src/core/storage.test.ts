@@ -9,6 +9,7 @@ import { getIdentity, keepProfile, profileReady, setProfile } from './identity.j
 import { flush, LEGACY_PROFILE_KEY, load, PROFILE_KEY, write } from './storage.js';
 import { storageKey } from './vault.js';
 import { fakeJwt, KEY, mockApi, newPage, PROJECT, reset, until } from '../test/mock-api.js';
+import { keyInDb } from '../test/slow-storage.js';
 
 const p = { url: PROJECT, key: KEY };
 const SESSION = sessionKey(PROJECT);
@@ -144,15 +145,7 @@ describe('sealed storage', () => {
     let exported = true;
     await crypto.subtle.exportKey('raw', key).catch(() => (exported = false));
     expect(exported).to.equal(false);
-    const stored = await new Promise<CryptoKey>((ok, ko) => {
-      const open = indexedDB.open('reaction-blocks');
-      open.onerror = () => ko(open.error);
-      open.onsuccess = () => {
-        const get = open.result.transaction('keys').objectStore('keys').get('storage');
-        get.onsuccess = () => ok(get.result as CryptoKey);
-        get.onerror = () => ko(get.error);
-      };
-    });
+    const stored = await keyInDb();
     expect(stored.extractable).to.equal(false);
     // a value sealed with this key opens with the stored one (what another bundle would use)
     const data = new TextEncoder().encode('x');
