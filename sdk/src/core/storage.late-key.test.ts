@@ -9,14 +9,14 @@ import { flush, peek, write } from './storage.js';
 import { PROFILE_KEY } from './stored.js';
 import { storageKey } from './vault.js';
 import { until } from '../test/mock-api.js';
-import { answerLate, keyInDb, openedWith } from '../test/slow-storage.js';
+import { answerLater, keyInDb, openedWith } from '../test/slow-storage.js';
 
-/** A bound on a hung test, not a measure: the key answers after 3.5 s. */
+/** A bound on a hung test, not a measure. */
 const HUNG = 15_000;
 describe('a storage key that answers late, for a new visitor', () => {
   it('keeps what the page wrote meanwhile, sealed with the key the next load finds', async () => {
     localStorage.clear();
-    answerLate(3500);
+    const answer = answerLater();
     const profile = { name: 'Slow Otter', color: '#224466' };
     write(PROFILE_KEY, profile);
     await flush(PROFILE_KEY);
@@ -24,6 +24,7 @@ describe('a storage key that answers late, for a new visitor', () => {
     expect(localStorage.getItem(PROFILE_KEY), 'nothing kept yet').to.equal(null);
     expect(peek(PROFILE_KEY)).to.deep.equal(profile);
     // the key answers: what the page wrote is kept
+    answer();
     await until(() => localStorage.getItem(PROFILE_KEY), HUNG);
     await flush(PROFILE_KEY);
     const raw = localStorage.getItem(PROFILE_KEY)!;

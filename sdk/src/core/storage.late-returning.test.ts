@@ -10,9 +10,9 @@ import { flush, load, peek, write } from './storage.js';
 import { PROFILE_KEY } from './stored.js';
 import { storageKey } from './vault.js';
 import { until } from '../test/mock-api.js';
-import { answerLate, earlierKey, sealedWith } from '../test/slow-storage.js';
+import { answerLater, earlierKey, sealedWith } from '../test/slow-storage.js';
 
-/** A bound on a hung test, not a measure: the key answers after 3.5 s. */
+/** A bound on a hung test, not a measure. */
 const HUNG = 15_000;
 const SESSION = 'sb-late-auth-token';
 const MARKS = 'reaction-blocks.late-marks';
@@ -29,7 +29,7 @@ describe('a storage key that answers late, for a returning visitor', () => {
       [STALE]: await sealedWith(await earlierKey(false), STALE, { user: 'gone' }),
     };
     for (const [slot, value] of Object.entries(kept)) localStorage.setItem(slot, value);
-    answerLate(3500);
+    const answer = answerLater();
 
     // without the key: a random name shows, and a like signs up a new anonymous user
     const shown = await profileReady();
@@ -49,6 +49,7 @@ describe('a storage key that answers late, for a returning visitor', () => {
     expect(await load(OTHER_TAB)).to.deep.equal({ user: 'mine' });
 
     // the key answers: what was kept opens and wins, here too; the lost one gives way
+    answer();
     await until(async () => (await storageKey()) != null, HUNG);
     await until(() => getIdentity().name === 'Blue Fox', HUNG);
     await until(() => (peek(SESSION) as { user?: string } | null)?.user === 'S0');

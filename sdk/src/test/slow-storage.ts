@@ -7,11 +7,18 @@ const base64 = (b: ArrayBuffer | Uint8Array) => btoa(String.fromCharCode(...new 
 const bytes = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 const aad = (slot: string) => new TextEncoder().encode(slot);
 
-/** From now on, the page's IndexedDB opens answer after `ms` (they work, but late). */
-export function answerLate(ms: number): void {
+/**
+ * From now on the page's IndexedDB opens wait until the test says (the returned `answer`): they
+ * work, but late. A state, not a time: the page gives up the key at its own 3 s bound, the test
+ * waits for that (storageKey() answering null), does what it must while the page is keyless, then
+ * lets IndexedDB answer.
+ */
+export function answerLater(): () => void {
+  let answered = false;
+  const waiting: (() => void)[] = [];
   (indexedDB as unknown as { open: (n: string, v?: number) => object }).open = (name, v) => {
     const late: Record<string, unknown> = {};
-    setTimeout(() => {
+    const go = () => {
       const open = realOpen(name, v);
       open.onupgradeneeded = () => (
         (late.result = open.result),
@@ -19,8 +26,14 @@ export function answerLate(ms: number): void {
       );
       open.onsuccess = () => ((late.result = open.result), (late.onsuccess as () => void)?.());
       open.onerror = () => ((late.error = open.error), (late.onerror as () => void)?.());
-    }, ms);
+    };
+    if (answered) go();
+    else waiting.push(go);
     return late;
+  };
+  return () => {
+    answered = true;
+    waiting.splice(0).forEach((go) => go());
   };
 }
 
