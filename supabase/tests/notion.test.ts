@@ -4,7 +4,6 @@
 // take its value (a note), 401 (not granted, parked, released on reconnect), 404 (unlinked),
 // 429 (the owner's queue waits Retry-After), an outage (retried, nothing lost), and remove.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
@@ -977,29 +976,6 @@ describe('401 and remove', () => {
         owner.accessToken,
       );
       expect(unlink.status, JSON.stringify(unlink.json)).toBe(200);
-    });
-
-    it('links the bug made before the fix are undone by the data step (rev-break3 N2)', async () => {
-      const { owner, dsId, button } = await connectedButton('notion-gone-data');
-      const stale = await createBlock(await paidOwner('notion-gone-stale'), 'button');
-      // what save-block wrote before 20261129022958: a link with no connection behind it
-      await sql('update public.block_private set notion_database = $2 where block_id = $1', [
-        stale,
-        dsId,
-      ]);
-      await link(owner, button, { notion_database: dsId });
-      await sql(
-        readFileSync(
-          new URL(
-            '../migrations/20261129032044_unlink_notion_without_connection.sql',
-            import.meta.url,
-          ),
-          'utf8',
-        ),
-      );
-      expect(await linkOf(stale)).toBeNull();
-      // a connected owner's link stays
-      expect(await linkOf(button)).toBe(dsId);
     });
 
     /** A session that ran `statement` in a transaction it has not committed yet. */

@@ -1,9 +1,10 @@
--- Baseline (seventeenth squash): every migration up to 20261129001633 squashed into one, made of the
+-- Baseline (eighteenth squash): every migration up to 20261129033422 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the sixteenth baseline (20261128164955), its schedules and the 2
--- migrations of 2026-11-28 and 29 that followed them (all generated); its version is the newest
--- one's, so a project that applied them all already has it (docs/data-model.md, "Migrations", says
--- what such a project does). The schedules are in the next migration.
+-- file after file. It replaces the seventeenth baseline (20261129001633), its schedules and the 7
+-- migrations of 2026-11-29 that followed them (6 generated, and one hand-written data step with
+-- nothing to fix on a database built from here); its version is the newest one's, so a project
+-- that applied them all already has it (docs/data-model.md, "Migrations", says what such a project
+-- does). The schedules are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
 -- =============================================================================================
@@ -204,15 +205,42 @@ revoke execute on function private.trim_whitespace(text) from public;
 comment on function private.trim_whitespace(text) is
   'p_text without leading and trailing whitespace, as JavaScript''s String.prototype.trim().';
 
--- The address rule of the email columns' check constraints (audience_members, sender_emails) and
--- of the RPCs. A check runs with the writer's rights: owners write their audience, the service
--- role both tables and save_block (an invoker), so those two roles may execute it.
+-- The address rule (contracts/limits.ts EMAIL_RE is the same rule, written shorter, and
+-- supabase/tests/contracts.test.ts holds them to the same verdicts), what SES takes: ASCII only; a
+-- local part of 1 to 64 letters, digits and . _ % + ' - with no dot first, last or twice in a
+-- row; a domain of at most 253 characters in labels of 1 to 63 letters, digits and hyphens, none
+-- starting or ending with a hyphen, the last one letters only (2 to 63). Until 2026-11-29 it
+-- was local@domain.tld with any dots and hyphens (a..b@x.com, .a@x.com, a@-x.com passed and SES
+-- refused the mail after the send was counted). The RPCs run it on what they are given; the two
+-- email columns (audience_members, sender_emails) through private.check_email_written, on an
+-- address written, so a row kept from the older rule is not refused its other updates. The
+-- service role runs it in save_block (an invoker); owners no longer need it since their writes
+-- of audience_members are checked by that trigger (a definer), not by a check constraint.
 create function private.is_valid_email(p_email text)
 returns boolean language sql immutable set search_path = '' as $$
-  select p_email ~* '^[A-Z0-9._%+''-]+@[A-Z0-9.-]+\.[A-Z]{2,}$';
+  select p_email ~* '^(?=[^@]{1,64}@[^@]{1,253}$)[A-Z0-9_%+''-]+(?:\.[A-Z0-9_%+''-]+)*@(?:[A-Z0-9](?:[A-Z0-9-]{0,61}[A-Z0-9])?\.)+[A-Z]{2,63}$';
 $$;
 revoke execute on function private.is_valid_email(text) from public;
-grant execute on function private.is_valid_email(text) to authenticated, service_role;
+grant execute on function private.is_valid_email(text) to service_role;
+
+-- The email columns' rule on write (audience_members, sender_emails): a new row's address, or a
+-- changed one, must pass private.is_valid_email, or the write fails as a check constraint does
+-- (23514, "Email address is invalid"). An update that leaves the address as it was (counts, a
+-- name, a group, a status) is not checked: rows written under the older rule keep their address
+-- and their updates (docs/data-model.md). A definer: an owner writing their audience has no
+-- USAGE on schema private to name the rule from an invoker.
+create function private.check_email_written()
+returns trigger language plpgsql security definer set search_path = '' as $$
+begin
+  if new.email is not null and (tg_op = 'INSERT' or new.email is distinct from old.email)
+     and not private.is_valid_email(new.email) then
+    raise exception 'Email address is invalid'
+      using errcode = 'check_violation', schema = tg_table_schema, table = tg_table_name,
+            column = 'email';
+  end if;
+  return new;
+end;
+$$;
 
 create function private.require_uid()
 returns uuid language plpgsql stable set search_path = '' as $$
@@ -1135,7 +1163,8 @@ create table public.audience_members (
   creator_name text not null default '' check (char_length(creator_name) <= 100),
   creator_photo_url text check (char_length(creator_photo_url) <= 500),
   color text check (char_length(color) <= 32),
-  email text check (email is null or (char_length(email) <= 100 and private.is_valid_email(email))),
+  -- the address rule on write: private.check_email_written (audience_members_email_rule)
+  email text check (email is null or char_length(email) <= 100),
   group_name text,
   created_at timestamptz not null default now(),
   last_updated timestamptz not null default now(),
@@ -1371,6 +1400,8 @@ revoke execute on function private.record_audience_event(public.blocks, uuid, te
 create trigger audience_members_after_change
   after insert or delete or update of deactivated, group_name on public.audience_members
   for each row execute function private.audience_members_after_change();
+create trigger audience_members_email_rule before insert or update of email on public.audience_members
+  for each row execute function private.check_email_written();
 create trigger audience_members_take_awaiting before insert on public.audience_members
   for each row execute function private.audience_members_take_awaiting();
 create trigger audience_members_touch before update on public.audience_members
@@ -4386,6 +4417,10 @@ comment on table private.jobs is
   'Outbox of background work (mail, Notion writes, plan expiry). Written in the transaction that causes the work; claimed by the jobs-worker edge function.';
 alter table private.jobs enable row level security;
 create index jobs_due_idx on private.jobs (run_at, id) where status = 'queued';
+-- a claim's windows: each bucket's due jobs, and those without one ('') in their order
+create index jobs_due_by_bucket_idx on private.jobs ((coalesce(rate_bucket, '')), run_at, id) where status = 'queued';
+-- a group's next job: is an older one of the group queued?
+create index jobs_group_queued_idx on private.jobs (group_key, run_at, id) where status = 'queued' and group_key is not null;
 create index jobs_leased_idx on private.jobs (locked_until) where status in ('running', 'sending');
 create index jobs_group_idx on private.jobs (group_key, status) where group_key is not null;
 create index jobs_finished_idx on private.jobs (finished_at) where finished_at is not null;
@@ -4410,14 +4445,15 @@ comment on table private.rate_buckets is 'Token buckets of provider quotas; capa
 alter table private.rate_buckets enable row level security;
 
 -- The tokens a bucket holds at p_now: what it kept, refilled at rate.<name>.per_second since
--- (default 14), up to its burst (rate.<name>.burst, default one second's worth). A bucket never
--- used is full. Read only: take_tokens takes, claim_jobs looks.
+-- (default 14), up to its burst (rate.<name>.burst, default one second's worth, and never under
+-- one token: a rate under 1 a second with no burst would never hold a whole one). A bucket never
+-- used is full. Read only: hold_bucket and take_tokens read it under the bucket's lock.
 create function private.bucket_tokens(p_name text, p_now timestamptz)
 returns double precision language sql stable set search_path = '' as $$
   with l as (
     select r.rate,
-           coalesce(nullif((private.setting('rate.' || p_name || '.burst', 'null'::jsonb))::text, 'null')::double precision,
-                    r.rate) as burst
+           greatest(1, coalesce(nullif((private.setting('rate.' || p_name || '.burst', 'null'::jsonb))::text, 'null')::double precision,
+                                r.rate)) as burst
     from (select (private.setting('rate.' || p_name || '.per_second', '14'::jsonb))::text::double precision as rate) r
   )
   select least(l.burst, coalesce((select b.tokens + extract(epoch from p_now - b.updated_at) * l.rate
@@ -4426,19 +4462,33 @@ returns double precision language sql stable set search_path = '' as $$
 $$;
 revoke execute on function private.bucket_tokens(text, timestamp with time zone) from public;
 
+-- Locks a bucket's row until the transaction ends (made full if the bucket was never used) and
+-- answers the tokens it holds now. Two claims at once take their tokens one after the other: the
+-- second reads what the first left once it committed, not the tokens the first is taking.
+create function private.hold_bucket(p_name text)
+returns double precision language plpgsql set search_path = '' as $$
+begin
+  insert into private.rate_buckets (name, tokens, updated_at)
+    values (p_name, private.bucket_tokens(p_name, clock_timestamp()), clock_timestamp())
+    on conflict (name) do nothing;
+  perform 1 from private.rate_buckets where name = p_name for update;
+  return private.bucket_tokens(p_name, clock_timestamp());
+end;
+$$;
+revoke execute on function private.hold_bucket(text) from public;
+
 -- Takes up to p_wanted tokens from a bucket (bucket_tokens says how many it holds). Returns how
 -- many were granted.
 create function private.take_tokens(p_name text, p_wanted integer)
 returns integer language plpgsql set search_path = '' as $$
 declare
-  v_now timestamptz := clock_timestamp();
+  v_now timestamptz;
   v_tokens double precision;
   v_granted integer;
 begin
   if p_wanted <= 0 then return 0; end if;
-  insert into private.rate_buckets (name, tokens, updated_at) values (p_name, private.bucket_tokens(p_name, v_now), v_now)
-    on conflict (name) do nothing;
-  perform 1 from private.rate_buckets where name = p_name for update;
+  perform private.hold_bucket(p_name);
+  v_now := clock_timestamp();
   v_tokens := private.bucket_tokens(p_name, v_now);
   v_granted := least(p_wanted, floor(v_tokens)::integer);
   update private.rate_buckets set tokens = v_tokens - v_granted, updated_at = v_now where name = p_name;
@@ -4446,7 +4496,6 @@ begin
 end;
 $$;
 revoke execute on function private.take_tokens(text, integer) from public;
-
 
 -- Adds a job. A dedupe key already used returns null and adds nothing. For the SQL code that
 -- causes jobs and for edge functions (service role only; definer because private is not theirs).
@@ -4478,13 +4527,13 @@ revoke execute on function private.job_backoff(integer) from public;
 
 -- Claims up to p_limit due jobs for p_lock_seconds. Leases that ran out are settled first:
 -- `running` goes back to the queue (or fails after its last attempt), `sending` becomes
--- `unknown`. At most one job per group is claimed, and none of a group already running, so a
--- digest handler sees its siblings still queued; two claims at once agree on that through the
--- group's advisory lock (below). Jobs of a rate bucket beyond the tokens available go back to the
--- queue untouched (their attempt is not counted), and only as many of a bucket's as it holds
--- tokens are candidates, so they never fill the window ahead of other jobs. p_kinds limits the
--- claim to the kinds a worker knows (null: any). Answers the claimed jobs as a JSON array, oldest
--- first.
+-- `unknown`. A group runs one job at a time, oldest first (its turn, below), so a digest
+-- handler sees its siblings still queued; two claims at once agree on that through the group's
+-- advisory lock (below). A rate bucket's jobs are candidates only as many as it holds tokens,
+-- read under its lock, so a bucket's backlog never fills the claim ahead of other jobs, another
+-- bucket's or those without one, and a claim beside another that holds the bucket waits for it
+-- and fills from the rest. Rows another claim holds are skipped. p_kinds limits the claim to the
+-- kinds a worker knows (null: any). Answers the claimed jobs as a JSON array, oldest first.
 create function public.claim_jobs(p_limit integer default 50, p_lock_seconds integer default 60,
                                   p_kinds text[] default null)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -4494,6 +4543,10 @@ declare
   v_ids bigint[];
   v_buckets text[];
   v_groups text[];
+  v_names text[] := '{}';
+  v_counts integer[] := '{}';
+  v_name text;
+  v_tokens integer;
   v_grants jsonb := '{}'::jsonb;
   v_bucket record;
   v_claimed jsonb;
@@ -4517,43 +4570,58 @@ begin
         last_error = left(coalesce(last_error || '; ', '') || 'the worker stopped before finishing', 2000)
     where status = 'running' and locked_until < now();
 
-  -- the due jobs without a bucket and those of buckets, each up to limit * 2, and of a bucket's
-  -- only as many as it holds tokens now (looked at, taken below): a letter's thousands of mails
-  -- waiting for the sending rate never fill the window ahead of the jobs queued after them
-  with plain as (
-    select j.id, j.rate_bucket, j.run_at, j.group_key
-    from private.jobs j
-    where j.status = 'queued' and j.run_at <= now() and j.rate_bucket is null
-      and (p_kinds is null or j.kind = any(p_kinds))
-      and (j.group_key is null or not exists (
-        select 1 from private.jobs r where r.group_key = j.group_key and r.status in ('running', 'sending')))
-    order by j.run_at, j.id
-    limit v_limit * 2
-    for update skip locked
-  ), metered as (
-    select j.id, j.rate_bucket, j.run_at, j.group_key
-    from private.jobs j
-    where j.status = 'queued' and j.run_at <= now() and j.rate_bucket is not null
-      and (p_kinds is null or j.kind = any(p_kinds))
-      and (j.group_key is null or not exists (
-        select 1 from private.jobs r where r.group_key = j.group_key and r.status in ('running', 'sending')))
-    order by j.run_at, j.id
-    limit v_limit * 2
-    for update skip locked
-  ), candidates as (
-    select p.id, p.rate_bucket, p.run_at, p.group_key from plain p
-    union all
-    select m.id, m.rate_bucket, m.run_at, m.group_key
-    from (select m.*, row_number() over (partition by m.rate_bucket order by m.run_at, m.id) as rn
-          from metered m) m
-    where m.rn <= private.bucket_tokens(m.rate_bucket, clock_timestamp())
-  ), one_per_group as (
-    select c.*, row_number() over (partition by coalesce(c.group_key, c.id::text) order by c.run_at, c.id) as n
-    from candidates c
+  -- each bucket with due jobs of these kinds, in name order (two claims never wait on each
+  -- other's buckets crosswise), held to the end (private.hold_bucket): the jobs it may give are
+  -- as many as it holds whole tokens once a claim beside us that holds it has committed, so we
+  -- neither wait for its tokens only to be refused them nor leave our slots empty
+  for v_name in
+    with recursive b(name) as (
+      (select coalesce(j.rate_bucket, '') from private.jobs j
+        where j.status = 'queued' and coalesce(j.rate_bucket, '') > '' order by 1 limit 1)
+      union all
+      select (select coalesce(j.rate_bucket, '') from private.jobs j
+               where j.status = 'queued' and coalesce(j.rate_bucket, '') > b.name order by 1 limit 1)
+        from b where b.name is not null
+    )
+    select b.name from b where b.name is not null
+  loop
+    continue when not exists (
+      select 1 from private.jobs j
+      where coalesce(j.rate_bucket, '') = v_name and j.status = 'queued' and j.run_at <= now()
+        and (p_kinds is null or j.kind = any(p_kinds)));
+    v_tokens := least(v_limit, floor(private.hold_bucket(v_name)))::integer;
+    continue when v_tokens < 1;
+    v_names := v_names || v_name;
+    v_counts := v_counts || v_tokens;
+  end loop;
+
+  -- the window: the oldest due jobs without a bucket (up to limit) and of each bucket (up to its
+  -- tokens), each a group's turn, skipping the rows another claim holds; of them the oldest limit
+  with due as (
+    select w.name, d.id, d.run_at, d.group_key
+    from unnest(array[''] || v_names, array[v_limit] || v_counts) as w(name, n)
+    cross join lateral (
+      select j.id, j.run_at, j.group_key
+      from private.jobs j
+      where coalesce(j.rate_bucket, '') = w.name and j.status = 'queued' and j.run_at <= now()
+        and (p_kinds is null or j.kind = any(p_kinds))
+        -- a group's turn: none of it runs and no older job of it waits (one another claim holds,
+        -- or one of a bucket without a token): the group keeps its order. Written here, not as a
+        -- function: one called per row cost a digest's backlog of 2,000 some 50 ms a claim
+        and (j.group_key is null or (
+          not exists (select 1 from private.jobs r
+                      where r.group_key = j.group_key and r.status in ('running', 'sending'))
+          and not exists (select 1 from private.jobs o
+                          where o.group_key = j.group_key and o.status = 'queued'
+                            and (o.run_at, o.id) < (j.run_at, j.id))))
+      order by j.run_at, j.id
+      limit w.n
+      for update of j skip locked
+    ) d
   ), picked as (
-    select * from one_per_group where n = 1 order by run_at, id limit v_limit
+    select * from due order by run_at, id limit v_limit
   )
-  select array_agg(id order by run_at, id), array_agg(rate_bucket order by run_at, id),
+  select array_agg(id order by run_at, id), array_agg(nullif(name, '') order by run_at, id),
          array_agg(group_key order by run_at, id)
     into v_ids, v_buckets, v_groups from picked;
   if v_ids is null then
@@ -4561,11 +4629,9 @@ begin
   end if;
 
   -- a group's job only under the group's lock, and only if none of the group runs as read after
-  -- taking it. A claim at the same moment skips the rows we locked and read the queue before we
-  -- committed our `running`: its candidates can hold another job of our group (one outside our
-  -- limit * 2 candidates, or one we locked and released by committing), which it would run beside
-  -- ours. With the lock it skips the group while we hold it, or reads our `running` once we
-  -- committed (the check is a statement of its own: its snapshot comes after the lock).
+  -- taking it: a second guard beside the group's turn for two claims at once, each reading the queue
+  -- before the other's `running` commits (the check is a statement of its own: its snapshot
+  -- comes after the lock)
   select array_agg(id order by ord), array_agg(bucket order by ord), array_agg(grp order by ord)
     into v_ids, v_buckets, v_groups
     from unnest(v_ids, v_buckets, v_groups) with ordinality as t(id, bucket, grp, ord)
@@ -4579,7 +4645,8 @@ begin
     return '[]'::jsonb;
   end if;
 
-  -- provider quotas: keep only as many jobs of a bucket as it has tokens; the others stay queued
+  -- provider quotas: take the tokens of the jobs picked (the bucket held since its window was
+  -- read, so all are granted; the filter is a guard), the others stay queued untouched
   for v_bucket in select b as name, count(*)::integer as wanted from unnest(v_buckets) b
                   where b is not null group by b loop
     v_grants := v_grants || jsonb_build_object(v_bucket.name, private.take_tokens(v_bucket.name, v_bucket.wanted));
@@ -5620,7 +5687,8 @@ grant execute on function private.mailbox_key(text) to service_role;
 create table public.sender_emails (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
-  email text not null check (char_length(email) <= 60 and private.is_valid_email(email)),
+  -- the address rule on write: private.check_email_written (sender_emails_email_rule)
+  email text not null check (char_length(email) <= 60),
   status public.sender_email_status not null default 'pending',
   spf_verified boolean not null default false,
   dkim_verified boolean not null default false,
@@ -5678,6 +5746,8 @@ end;
 $$;
 create trigger sender_emails_after_delete after delete on public.sender_emails
   for each row execute function private.sender_emails_after_delete();
+create trigger sender_emails_email_rule before insert or update of email on public.sender_emails
+  for each row execute function private.check_email_written();
 
 create table private.sender_email_tokens (
   sender_email_id uuid primary key references public.sender_emails (id) on delete cascade,
@@ -7414,6 +7484,20 @@ alter table public.coupon_redemptions enable row level security;
 revoke select, insert, update, delete, references, trigger, maintain on public.coupon_redemptions from anon, authenticated;
 create index coupon_redemptions_user_id_idx on public.coupon_redemptions (user_id);
 
+-- Who redeemed a coupon, kept past the account (rev-break3 C1): coupon_redemptions goes with a
+-- deleted account, so the same person signing in again as a new account could redeem every
+-- uncapped coupon, the promote coupon too, again. A row per coupon and person: the sha256 of the
+-- sign-in address in lower case (no link to the profile, nothing readable).
+create table private.coupon_claims (
+  coupon_id uuid not null references public.coupons (id) on delete cascade,
+  person text not null check (person ~ '^[0-9a-f]{64}$'),
+  primary key (coupon_id, person)
+);
+comment on table private.coupon_claims is
+  'The sha256 of the sign-in address of each person who redeemed a coupon; outlives the account (redeem_coupon).';
+alter table private.coupon_claims enable row level security;
+create index coupon_claims_person_idx on private.coupon_claims (person);
+
 create table private.payment_charges (
   -- for PortOne this is the payment id we give PortOne, so asking twice cannot charge twice
   id uuid primary key default gen_random_uuid(),
@@ -7774,17 +7858,21 @@ revoke execute on function public.record_payment_event(text) from public, anon, 
 
 -- Redeems a coupon for the owner: the coupon's row is locked, so parallel redemptions of a capped
 -- coupon (or one owner's double click) run one after the other; once per owner, before
--- valid_until, within max_redemptions. A promote_coupon is for owners who never had a plan. The
+-- valid_until, within max_redemptions. A promote_coupon is for owners who never had a plan (bought
+-- or promoted; a free coupon does not count). The
 -- coupon gives its plan for duration_days (beside a paid plan the larger limits apply).
 create function public.redeem_coupon(p_user_id uuid, p_code text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_coupon public.coupons;
   v_payment public.payments;
+  v_person text;
 begin
   if not private.lock_plan(p_user_id) then
     raise exception 'Sign in with Google or Apple first' using errcode = 'PT403';
   end if;
+  select pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(lower(u.email), 'UTF8')), 'hex')
+    into v_person from auth.users as u where u.id = p_user_id and u.email is not null;
   select * into v_coupon from public.coupons where lower(code) = lower(btrim(p_code)) for update;
   if not found then
     raise exception 'No such coupon' using errcode = 'PT404';
@@ -7792,14 +7880,18 @@ begin
   if v_coupon.valid_until is not null and v_coupon.valid_until < now() then
     raise exception 'This coupon has expired' using errcode = 'PT410';
   end if;
-  if exists (select 1 from public.coupon_redemptions where coupon_id = v_coupon.id and user_id = p_user_id) then
+  if exists (select 1 from public.coupon_redemptions where coupon_id = v_coupon.id and user_id = p_user_id)
+     or exists (select 1 from private.coupon_claims where coupon_id = v_coupon.id and person = v_person) then
     raise exception 'You have already used this coupon' using errcode = 'PT409';
   end if;
   if v_coupon.max_redemptions is not null and v_coupon.redemption_count >= v_coupon.max_redemptions then
     raise exception 'This coupon has been used up' using errcode = 'PT409';
   end if;
+  -- a free coupon is not a plan: redeemed before, it does not spend the welcome (rev-uncov3 D7)
   if v_coupon.type = 'promote_coupon'
-     and exists (select 1 from public.payments where user_id = p_user_id) then
+     and (exists (select 1 from public.payments where user_id = p_user_id and type <> 'coupon')
+          or exists (select 1 from private.coupon_claims as c join public.coupons as k on k.id = c.coupon_id
+                     where c.person = v_person and k.type = 'promote_coupon')) then
     raise exception 'This coupon is for owners who have never had a plan' using errcode = 'PT403';
   end if;
 
@@ -7813,6 +7905,10 @@ begin
   returning * into v_payment;
   insert into public.coupon_redemptions (coupon_id, user_id, payment_id)
   values (v_coupon.id, p_user_id, v_payment.id);
+  if v_person is not null then
+    insert into private.coupon_claims (coupon_id, person) values (v_coupon.id, v_person)
+      on conflict do nothing;
+  end if;
   update public.coupons set redemption_count = redemption_count + 1 where id = v_coupon.id;
   perform private.apply_plan_limits(p_user_id);
   return to_jsonb(v_payment);
@@ -10205,8 +10301,21 @@ declare
   v_allowed constant text[] := array['mail_to', 'notion_database', 'notion_page', 'notion_database_title'];
   v_old public.block_private;
   v_new public.block_private;
+  v_connected boolean := true;
 begin
   perform private.check_setting_keys(p_private, v_allowed);
+
+  -- A link goes to the owner's connected Notion: a workspace open in another tab may still offer
+  -- a database of a connection removed meanwhile (remove_notion_connection unlinks every block).
+  -- The connection's row is locked for share before the block's row, in the order the removal
+  -- takes them: a removal under way waits for this save and then unlinks it too, and a save
+  -- after the removal finds no connection.
+  if coalesce(p_private ->> 'notion_database', '') <> ''
+     or coalesce(p_private ->> 'notion_page', '') <> '' then
+    perform 1 from public.integrations
+      where user_id = p_block.owner_id and provider = 'notion' for share;
+    v_connected := found;
+  end if;
 
   -- the row is created with the block; a missing one (older data) is created here
   insert into public.block_private (block_id, owner_id) values (p_block.id, p_block.owner_id)
@@ -10215,7 +10324,10 @@ begin
   v_new := jsonb_populate_record(v_old, p_private);
   v_new.mail_to := nullif(btrim(v_new.mail_to), '');
 
-  if v_new.mail_to is not null and not private.is_valid_email(v_new.mail_to) then
+  -- checked when it changes: an address saved under the older rule (private.is_valid_email, before
+  -- 2026-11-29) does not stop the block's other settings from saving
+  if v_new.mail_to is distinct from v_old.mail_to and v_new.mail_to is not null
+     and not private.is_valid_email(v_new.mail_to) then
     raise exception 'Invalid email address.' using errcode = 'P0001';
   end if;
   -- a new address that is not the owner's own is asked first (notifications.sql): its digests
@@ -10235,6 +10347,9 @@ begin
     perform private.require_paid('notion_database_title',
       v_new.notion_database_title is distinct from v_old.notion_database_title
       and v_new.notion_database_title <> 'response_id');
+  end if;
+  if not v_connected then
+    raise exception 'Notion is not connected: connect it again, then choose' using errcode = 'P0001';
   end if;
 
   perform private.update_settings('public.block_private', 'block_id', p_block.id, to_jsonb(v_new), v_allowed);
