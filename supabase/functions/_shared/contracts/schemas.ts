@@ -15,6 +15,7 @@ import {
   VISITOR_INFO,
 } from './enums.ts';
 import { BLOCK_LIMITS, LIMITS, SENDER_EMAIL_LIMITS, SENDER_EMAIL_MAX } from './limits.ts';
+import { MESSAGES } from './messages.ts';
 
 // The enums and limits the schemas use, for the modules that import them from here.
 export {
@@ -29,15 +30,7 @@ export {
   type TQuestionType,
 } from './enums.ts';
 export { BLOCK_LIMITS, LIMITS, SENDER_EMAIL_LIMITS, SENDER_EMAIL_MAX } from './limits.ts';
-
-export const MESSAGES = {
-  invalidBlock: 'Invalid block',
-  blockLimitReached: 'Block limit reached!',
-  nothingToUpdate: 'nothing to update',
-  tooLong: 'Too long message',
-  invalidUrl: 'Invalid URL',
-  tooManyCalls: 'Too many requests',
-} as const;
+export { MESSAGES } from './messages.ts';
 
 export const ZCreateBlock = z.object({
   blockType: z.enum(BLOCK_TYPES, { error: MESSAGES.invalidBlock }),

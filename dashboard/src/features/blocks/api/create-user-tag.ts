@@ -1,16 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import type { UserTagRow } from '../../../lib/db-types';
 import { supabase } from '../../../lib/supabase';
 import { blockKeys } from './keys';
+import type { TCreateTagInput } from './schemas';
 
-export const ZCreateTagInput = z.object({
-  userId: z.string().min(1),
-  label: z.string().trim().min(1).max(50),
-});
-export type TCreateTagInput = z.infer<typeof ZCreateTagInput>;
+export type { TCreateTagInput };
 
 export async function createUserTag(input: TCreateTagInput): Promise<UserTagRow> {
+  const { ZCreateTagInput } = await import('./schemas');
   const { userId, label } = ZCreateTagInput.parse(input);
   const { data, error } = await supabase
     .from('user_tags')

@@ -1,11 +1,11 @@
-import { z } from 'zod';
 import { supabase } from '../../../lib/supabase';
 import { useBlockCountWrite } from './block-count-write';
+import type { TDeleteBlockInput } from './schemas';
 
-export const ZDeleteBlockInput = z.object({ id: z.string().min(1) });
-export type TDeleteBlockInput = z.infer<typeof ZDeleteBlockInput>;
+export type { TDeleteBlockInput };
 
 export async function deleteBlock(input: TDeleteBlockInput) {
+  const { ZDeleteBlockInput } = await import('./schemas');
   const { id } = ZDeleteBlockInput.parse(input);
   const { error } = await supabase.from('blocks').delete().eq('id', id);
   if (error) throw error;

@@ -1,12 +1,12 @@
-import { z } from 'zod';
 import { supabase } from '../../../lib/supabase';
 import { useBlockCountWrite } from './block-count-write';
+import type { TDuplicateBlockInput } from './schemas';
 
-export const ZDuplicateBlockInput = z.object({ blockId: z.string().min(1) });
-export type TDuplicateBlockInput = z.infer<typeof ZDuplicateBlockInput>;
+export type { TDuplicateBlockInput };
 
 /** Copies a block (name + " Copy", counters reset) in one database call. */
 export async function duplicateBlock(input: TDuplicateBlockInput): Promise<unknown> {
+  const { ZDuplicateBlockInput } = await import('./schemas');
   const { blockId } = ZDuplicateBlockInput.parse(input);
   const { data, error } = await supabase.rpc('duplicate_block', { p_block_id: blockId });
   if (error) throw error;

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import type { UserTagRow } from '../../../lib/db-types';
 import { supabase } from '../../../lib/supabase';
 import { blockKeys } from './keys';
+import type { TSetTagActiveInput } from './schemas';
 
-export const ZSetTagActiveInput = z.object({ id: z.string().min(1), active: z.boolean() });
-export type TSetTagActiveInput = z.infer<typeof ZSetTagActiveInput>;
+export type { TSetTagActiveInput };
 
 export async function setTagActive(input: TSetTagActiveInput) {
+  const { ZSetTagActiveInput } = await import('./schemas');
   const { id, active } = ZSetTagActiveInput.parse(input);
   const { error } = await supabase.from('user_tags').update({ active }).eq('id', id);
   if (error) throw error;

@@ -1,17 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { supabase } from '../../../lib/supabase';
 import { blockKeys } from './keys';
+import type { TUpdateBlockTagsInput } from './schemas';
 
-// Tags are the one block setting written straight through PostgREST (everything else goes through
-// save-block); the database holds them to this same rule (blocks.tags check constraints).
-export const ZUpdateBlockTagsInput = z.object({
-  id: z.string().min(1),
-  tags: z.array(z.string().trim().min(1).max(50)).max(50),
-});
-export type TUpdateBlockTagsInput = z.infer<typeof ZUpdateBlockTagsInput>;
+export type { TUpdateBlockTagsInput };
 
 export async function updateBlockTags(input: TUpdateBlockTagsInput) {
+  const { ZUpdateBlockTagsInput } = await import('./schemas');
   const { id, tags } = ZUpdateBlockTagsInput.parse(input);
   const { error } = await supabase.from('blocks').update({ tags }).eq('id', id);
   if (error) throw error;

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { MESSAGES } from '@reaction-blocks/contracts/schemas';
+import { MESSAGES } from '@reaction-blocks/contracts/messages';
 import type { BlockRow } from '../../../lib/db-types';
 import { isLetterType } from '../../../lib/db-types';
 import { failureReason, messageOf } from '../../../lib/errors';
