@@ -36,6 +36,75 @@ comment on table private.integration_tokens is
 alter table private.integration_tokens enable row level security;
 grant select, insert, update, delete on private.integration_tokens to service_role;
 
+-- What the owner's Notion connection listed to choose from: every data source and page
+-- search-notion-objects answered, with the workspace it listed them in. A block is linked only to
+-- one of them (save_block_private): a workspace tab still holding the list of a connection replaced
+-- since (removed and another workspace connected, or connected again to another workspace) cannot
+-- link a block to a database the current token cannot reach. The database cannot ask Notion what
+-- a token reaches; what the connection listed is what it knows (docs/data-model.md, Notion).
+-- Ids are kept as private.notion_id writes them. The rows go with the integration; connecting
+-- another workspace drops the other workspace's rows (save_notion_connection).
+create table private.notion_listed (
+  integration_id uuid not null references public.integrations (id) on delete cascade,
+  object_id text not null check (char_length(object_id) <= 100),
+  object text not null check (object in ('data_source', 'page')),
+  workspace_id text not null check (char_length(workspace_id) <= 100),
+  listed_at timestamptz not null default now(),
+  primary key (integration_id, object_id)
+);
+comment on table private.notion_listed is
+  'The data sources and pages each Notion connection listed (search-notion-objects): what a block may be linked to.';
+alter table private.notion_listed enable row level security;
+revoke all on private.notion_listed from public, anon, authenticated;
+grant select, insert, update, delete on private.notion_listed to service_role;
+
+-- A Notion id as kept: Notion takes an id with or without its dashes, in either case.
+create function private.notion_id(p_id text)
+returns text language sql immutable set search_path = '' as $$
+  select replace(lower(btrim(p_id)), '-', '');
+$$;
+revoke execute on function private.notion_id(text) from public;
+grant execute on function private.notion_id(text) to service_role;
+
+-- Whether the owner's current Notion connection listed `p_object_id` as a `p_object`
+-- (data_source | page) in the workspace its token is for.
+create function private.notion_listed_by(p_user_id uuid, p_object_id text, p_object text)
+returns boolean language sql stable set search_path = '' as $$
+  select exists (
+    select 1
+    from public.integrations i
+      join private.integration_tokens t on t.integration_id = i.id
+      join private.notion_listed l on l.integration_id = i.id
+    where i.user_id = p_user_id and i.provider = 'notion'
+      and l.object_id = private.notion_id(p_object_id) and l.object = p_object
+      and l.workspace_id = coalesce(t.token_data ->> 'workspace_id', ''));
+$$;
+revoke execute on function private.notion_listed_by(uuid, text, text) from public;
+grant execute on function private.notion_listed_by(uuid, text, text) to service_role;
+
+-- Keeps what a search listed ([{id, object}]) for the connection `p_integration_id`, when it is
+-- still the owner's connection to workspace `p_workspace_id` (a search that ran while the
+-- connection was replaced keeps nothing). Answers how many were kept.
+create function public.keep_notion_listed(p_integration_id uuid, p_workspace_id text, p_objects jsonb)
+returns integer language sql security definer set search_path = '' as $$
+  with kept as (
+    insert into private.notion_listed (integration_id, object_id, object, workspace_id)
+      select distinct on (private.notion_id(o ->> 'id'))
+             p_integration_id, private.notion_id(o ->> 'id'), o ->> 'object', p_workspace_id
+      from jsonb_array_elements(coalesce(p_objects, '[]'::jsonb)) o
+      where o ->> 'object' in ('data_source', 'page') and coalesce(o ->> 'id', '') <> ''
+        and exists (select 1 from private.integration_tokens t
+                    where t.integration_id = p_integration_id
+                      and t.token_data ->> 'workspace_id' = p_workspace_id)
+    on conflict (integration_id, object_id) do update
+      set object = excluded.object, workspace_id = excluded.workspace_id, listed_at = now()
+    returning 1
+  )
+  select count(*)::integer from kept;
+$$;
+revoke execute on function public.keep_notion_listed(uuid, text, jsonb) from public, anon, authenticated;
+grant execute on function public.keep_notion_listed(uuid, text, jsonb) to service_role;
+
 -- OAuth states are spent once (Notion and Cafe24; functions/_shared/oauth-state.ts).
 -- The nonce of every OAuth state a connection used, until the state would have expired anyway:
 -- a state that leaked after use (browser history, a log) cannot carry another code in.
@@ -182,14 +251,14 @@ $$;
 create function public.notion_connection(p_user_id uuid)
 returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object('id', i.id, 'status', i.status, 'workspace_name', i.workspace_name,
-                            'access_token', t.access_token)
+                            'workspace_id', t.token_data ->> 'workspace_id', 'access_token', t.access_token)
   from public.integrations i join private.integration_tokens t on t.integration_id = i.id
   where i.user_id = p_user_id and i.provider = 'notion';
 $$;
 revoke execute on function public.notion_connection(uuid) from public, anon, authenticated;
 
--- Stores a new token (connect or reconnect): granted again, the access note gone, and the jobs
--- parked while access was revoked released.
+-- Stores a new token (connect or reconnect): granted again, the access note gone, the jobs
+-- parked while access was revoked released, and what another workspace listed forgotten.
 create function public.save_notion_connection(p_user_id uuid, p_access_token text, p_token_data jsonb,
                                               p_workspace_name text, p_workspace_icon text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -209,6 +278,10 @@ begin
     values (v_integration.id, p_access_token, null, coalesce(p_token_data, '{}'::jsonb), now())
     on conflict (integration_id) do update
       set access_token = excluded.access_token, token_data = excluded.token_data, updated_at = now();
+  -- another workspace: what the previous one listed cannot be linked any more
+  delete from private.notion_listed
+    where integration_id = v_integration.id
+      and workspace_id is distinct from coalesce(p_token_data ->> 'workspace_id', '');
   delete from public.integration_notes where user_id = p_user_id and code = 'unauthorized';
   update private.jobs set run_at = now(), updated_at = now()
     where kind = 'notion' and group_key = 'notion:' || p_user_id and status = 'queued' and run_at > now();

@@ -243,6 +243,18 @@ begin
   if not v_connected then
     raise exception 'Notion is not connected: connect it again, then choose' using errcode = 'P0001';
   end if;
+  -- a new target is one the current connection listed (notion.sql, private.notion_listed): a tab
+  -- still holding the list of a connection replaced since (another workspace connected) is
+  -- refused, and reads the list again
+  if (nullif(v_new.notion_database, '') is distinct from nullif(v_old.notion_database, '')
+      and coalesce(v_new.notion_database, '') <> ''
+      and not private.notion_listed_by(p_block.owner_id, v_new.notion_database, 'data_source'))
+     or (nullif(v_new.notion_page, '') is distinct from nullif(v_old.notion_page, '')
+      and coalesce(v_new.notion_page, '') <> ''
+      and not private.notion_listed_by(p_block.owner_id, v_new.notion_page, 'page')) then
+    raise exception 'This Notion database or page is not in the connected workspace: choose again'
+      using errcode = 'P0001';
+  end if;
 
   perform private.update_settings('public.block_private', 'block_id', p_block.id, to_jsonb(v_new), v_allowed);
 end;

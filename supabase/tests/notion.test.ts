@@ -79,7 +79,13 @@ async function search(owner: TestUser, target: 'database' | 'page', query?: stri
   );
 }
 
+/**
+ * Links the block as the workspace does: the Integration section lists the owner's data sources
+ * (or pages, for `notion_page`) first, and save-block takes only a target the connection listed.
+ */
 async function link(owner: TestUser, blockId: string, privateSettings: Record<string, unknown>) {
+  const listed = await search(owner, 'notion_page' in privateSettings ? 'page' : 'database');
+  expect(listed.status, JSON.stringify(listed.json)).toBe(200);
   const { error } = await owner.client.functions.invoke('save-block', {
     body: { blockId, privateSettings },
   });
@@ -937,10 +943,11 @@ describe('401 and remove', () => {
 
   describe('a link saved while Notion is removed (a workspace still open in another tab)', () => {
     const NOT_CONNECTED = INTEGRATION_MESSAGES.notionGone;
-    /** A paid owner with Notion connected, a button block and the Responses data source's id. */
+    /** A paid owner with Notion connected and listed, a button block and the Responses data source's id. */
     async function connectedButton(label: string) {
       const owner = await paidOwner(label);
       const ws = await connect(owner);
+      expect((await search(owner, 'database')).status).toBe(200);
       const dsId = (await notionWorkspace(ws)).dataSources.find((d) => d.title === 'Responses')!.id;
       return { owner, dsId, button: await createBlock(owner, 'button') };
     }
@@ -1025,6 +1032,102 @@ describe('401 and remove', () => {
       await save.commit();
       expect((await removing).json.data).toMatchObject({ status: true, unlinked: 1 });
       expect(await linkOf(button)).toBeNull();
+    });
+  });
+
+  describe('a link to what the current connection did not list (rev N1)', () => {
+    const NOT_LISTED = INTEGRATION_MESSAGES.notionNotListed;
+    const NOT_CONNECTED = INTEGRATION_MESSAGES.notionGone;
+    const linkOf = async (blockId: string) =>
+      (
+        await sql<{ db: string | null; page: string | null }>(
+          'select notion_database as db, notion_page as page from public.block_private where block_id = $1',
+          [blockId],
+        )
+      )[0]!;
+    const save = (owner: TestUser, blockId: string, privateSettings: Record<string, unknown>) =>
+      callFunction('save-block', { blockId, privateSettings }, owner.accessToken);
+    const ids = async (ws: string) => {
+      const state = await notionWorkspace(ws);
+      return {
+        ds: state.dataSources.find((d) => d.title === 'Responses')!.id,
+        page: state.pages.find((p) => p.title === 'Likes')!.id,
+      };
+    };
+
+    it('workspace A listed in one tab, A removed and B connected in another: A’s database is refused', async () => {
+      const owner = await paidOwner('notion-swap');
+      const button = await createBlock(owner, 'button');
+      const a = await ids(await connect(owner));
+      // the first tab lists A's data sources
+      expect((await search(owner, 'database')).status).toBe(200);
+      // the second tab removes A and connects a new workspace B
+      expect(
+        (await callFunction('remove-integration', { mode: 'notion' }, owner.accessToken)).status,
+      ).toBe(200);
+      const b = await ids(await connect(owner));
+      expect(b.ds).not.toBe(a.ds);
+      // the first tab saves A's data source: refused, nothing linked
+      const refused = await save(owner, button, { notion_database: a.ds });
+      expect([refused.status, refused.json.error?.message]).toEqual([400, NOT_LISTED]);
+      expect(await linkOf(button)).toEqual({ db: null, page: null });
+      // B's data source before B was listed: refused too; once listed, linked
+      const unlisted = await save(owner, button, { notion_database: b.ds });
+      expect([unlisted.status, unlisted.json.error?.message]).toEqual([400, NOT_LISTED]);
+      expect((await search(owner, 'database')).status).toBe(200);
+      const linked = await save(owner, button, { notion_database: b.ds });
+      expect(linked.status, JSON.stringify(linked.json)).toBe(200);
+      expect((await linkOf(button)).db).toBe(b.ds);
+      // saving the block again with its link unchanged needs no listing
+      expect((await save(owner, button, { notion_database: b.ds })).status).toBe(200);
+    });
+
+    it('connecting another workspace over A (no removal) forgets what A listed; A again lists again', async () => {
+      const owner = await paidOwner('notion-over');
+      const button = await createBlock(owner, 'button');
+      const wsA = await connect(owner);
+      const a = await ids(wsA);
+      expect((await search(owner, 'database')).status).toBe(200);
+      await connect(owner);
+      const refused = await save(owner, button, { notion_database: a.ds });
+      expect([refused.status, refused.json.error?.message]).toEqual([400, NOT_LISTED]);
+      // back to A: its listing was forgotten with the switch, so A is listed again first
+      await connect(owner, wsA);
+      expect((await save(owner, button, { notion_database: a.ds })).json.error?.message).toBe(
+        NOT_LISTED,
+      );
+      expect((await search(owner, 'database')).status).toBe(200);
+      expect((await save(owner, button, { notion_database: a.ds })).status).toBe(200);
+    });
+
+    it('a page is no data source and a data source no page; an id is matched without dashes or case', async () => {
+      const owner = await paidOwner('notion-kind');
+      const button = await createBlock(owner, 'button');
+      const like = await createBlock(owner, 'like');
+      const a = await ids(await connect(owner));
+      expect((await search(owner, 'database')).status).toBe(200);
+      expect((await search(owner, 'page')).status).toBe(200);
+      const pageAsDb = await save(owner, button, { notion_database: a.page });
+      expect([pageAsDb.status, pageAsDb.json.error?.message]).toEqual([400, NOT_LISTED]);
+      const dbAsPage = await save(owner, like, { notion_page: a.ds });
+      expect([dbAsPage.status, dbAsPage.json.error?.message]).toEqual([400, NOT_LISTED]);
+      const written = a.ds.replaceAll('-', '').toUpperCase();
+      expect((await save(owner, button, { notion_database: written })).status).toBe(200);
+      expect((await save(owner, like, { notion_page: a.page })).status).toBe(200);
+    });
+
+    it('no connection still says connect first; clients cannot keep a listing', async () => {
+      const owner = await paidOwner('notion-unlisted-none');
+      const button = await createBlock(owner, 'button');
+      const refused = await save(owner, button, { notion_database: 'db-1' });
+      expect([refused.status, refused.json.error?.message]).toEqual([400, NOT_CONNECTED]);
+      // the listing is the service's: clients cannot read or call it
+      const direct = await owner.client.rpc('keep_notion_listed', {
+        p_integration_id: randomUUID(),
+        p_workspace_id: 'ws',
+        p_objects: [{ id: 'db-1', object: 'data_source' }],
+      });
+      expect(direct.error?.message).toMatch(/permission denied/);
     });
   });
 

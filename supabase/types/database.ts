@@ -1947,6 +1947,10 @@ export type Database = {
         };
         Returns: boolean;
       };
+      keep_notion_listed: {
+        Args: { p_integration_id: string; p_objects: Json; p_workspace_id: string };
+        Returns: number;
+      };
       letter_has_content: { Args: { p_mail_html: string }; Returns: boolean };
       letter_optout_exists: { Args: { p_email: string; p_owner_id: string }; Returns: boolean };
       letter_send_groups: {

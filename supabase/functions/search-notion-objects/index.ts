@@ -1,7 +1,8 @@
 // searchNotionObjects: what the owner may link a block to, from their connected workspace:
 // data sources (Notion's databases) for form, ab, button, comment and qna blocks, pages for like
 // blocks (spec). Pages that are rows of a data source are left out: a like block writes under a
-// page of its own. A 401 marks the integration not granted.
+// page of its own. A 401 marks the integration not granted. What it lists is kept with the
+// connection (keep_notion_listed): save-block links a block only to one of those.
 import type { TIntegrationStatus } from '@reaction-blocks/contracts/enums';
 import { serviceClient } from '../_shared/clients.ts';
 import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
@@ -14,6 +15,8 @@ import {
 } from '@reaction-blocks/contracts/schemas';
 
 interface Connection {
+  id: string;
+  workspace_id: string | null;
   status: TIntegrationStatus;
   access_token: string;
 }
@@ -96,6 +99,13 @@ Deno.serve(
         'Notion did not answer; try again in a moment',
       );
     }
+    // kept for the connection it was listed with (a connection replaced meanwhile keeps nothing)
+    const kept = await db.rpc('keep_notion_listed', {
+      p_integration_id: conn.id,
+      p_workspace_id: conn.workspace_id ?? '',
+      p_objects: objects.map((o) => ({ id: o.id, object: o.object })),
+    });
+    if (kept.error) throw dbError(kept.error, kept.status);
     return { objects };
   }),
 );

@@ -337,6 +337,8 @@ export const INTEGRATION_MESSAGES = {
   notSaved: 'The connection was not saved: the service was briefly unavailable; connect again',
   /** save_block_private's refusal of a link after the connection was removed (another tab). */
   notionGone: 'Notion is not connected: connect it again, then choose',
+  /** save_block_private's refusal of a target the current connection did not list (another workspace). */
+  notionNotListed: 'This Notion database or page is not in the connected workspace: choose again',
 } as const;
 
 /** The dashboard's /oauth/<service> page an authorisation returns to (its origin is checked by the function). */

@@ -152,6 +152,11 @@ describe('saving', () => {
         status: 400,
         code: 'invalid_input',
       }),
+      // a target the current connection did not list (another workspace connected since)
+      Object.assign(new Error(INTEGRATION_MESSAGES.notionNotListed), {
+        status: 400,
+        code: 'invalid_input',
+      }),
     ];
     const api = fakeApi(workspaceData('comment'), async () => {
       throw failures.shift();
@@ -184,6 +189,11 @@ describe('saving', () => {
       ],
       ['ko', '저장', '저장하지 못했습니다: 올바르지 않은 이메일 주소입니다.'],
       ['ko', '저장', '저장하지 못했습니다: 노션이 연결되어 있지 않습니다. 다시 연결한 뒤 고르세요'],
+      [
+        'ko',
+        '저장',
+        '저장하지 못했습니다: 연결된 노션 워크스페이스에 없는 데이터베이스 또는 페이지입니다. 다시 고르세요',
+      ],
     ]);
   });
 

@@ -12,7 +12,7 @@ import { isSchemaMessage } from '../model/messages';
 import { useDraftQuery, type DraftStatus } from '../../../lib/use-draft-query';
 import type { WorkspaceApi, WorkspaceData } from '../api';
 import { saveBlockProblem } from '../api';
-import { integrationStatusKey } from '../components/settings/integration-section';
+import { integrationStatusKey, notionObjectsKey } from '../components/settings/integration-section';
 import { notificationAddressKey } from '../components/settings/notification-address';
 import { formDraftFromView, formDraftIssues, formDraftToSave, type FormDraft } from '../editor';
 import {
@@ -173,6 +173,13 @@ export function useWorkspace(blockId: string, ownerId: string | undefined, api: 
       // section reads the connection again, says so and drops the link from the draft
       if (message === INTEGRATION_MESSAGES.notionGone) {
         void queryClient.invalidateQueries({ queryKey: integrationStatusKey(blockId) });
+      }
+      // a target the current connection did not list (another workspace connected in another
+      // tab): the section reads the connection and its list again, and shows the draft's target
+      // as not found until the owner chooses again
+      if (message === INTEGRATION_MESSAGES.notionNotListed) {
+        void queryClient.invalidateQueries({ queryKey: integrationStatusKey(blockId) });
+        void queryClient.invalidateQueries({ queryKey: notionObjectsKey });
       }
       setSaveError(
         isSchemaMessage(message)

@@ -14,6 +14,8 @@ const KEYS = new Map<string, string>([
   [BLOCK_MESSAGES.notValidType, 'editor.errors.notValidType'],
   // save_block's refusal of a Notion link once the connection is gone (removed in another tab)
   [INTEGRATION_MESSAGES.notionGone, 'integrations.messages.notionGone'],
+  // and of a target the current connection did not list (another workspace connected since)
+  [INTEGRATION_MESSAGES.notionNotListed, 'integrations.messages.notionNotListed'],
 ]);
 
 /** Whether `message` is one of the schema messages the table translates. */

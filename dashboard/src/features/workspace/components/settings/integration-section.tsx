@@ -49,6 +49,8 @@ export const supabaseIntegrationApi: IntegrationApi = {
 
 /** The section's read of the connection and the block's notes (a refused save reads it again). */
 export const integrationStatusKey = (blockId: string) => ['integrations', 'block', blockId];
+/** The section's list of Notion objects (a target refused as not listed reads it again). */
+export const notionObjectsKey = ['integrations', 'notion-objects'];
 
 const TITLE_MODES = ['response_id', 'block_name', 'creator', 'content'] as const;
 const NONE = '';
@@ -112,7 +114,7 @@ export function IntegrationSection({
   // what the block may link to, read from Notion once the section is open
   const listing = open && granted;
   const search = useQuery(
-    ['integrations', 'notion-objects', like ? 'page' : 'database'],
+    [...notionObjectsKey, like ? 'page' : 'database'],
     (signal) => api.search(like ? 'page' : 'database', undefined, signal),
     { enabled: listing },
   );
