@@ -1,4 +1,4 @@
-// The seeded demo owner (supabase/seed.sql), as a new owner first sees the dashboard:
+// The seeded demo owner (supabase/seed/), as a new owner first sees the dashboard:
 // - the result pages are not empty: rows, the count, Export CSV with every seeded response;
 // - arriving in a workspace from a card puts focus on the page heading;
 // - the block name is shown whole, and long words or URLs in settings push nothing off screen,

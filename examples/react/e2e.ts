@@ -52,7 +52,8 @@ try {
   // into the page; any console error or warning fails the journey (scripts/console-watch.ts).
   watchConsole(page, problems, 'react example');
   // Without the trailing slash the server redirects, so the app's relative scripts resolve.
-  // The seed gives the demo like block its likes (supabase/seed.sql): counts are relative to them.
+  // The seed gives the demo like block its likes (supabase/seed/02-demo-history.sql): counts
+  // are relative to them.
   const seededLikes = await likeCount();
   await page.goto(stack.webUrl + '/examples/react');
 

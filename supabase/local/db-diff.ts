@@ -19,7 +19,7 @@ import { run as migra } from '@pgkit/migra';
 import { createClient } from '@pgkit/client';
 import { describe, difference, type Catalogue } from './catalogue.ts';
 import { freePorts } from './config.ts';
-import { applySchemas } from './declarative.ts';
+import { applyFiles } from './declarative.ts';
 import { migrate } from './migrate.ts';
 import { paths } from './paths.ts';
 import { startPostgres } from './postgres.ts';
@@ -49,7 +49,7 @@ try {
   await migrate(url('from_migrations'), { seed: false });
   await withClient(url('from_schemas'), async (client) => {
     await client.query(readFileSync(join(paths.local, 'bootstrap.sql'), 'utf8'));
-    await applySchemas(client);
+    await applyFiles(client);
   });
   const target = await catalogue(url('from_schemas'));
   const current = await catalogue(url('from_migrations'));

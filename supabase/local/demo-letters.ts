@@ -1,10 +1,10 @@
-// The demo owner's letters (seed.sql makes the three letter blocks, their verified sender and
-// brunch profile): once the stack answers, each empty one is made the way an owner makes one,
+// The demo owner's letters (seed/01-demo-owner.sql makes the three letter blocks, their verified
+// sender and brunch profile): once the stack answers, each empty one is made the way an owner makes one,
 // through the functions with the demo owner's session: web-to-template loads a fixture page of the
 // providers server (the Notion page, the demo Typedream newsletter, the demo Brunch article) and
 // copies its images to Storage, save-letter renders and stores it, and the Notion letter is sent
 // once to three addresses (send-letter), so its history shows a send with delivery counts. The
-// form's mail question names the Typedream letter (seed.sql): a response with an address gets it.
+// form's mail question names the Typedream letter (the seed): a response with an address gets it.
 // `npm start` and `npm run screens` call it; it does nothing when the letters have content (a
 // database that was filled before, or the owner's own edits) or there is no demo owner.
 import { ownerAccessToken } from './auth/jwt.ts';

@@ -1,8 +1,10 @@
 // Applies the local bootstrap, then every not-yet-applied supabase/migrations/*.sql in order,
-// recording them in supabase_migrations.schema_migrations as the Supabase CLI does.
+// recording them in supabase_migrations.schema_migrations as the Supabase CLI does; a new
+// database then gets the demo seed (config.toml `[db.seed] sql_paths`, as `supabase db reset`).
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { applyFiles, seedFiles } from './declarative.ts';
 import { paths } from './paths.ts';
 
 export interface MigrateResult {
@@ -98,8 +100,16 @@ export async function migrate(
       }
       applied.push(file);
     }
-    if (fresh && opts.seed !== false && existsSync(paths.seed)) {
-      await client.query(readFileSync(paths.seed, 'utf8'));
+    if (fresh && opts.seed !== false) {
+      // the demo seed, config.toml's [db.seed] files in order, all or nothing
+      await client.query('begin');
+      try {
+        await applyFiles(client, seedFiles());
+        await client.query('commit');
+      } catch (err) {
+        await client.query('rollback');
+        throw err;
+      }
     }
     await client.query(`notify pgrst, 'reload schema'`);
     return { applied, fresh };

@@ -11,7 +11,6 @@ export const paths = {
   local,
   supabase,
   migrations: join(supabase, 'migrations'),
-  seed: join(supabase, 'seed.sql'),
   functions: join(supabase, 'functions'),
   dataDir: join(root, '.data', 'postgres'),
   dashboardDist: join(root, 'dashboard', 'dist'),

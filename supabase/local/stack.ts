@@ -65,9 +65,9 @@ export interface StackOptions {
   /** An existing Postgres (for instance a Supabase project's) instead of the embedded one. */
   databaseUrl?: string;
   /**
-   * Load supabase/seed.sql (the demo owner and blocks) into a new database. Default: yes for the
-   * embedded database, never for DATABASE_URL unless asked (`npm start -- --seed`): a real
-   * project must not get demo data by accident.
+   * Load the demo seed (config.toml `[db.seed]`: the demo owner, blocks and their history) into
+   * a new database. Default: yes for the embedded database, never for DATABASE_URL unless asked
+   * (`npm start -- --seed`): a real project must not get demo data by accident.
    */
   seed?: boolean;
   jwtSecret: string;

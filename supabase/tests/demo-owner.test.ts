@@ -11,7 +11,7 @@ import { answerLink, confirmationMail, tokenOf } from './support/consent.ts';
 import { runWorker } from './support/worker.ts';
 
 const DEMO_ID = '00000000-0000-4000-8000-000000000001';
-/** The six reaction blocks in Korean (supabase/seed.sql, ids ...111 to ...116). */
+/** The six reaction blocks in Korean (supabase/seed/01-demo-owner.sql, ids ...111 to ...116). */
 const KOREAN_DEMO = [11, 12, 13, 14, 15, 16]
   .map((nn) => `'00000000-0000-4000-8000-0000000001${nn}'`)
   .join(', ');
@@ -55,8 +55,8 @@ describe('demo owner', () => {
   });
 });
 
-// The seed's generated history (supabase/seed.sql): believable, and every counter the product
-// keeps equals the rows it counts, as if the visitors had used the SDK.
+// The seed's generated history (supabase/seed/02-demo-history.sql): believable, and every
+// counter the product keeps equals the rows it counts, as if the visitors had used the SDK.
 describe('demo data', () => {
   const DEMO_BLOCKS = `(select id from public.blocks where owner_id = '${DEMO_ID}')`;
 

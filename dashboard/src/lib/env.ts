@@ -32,7 +32,7 @@ declare global {
   }
 }
 
-/** The seed's ids: 00000000-0000-4000-8000-0000000001NN (supabase/seed.sql's header). */
+/** The seed's ids: 00000000-0000-4000-8000-0000000001NN (supabase/seed/01-demo-owner.sql). */
 const seeded = (tail: string) => `00000000-0000-4000-8000-000000000${tail}`;
 /** The six reaction blocks' ids, NN from `first` on, in REACTION_TYPES' order. */
 const demoBlocks = (first: number) =>
@@ -43,7 +43,7 @@ const demoBlocks = (first: number) =>
     ]),
   );
 
-/** The demo owner and blocks of supabase/seed.sql; production sets `demo` in /env.js. */
+/** The demo owner and blocks of the seed (supabase/seed/); production sets `demo` in /env.js. */
 export const DEFAULT_DEMO: NonNullable<ReactionEnv['demo']> = {
   ownerId: seeded('001'),
   blocks: demoBlocks(101),

@@ -26,7 +26,7 @@ export function projectFromPage(): Project {
   };
 }
 
-/** The demo owner's blocks from supabase/seed.sql (see docs/data-model.md). */
+/** The demo owner's blocks from supabase/seed/01-demo-owner.sql (see docs/data-model.md). */
 export const DEMO_OWNER = '00000000-0000-4000-8000-000000000001';
 export const DEMO_BLOCKS = {
   comment: '00000000-0000-4000-8000-000000000101',

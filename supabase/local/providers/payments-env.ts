@@ -4,7 +4,7 @@
 import { PAYPAL_DEFAULTS, type PayPalFakeOptions } from './paypal/index.ts';
 import { PORTONE_DEFAULTS, type PortOneFakeOptions } from './portone/index.ts';
 
-/** The seed's demo owner and its PayPal subscription (supabase/seed.sql). */
+/** The seed's demo owner and its PayPal subscription (supabase/seed/01-demo-owner.sql). */
 export const DEMO_SUBSCRIPTION = {
   id: 'I-DEMO0PLAN0001',
   customId: '00000000-0000-4000-8000-000000000001',

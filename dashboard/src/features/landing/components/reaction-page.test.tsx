@@ -53,7 +53,8 @@ describe('ReactionPage focus preselection', () => {
     expect(demo()?.getAttribute('lang')).toBe('ko');
     // the owner's texts of the English block were English on the Korean page: the Korean block
     expect(demo()?.getAttribute('block-id')).toBe(DEFAULT_DEMO.ko!.comment);
-    // supabase/seed.sql's ids: the English comment block ...101, the Korean ...111, form ...116
+    // the seed's ids (supabase/seed/01-demo-owner.sql): the English comment block ...101, the
+    // Korean ...111, form ...116
     expect([DEFAULT_DEMO.blocks.comment, DEFAULT_DEMO.ko!.comment, DEFAULT_DEMO.ko!.form]).toEqual(
       ['101', '111', '116'].map((nn) => `00000000-0000-4000-8000-000000000${nn}`),
     );

@@ -1,7 +1,7 @@
 // /showcase: the six blocks live, each where a reader meets it (a blog post's comments, questions
 // under a product, likes on a recipe, a newsletter's call to action, a vote in an article, a
 // feedback form in a help centre), on a page drawn as a small browser window. They are the demo
-// blocks of the stack (supabase/seed.sql; production names its own in /env.js), so what a visitor
+// blocks of the stack (supabase/seed/; production names its own in /env.js), so what a visitor
 // leaves here is real. Each block, and the SDK with the first of them, loads when it comes near
 // the viewport: the page's first load carries none of it (docs/dashboard.md, Showcase).
 import { useRef } from 'react';
