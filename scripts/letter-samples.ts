@@ -15,7 +15,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { TLetterBlock, TLetterMode, TSpan } from '@reaction-blocks/contracts/letters';
+import {
+  listTree,
+  type TLetterBlock,
+  type TLetterMode,
+  type TListTree,
+  type TSpan,
+} from '@reaction-blocks/contracts/letters';
 import { escapeHtml } from '../supabase/functions/_shared/notification-mail.ts';
 import { loadLetter, type LoadDeps } from '../supabase/functions/_shared/letter/load.ts';
 import {
@@ -85,6 +91,12 @@ const spanHtml = (spans: TSpan[]) =>
     })
     .join('');
 
+/** A list with its nested lists inside their items. */
+const listHtml = (list: TListTree): string =>
+  `<${list.ordered ? 'ol' : 'ul'}>${list.items
+    .map((i) => `<li>${spanHtml(i.spans)}${i.lists.map(listHtml).join('')}</li>`)
+    .join('')}</${list.ordered ? 'ol' : 'ul'}>`;
+
 /** The public Notion page as its records read (Notion draws it with its app, not server HTML). */
 function notionPage(title: string, blocks: TLetterBlock[]): string {
   const body = blocks
@@ -94,10 +106,8 @@ function notionPage(title: string, blocks: TLetterBlock[]): string {
           return `<h${b.level + 1}>${spanHtml(b.spans)}</h${b.level + 1}>`;
         case 'paragraph':
           return `<p>${spanHtml(b.spans)}</p>`;
-        case 'list': {
-          const tag = b.ordered ? 'ol' : 'ul';
-          return `<${tag}>${b.items.map((i) => `<li>${spanHtml(i)}</li>`).join('')}</${tag}>`;
-        }
+        case 'list':
+          return listHtml(listTree(b));
         case 'quote':
           return `<blockquote>${spanHtml(b.spans)}</blockquote>`;
         case 'callout':

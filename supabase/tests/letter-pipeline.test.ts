@@ -22,6 +22,7 @@ import { letterDocument, letterFooter, renderLetter } from '../functions/_shared
 import { cleanStyle, sanitizeLetterHtml } from '../functions/_shared/letter/sanitize-letter.ts';
 import {
   checkPageUrl,
+  LETTER_LIMITS,
   normalizeBrunchProfile,
   parseRecipients,
   shortEntry,
@@ -34,7 +35,9 @@ import {
   BRUNCH_ARTICLE_HTML,
   BRUNCH_PROFILE_HTML,
   BRUNCH_WRITER_EMAIL,
+  allNotionBlocks,
   HOSTILE_HTML,
+  NOTION_LISTS_PAGE_ID,
   NOTION_PAGE_ID,
   notionBlocks,
   TYPEDREAM_HTML,
@@ -291,6 +294,72 @@ describe('sources on the fixture pages', () => {
       ZLetterModel.safeParse({ version: 1, source: null, blocks, cta: null, imageButton: null })
         .success,
     ).toBe(true);
+  });
+
+  it('Notion nested lists: a child list inside its item’s <li>, the list not split (rev N2)', () => {
+    const { blocks } = notionToBlocks({ block: allNotionBlocks() }, NOTION_LISTS_PAGE_ID);
+    const letter = { version: 1 as const, source: null, blocks, cta: null, imageButton: null };
+    expect(ZLetterModel.safeParse(letter).success).toBe(true);
+    // before: Fruit's children were items of its own list (flattened), and the numbered child
+    // split it into three lists
+    expect(blocks.map((b) => b.type)).toEqual(['list', 'paragraph', 'list']);
+    const { html, text } = renderLetter('', letter);
+    const bare = html.replace(/ style="[^"]*"/g, '');
+    expect(bare).toContain(
+      '<ul><li>Fruit<ul><li>Apples</li><li>Pears<ul><li>Conference</li></ul></li></ul>' +
+        '<ol><li>Peel first</li></ol></li><li>Vegetables<ul><li>☑ Buy leeks</li></ul></li></ul>',
+    );
+    expect(bare).toContain('<ol><li>Wash<ul><li>in cold water</li></ul></li><li>Cut</li></ol>');
+    // the text part indents the nested items under theirs
+    expect(text).toMatch(/\* Fruit\n +\* Apples/);
+  });
+
+  it('the same nesting from a page’s HTML (Typedream, Brunch): a <ul> in an <li> is not its text', () => {
+    const { blocks } = typedreamToBlocks(
+      '<html><head><title>Lists</title></head><body><main><ul><li>Fruit<ul><li>Apples</li>' +
+        '<li>Pears<ol><li>Conference</li></ol></li></ul></li><li>Vegetables</li></ul></main></body></html>',
+      new URL('https://reaction-demo.typedream.app/'),
+    );
+    const letter = { version: 1 as const, source: null, blocks, cta: null, imageButton: null };
+    expect(ZLetterModel.safeParse(letter).success).toBe(true);
+    expect(renderLetter('', letter).html.replace(/ style="[^"]*"/g, '')).toContain(
+      '<ul><li>Fruit<ul><li>Apples</li><li>Pears<ol><li>Conference</li></ol></li></ul></li><li>Vegetables</li></ul>',
+    );
+  });
+
+  it('a nested item with nothing above it, or deeper than the item before, nests where it can', () => {
+    const letter: TLetterModel = {
+      version: 1,
+      source: null,
+      blocks: [
+        {
+          id: 'l',
+          type: 'list',
+          ordered: false,
+          items: [
+            { spans: [{ text: 'orphan' }], level: 2, ordered: true },
+            [{ text: 'a' }],
+            { spans: [{ text: 'deep' }], level: 3, ordered: false },
+            { spans: [{ text: 'b' }], level: 1, ordered: true },
+            [{ text: 'c' }],
+          ],
+        },
+      ],
+      cta: null,
+      imageButton: null,
+    };
+    expect(ZLetterModel.safeParse(letter).success).toBe(true);
+    expect(renderLetter('', letter).html.replace(/ style="[^"]*"/g, '')).toContain(
+      '<ul><li>orphan</li><li>a<ul><li>deep</li></ul><ol><li>b</li></ol></li><li>c</li></ul>',
+    );
+    // deeper than LETTER_LIMITS.listDepth is refused
+    const tooDeep = structuredClone(letter);
+    (tooDeep.blocks[0] as { items: unknown[] }).items.push({
+      spans: [{ text: 'x' }],
+      level: LETTER_LIMITS.listDepth + 1,
+      ordered: false,
+    });
+    expect(ZLetterModel.safeParse(tooDeep).success).toBe(false);
   });
 
   it('a Brunch article and profile', () => {

@@ -11,6 +11,7 @@ import {
   BRUNCH_ARTICLE_URL,
   BRUNCH_PROFILE_URL,
   BRUNCH_WRITER_EMAIL,
+  NOTION_LISTS_PAGE_URL,
   NOTION_LONG_PAGE_URL,
   NOTION_PAGE_URL,
   TYPEDREAM_PAGE_URL,
@@ -129,6 +130,20 @@ describe('page to letter', () => {
     expect(l.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     letters.expectMailSafe(l.html);
     // the letter with its table saves (ZSaveLetter) and renders the same on the server
+    const saved = await letters.save(o, l);
+    expect(saved.status, JSON.stringify(saved.json.error)).toBe(200);
+  });
+
+  it('a Notion page of nested lists: each child list inside its item, in the mail and once saved (rev N2)', async () => {
+    const o = await letters.letterOwner('notion_letter');
+    const l = await letters.loaded(o, 'notion', NOTION_LISTS_PAGE_URL);
+    expect(l.letter.blocks.map((b) => b.type)).toEqual(['list', 'paragraph', 'list']);
+    const bare = l.html.replace(/ style="[^"]*"/g, '');
+    expect(bare).toContain(
+      '<li>Pears<ul><li>Conference</li></ul></li></ul><ol><li>Peel first</li></ol></li>',
+    );
+    expect(bare).toContain('<ol><li>Wash<ul><li>in cold water</li></ul></li><li>Cut</li></ol>');
+    letters.expectMailSafe(l.html);
     const saved = await letters.save(o, l);
     expect(saved.status, JSON.stringify(saved.json.error)).toBe(200);
   });

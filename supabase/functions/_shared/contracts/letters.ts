@@ -78,6 +78,49 @@ export type TSpan = z.infer<typeof ZSpan>;
 const spans = z.array(ZSpan).max(LETTER_LIMITS.spansPerBlock);
 const blockId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'Invalid id' });
 
+/**
+ * A list's items are flat: an item of the list itself is its spans; a nested one says its
+ * `level` (1 = inside the item before it) and whether its own sub-list is `ordered`. Flat, so a
+ * payload cannot nest deeper than the schema reads, and a list saved before nesting still parses.
+ */
+export const ZNestedItem = z.strictObject({
+  spans,
+  level: z.int().min(1).max(LETTER_LIMITS.listDepth),
+  ordered: z.boolean(),
+});
+export type TNestedItem = z.infer<typeof ZNestedItem>;
+export type TListItem = TSpan[] | TNestedItem;
+export const itemSpans = (item: TListItem): TSpan[] => (Array.isArray(item) ? item : item.spans);
+
+/** A list as a tree, for the renderers: each item with the lists nested inside it. */
+export interface TListTree {
+  ordered: boolean;
+  items: Array<{ spans: TSpan[]; lists: TListTree[] }>;
+}
+
+/**
+ * The flat items as nested lists. An item deeper than the one before it by more than one level
+ * (or with nothing above it to nest in) nests one level below that item; a nested item of the
+ * other kind than its neighbour at that level starts a sub-list of its own.
+ */
+export function listTree(list: { ordered: boolean; items: TListItem[] }): TListTree {
+  const root: TListTree = { ordered: list.ordered, items: [] };
+  const open: TListTree[] = [root]; // open[level]: the list items of that level go to
+  for (const item of list.items) {
+    const nested = Array.isArray(item) ? null : item;
+    const level = Math.min(nested?.level ?? 0, root.items.length ? open.length : 0);
+    open.length = level + 1;
+    let into = open[level];
+    if (level > 0 && (!into || into.ordered !== nested!.ordered)) {
+      into = { ordered: nested!.ordered, items: [] };
+      open[level - 1]!.items.at(-1)!.lists.push(into);
+      open[level] = into;
+    }
+    into!.items.push({ spans: itemSpans(item), lists: [] });
+  }
+  return root;
+}
+
 export const ZLetterBlock = z.discriminatedUnion('type', [
   z.strictObject({
     id: blockId,
@@ -90,7 +133,8 @@ export const ZLetterBlock = z.discriminatedUnion('type', [
     id: blockId,
     type: z.literal('list'),
     ordered: z.boolean(),
-    items: z.array(spans).max(LETTER_LIMITS.listItems),
+    /** every item, nested ones too (ZNestedItem) */
+    items: z.array(z.union([spans, ZNestedItem])).max(LETTER_LIMITS.listItems),
   }),
   z.strictObject({ id: blockId, type: z.literal('quote'), spans }),
   z.strictObject({

@@ -92,6 +92,8 @@ export const LETTER_LIMITS = {
   spansPerBlock: 300,
   spanText: 5000,
   listItems: 300,
+  /** How deep a list nests below its own items (a Notion bullet under a bullet is level 1). */
+  listDepth: 6,
   /** A table's rows and cells per row (a Notion table, a page's <table>): more are cut. */
   tableRows: 100,
   tableCells: 12,

@@ -5,7 +5,7 @@
 // only text, links (absolute http/https/mailto) and image addresses leave this module.
 import { parse, type DefaultTreeAdapterTypes } from 'parse5';
 import { NON_PROSE_TAGS } from '@reaction-blocks/contracts/html';
-import type { TLetterBlock, TMark, TSpan } from '@reaction-blocks/contracts/letters';
+import type { TLetterBlock, TListItem, TMark, TSpan } from '@reaction-blocks/contracts/letters';
 import {
   LETTER_LIMITS,
   makeId,
@@ -171,6 +171,30 @@ class Walker {
     return tidySpans(out);
   }
 
+  /**
+   * A <ul>/<ol>'s items into `items`, a list inside an item as its nested items (`level`); below
+   * LETTER_LIMITS.listDepth a list's text stays in its item.
+   */
+  private listItems(list: Element, level: number, items: TListItem[]): void {
+    for (const li of list.childNodes) {
+      if (!isElement(li) || li.tagName !== 'li' || items.length >= LETTER_LIMITS.listItems)
+        continue;
+      const nest = level < LETTER_LIMITS.listDepth;
+      const subs = nest ? childrenOf(li, ['ul', 'ol']) : [];
+      const out: TSpan[] = [];
+      this.inline(
+        { ...li, childNodes: li.childNodes.filter((c) => !subs.includes(c as Element)) },
+        [],
+        undefined,
+        out,
+      );
+      const spans = tidySpans(out);
+      if (spans.length)
+        items.push(level === 0 ? spans : { spans, level, ordered: list.tagName === 'ol' });
+      for (const sub of subs) this.listItems(sub, level + 1, items);
+    }
+  }
+
   /** Block-level content. */
   walk(node: ParentNode): void {
     for (const child of node.childNodes) {
@@ -201,17 +225,10 @@ class Walker {
           this.blocks.splice(before, 0, { id: makeId(), type: 'paragraph', spans });
       } else if (tag === 'ul' || tag === 'ol') {
         this.flush();
-        const items = child.childNodes
-          .filter((li): li is Element => isElement(li) && li.tagName === 'li')
-          .map((li) => this.spansOf(li))
-          .filter((s) => s.length > 0);
+        const items: TListItem[] = [];
+        this.listItems(child, 0, items);
         if (items.length)
-          this.out.push({
-            id: makeId(),
-            type: 'list',
-            ordered: tag === 'ol',
-            items: items.slice(0, LETTER_LIMITS.listItems),
-          });
+          this.out.push({ id: makeId(), type: 'list', ordered: tag === 'ol', items });
       } else if (tag === 'blockquote') {
         this.flush();
         const spans = this.spansOf(child);

@@ -179,7 +179,8 @@ export function notionToBlocks(
   };
   const text = (spans: TSpan[]) => spans.slice(0, LETTER_LIMITS.spansPerBlock);
 
-  const walk = (ids: string[] | undefined, depth: number) => {
+  /** `item`: how many list items the blocks are nested in (their list level when they are items). */
+  const walk = (ids: string[] | undefined, depth: number, item = 0) => {
     for (const id of ids ?? []) {
       if (stopped || path.has(id)) continue;
       if (out.full) {
@@ -205,12 +206,12 @@ export function notionToBlocks(
         continue;
       }
       path.add(id);
-      read(b, depth);
+      read(b, depth, item);
       path.delete(id);
     }
   };
 
-  const read = (b: NotionBlock, depth: number) => {
+  const read = (b: NotionBlock, depth: number, item: number) => {
     const spans = text(notionSpans(b.properties?.title));
     const listKind =
       b.type === 'bulleted_list' || b.type === 'to_do'
@@ -220,14 +221,23 @@ export function notionToBlocks(
           : null;
     if (listKind) {
       const ordered = listKind === 'ol';
-      if (!list || list.ordered !== ordered || list.items.length >= LETTER_LIMITS.listItems) {
+      // an item inside an item is a nested item of the same list block (listTree nests it in
+      // the <li> before it); one of the list itself, or one after the list was interrupted,
+      // belongs to a list of its kind
+      const nested = item > 0 && list !== null && list.items.length < LETTER_LIMITS.listItems;
+      if (
+        !nested &&
+        (!list || list.ordered !== ordered || list.items.length >= LETTER_LIMITS.listItems)
+      ) {
         list = { id: makeId(), type: 'list', ordered, items: [] };
         out.push(list);
       }
       const checked = (b.properties?.checked as string[][] | undefined)?.[0]?.[0] === 'Yes';
-      list.items.push(b.type === 'to_do' ? [{ text: checked ? '☑ ' : '☐ ' }, ...spans] : spans);
-      // nested items follow as items of the same list
-      walk(b.content, depth + 1);
+      const line = b.type === 'to_do' ? [{ text: checked ? '☑ ' : '☐ ' }, ...spans] : spans;
+      list!.items.push(
+        nested ? { spans: line, level: Math.min(item, LETTER_LIMITS.listDepth), ordered } : line,
+      );
+      walk(b.content, depth + 1, item + 1);
       return;
     }
     list = null;

@@ -4,7 +4,13 @@
 // footer (delivered-by line, Unsubscribe link) is added at send time around the stored body.
 import juice from 'juice';
 import type { TLanguage } from '@reaction-blocks/contracts/enums';
-import type { TLetterBlock, TLetterModel, TSpan } from '@reaction-blocks/contracts/letters';
+import {
+  listTree,
+  type TLetterBlock,
+  type TLetterModel,
+  type TListTree,
+  type TSpan,
+} from '@reaction-blocks/contracts/letters';
 import { escapeHtml } from '../notification-mail.ts';
 import { convert } from 'html-to-text';
 import { sanitizeLetterHtml, type LetterSanitizeOptions } from './sanitize-letter.ts';
@@ -33,6 +39,7 @@ const CSS = `
 .p { margin: 0 0 14px; font-size: 16px; line-height: 1.7; }
 .list { margin: 0 0 14px; padding-left: 24px; font-size: 16px; line-height: 1.7; }
 .li { margin: 0 0 4px; }
+.sublist { margin: 4px 0 0; padding-left: 24px; }
 .quote { margin: 0 0 14px; padding: 2px 0 2px 14px; border-left: 3px solid #1f1f1f; font-size: 16px; line-height: 1.7; color: #333333; }
 .callout { margin: 0 0 14px; padding: 14px 16px; background-color: #f4f4f2; border-radius: 6px; font-size: 16px; line-height: 1.7; }
 .img { display: block; width: 100%; max-width: 536px; height: auto; border-radius: 4px; }
@@ -64,16 +71,24 @@ function spanHtml(span: TSpan): string {
 
 const spansHtml = (spans: TSpan[]) => spans.map(spanHtml).join('');
 
+/** A list with its nested lists inside their items' <li> (at most LETTER_LIMITS.listDepth deep). */
+function listHtml(list: TListTree, className: string): string {
+  const tag = list.ordered ? 'ol' : 'ul';
+  const items = list.items.map(
+    (item) =>
+      `<li class="li">${spansHtml(item.spans)}${item.lists.map((sub) => listHtml(sub, 'sublist')).join('')}</li>`,
+  );
+  return `<${tag} class="${className}">${items.join('')}</${tag}>`;
+}
+
 function blockHtml(block: TLetterBlock): string {
   switch (block.type) {
     case 'heading':
       return `<h${block.level} class="h${block.level}">${spansHtml(block.spans)}</h${block.level}>`;
     case 'paragraph':
       return `<p class="p">${spansHtml(block.spans)}</p>`;
-    case 'list': {
-      const tag = block.ordered ? 'ol' : 'ul';
-      return `<${tag} class="list">${block.items.map((item) => `<li class="li">${spansHtml(item)}</li>`).join('')}</${tag}>`;
-    }
+    case 'list':
+      return listHtml(listTree(block), 'list');
     case 'quote':
       return `<blockquote class="quote">${spansHtml(block.spans)}</blockquote>`;
     case 'callout':

@@ -236,14 +236,60 @@ function longPageBlocks() {
   return [page, ...blocks];
 }
 
-/** Every block record the fake's page-chunk API knows: both pages'. */
+/**
+ * A third public page, of nested lists (rev N2): bullets with bullets, a numbered list and a
+ * to-do inside them, two levels deep, and a numbered list with a nested bullet, as Notion keeps
+ * them (an item's children in its `content`).
+ */
+export const NOTION_LISTS_PAGE_ID = '5e0f0c1e-9d2a-4b7c-8e3f-1a2b3c4d5e71';
+export const NOTION_LISTS_PAGE_URL =
+  'https://reaction-demo.notion.site/Nested-lists-5e0f0c1e9d2a4b7c8e3f1a2b3c4d5e71';
+
+const listsId = (n: number) => `5e0f0c1e-0000-4000-a000-${String(n).padStart(12, '0')}`;
+
+/** Block records of the lists page. */
+export function listsPageBlocks() {
+  const at = (n: number, type: string, text: string, kids: number[] = [], props = {}) => ({
+    ...block(0, type, { ...t([text]), ...props }, { parent_id: NOTION_LISTS_PAGE_ID }),
+    id: listsId(n),
+    ...(kids.length ? { content: kids.map(listsId) } : {}),
+  });
+  const blocks = [
+    at(1, 'bulleted_list', 'Fruit', [2, 3, 5]),
+    at(2, 'bulleted_list', 'Apples'),
+    at(3, 'bulleted_list', 'Pears', [4]),
+    at(4, 'bulleted_list', 'Conference'),
+    at(5, 'numbered_list', 'Peel first'),
+    at(6, 'bulleted_list', 'Vegetables', [7]),
+    at(7, 'to_do', 'Buy leeks', [], { checked: [['Yes']] }),
+    at(8, 'text', 'Steps:'),
+    at(9, 'numbered_list', 'Wash', [10]),
+    at(10, 'bulleted_list', 'in cold water'),
+    at(11, 'numbered_list', 'Cut'),
+  ];
+  const page = {
+    id: NOTION_LISTS_PAGE_ID,
+    version: 1,
+    type: 'page',
+    properties: t(['Nested lists']),
+    content: [1, 6, 8, 9, 11].map(listsId),
+    parent_table: 'space',
+    alive: true,
+    space_id: '7f1c2d3e-0000-4000-8000-00000000space',
+  };
+  return [page, ...blocks];
+}
+
+/** Every block record the fake's page-chunk API knows: the three pages'. */
 export function allNotionBlocks(): Record<
   string,
   { role: string; value: Record<string, unknown> }
 > {
   return {
     ...notionBlocks(),
-    ...Object.fromEntries(longPageBlocks().map((b) => [b.id, { role: 'reader', value: b }])),
+    ...Object.fromEntries(
+      [...longPageBlocks(), ...listsPageBlocks()].map((b) => [b.id, { role: 'reader', value: b }]),
+    ),
   };
 }
 

@@ -102,3 +102,29 @@ describe('LetterPreview text blocks', () => {
     ]);
   });
 });
+
+describe('LetterPreview lists', () => {
+  it('draws a nested item inside the item before it, as the mail does (rev N2)', () => {
+    const { container } = renderPreview([
+      {
+        id: 'l',
+        type: 'list',
+        ordered: false,
+        items: [
+          [{ text: 'Fruit' }],
+          { spans: [{ text: 'Apples' }], level: 1, ordered: false },
+          { spans: [{ text: 'Peel first' }], level: 1, ordered: true },
+          [{ text: 'Vegetables' }],
+        ],
+      },
+    ]);
+    const list = container.querySelector('ul.letter-list')!;
+    expect(list.outerHTML.replace(/ class="[^"]*"/g, '')).toBe(
+      '<ul><li>Fruit<ul><li>Apples</li></ul><ol><li>Peel first</li></ol></li><li>Vegetables</li></ul>',
+    );
+    // the row's delete button names it by every item's words
+    expect(
+      screen.getByRole('button', { name: /Fruit, Apples, Peel first, Vegetables/ }),
+    ).toBeTruthy();
+  });
+});

@@ -4,8 +4,13 @@
 // same model into the mail on save.
 import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TLetterBlock, TLetterModel, TSpan } from '@reaction-blocks/contracts/letters';
-import { isLetterLink } from '@reaction-blocks/contracts/letters';
+import type {
+  TLetterBlock,
+  TLetterModel,
+  TListTree,
+  TSpan,
+} from '@reaction-blocks/contracts/letters';
+import { isLetterLink, itemSpans, listTree } from '@reaction-blocks/contracts/letters';
 import { IconButton } from '../../../components/ui/icon-button';
 import { X } from '../../../components/ui/icons';
 
@@ -38,12 +43,29 @@ const Spans = ({ spans }: { spans: TSpan[] }) => (
 
 const plain = (spans: TSpan[] = []) => spans.map((s) => s.text).join('');
 
+/** A list with its nested lists inside their items, as the mail renders it (render.ts listHtml). */
+function List({ list }: { list: TListTree }) {
+  const Tag = list.ordered ? 'ol' : 'ul';
+  return (
+    <Tag className="letter-list">
+      {list.items.map((item, i) => (
+        <li key={i}>
+          <Spans spans={item.spans} />
+          {item.lists.map((sub, j) => (
+            <List key={j} list={sub} />
+          ))}
+        </li>
+      ))}
+    </Tag>
+  );
+}
+
 /** A few words of a row, so each row's delete button says which row it deletes. */
 export function rowSummary(block: TLetterBlock, words: { image: string; divider: string }) {
   let text: string;
   switch (block.type) {
     case 'list':
-      text = block.items.map((item) => plain(item)).join(', ');
+      text = block.items.map((item) => plain(itemSpans(item))).join(', ');
       break;
     case 'image':
       text = block.alt || plain(block.caption) || words.image;
@@ -114,18 +136,8 @@ function Row({
         </Tag>
       );
     }
-    case 'list': {
-      const List = block.ordered ? 'ol' : 'ul';
-      return (
-        <List className="letter-list">
-          {block.items.map((item, i) => (
-            <li key={i}>
-              <Spans spans={item} />
-            </li>
-          ))}
-        </List>
-      );
-    }
+    case 'list':
+      return <List list={listTree(block)} />;
     case 'image': {
       // a Notion image's alt is its caption: said once, by the figcaption (axe image-redundant-alt)
       const caption = block.caption?.map((span) => span.text).join('') ?? '';
