@@ -67,6 +67,63 @@ async function countLabelsWhole(page: Page) {
   if (size) await page.setViewportSize(size);
 }
 
+/**
+ * The audience in Edit mode at 1440 x 700 (a laptop's window): each row's Save and Delete side by
+ * side on one line (they stacked in the sticky column), the table inside its box, and no Delete
+ * under the floating help button, as shown or reached by Tab (at 700 px the box reached under it).
+ * Then the side menu at 375 px: its three sections on one row ("Audience" went onto a second).
+ */
+async function audienceLayout(page: Page, base: string) {
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 1440, height: 700 });
+  await page.goto(`${base}/audience`);
+  await page.getByTestId('audience-row').first().waitFor();
+  await page.locator('.audience-mode').getByRole('button', { name: 'Edit' }).click();
+  const actions = page.locator('td.member-actions');
+  await actions
+    .getByRole('button', { name: /^Save / })
+    .first()
+    .waitFor();
+  const fab = page.locator('.help-fab');
+  const layout = await page.locator('.audience-table-wrap').evaluate((wrap) => {
+    const f = document.querySelector('.help-fab')!.getBoundingClientRect();
+    const box = wrap.getBoundingClientRect();
+    const rows = [...wrap.querySelectorAll('td.member-actions')].map((cell) =>
+      [...cell.querySelectorAll('button')].map((b) => b.getBoundingClientRect()),
+    );
+    return {
+      stacked: rows.filter((r) => r.length !== 2 || r[0]!.top !== r[1]!.top).length,
+      sideways: wrap.scrollWidth - wrap.clientWidth,
+      // the part of a button the box shows, under the help button
+      shownUnder: rows
+        .flat()
+        .filter((r) => Math.min(r.bottom, box.bottom) > Math.max(r.top, box.top))
+        .filter((r) => r.right > f.left && r.left < f.right)
+        .filter(
+          (r) => Math.min(r.bottom, box.bottom) > f.top && Math.max(r.top, box.top) < f.bottom,
+        ).length,
+    };
+  });
+  assert.deepEqual(layout, { stacked: 0, sideways: 0, shownUnder: 0 }, 'audience in Edit mode');
+  const deletes = actions.getByRole('button', { name: /^Delete / });
+  const help = await fab.elementHandle();
+  for (let i = 0; i < Math.min(await deletes.count(), 12); i++) {
+    await deletes.nth(i).focus();
+    const under = await deletes.nth(i).evaluate((button, fab) => {
+      const r = button.getBoundingClientRect();
+      const f = fab!.getBoundingClientRect();
+      return r.right > f.left && r.left < f.right && r.bottom > f.top && r.top < f.bottom;
+    }, help);
+    assert.equal(under, false, `Delete ${i + 1} focused under the help button`);
+  }
+  await page.setViewportSize({ width: 375, height: 812 });
+  const tops = await page
+    .locator('.side-menu > ul > li > .side-link')
+    .evaluateAll((links) => links.map((l) => l.getBoundingClientRect().top));
+  assert.equal(new Set(tops).size, 1, `the side menu's sections on one row at 375 px: ${tops}`);
+  if (size) await page.setViewportSize(size);
+}
+
 async function sendManual(page: Page, addresses: string) {
   await page.getByRole('button', { name: 'Send letter' }).click();
   const dialog = page.getByRole('dialog', { name: 'Send letter' });
@@ -339,6 +396,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   assert.equal(Number(n), 10_000);
 
   note('CSV imported');
+  await audienceLayout(page, base);
   // the browser's Back with an unsaved change, from History and back (the new letter's name is
   // the database's default)
   await browserBackAsks(page, journey, {

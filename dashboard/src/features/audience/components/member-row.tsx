@@ -230,26 +230,29 @@ export function MemberRowView({
         )}
       </td>
       <td data-label={t('audience.columns.actions')} className="member-actions">
-        {edit ? (
-          <button
-            type="button"
-            className="button"
-            disabled={!changed || !parsed.success || busy}
-            onClick={() => void save()}
-            // a list of buttons reads "Save Ann", as Delete's (rev-owner D6); the shown word stays
-            aria-label={t('audience.saveRowNamed', { name })}
-          >
-            {t('audience.saveRow')}
-          </button>
-        ) : null}
-        <IconButton label={t('audience.deleteRow', { name })} onClick={() => onDelete(member)}>
-          <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
-            <path
-              d="M6 2h4l1 1h3v1.5H2V3h3l1-1zm-2.5 4h9l-.7 8.2a1 1 0 0 1-1 .8H5.2a1 1 0 0 1-1-.8L3.5 6z"
-              fill="currentColor"
-            />
-          </svg>
-        </IconButton>
+        {/* one line: the cell's text wraps (audience.css), the two buttons never */}
+        <div className="member-action-buttons">
+          {edit ? (
+            <button
+              type="button"
+              className="button"
+              disabled={!changed || !parsed.success || busy}
+              onClick={() => void save()}
+              // a list of buttons reads "Save Ann", as Delete's (rev-owner D6); the shown word stays
+              aria-label={t('audience.saveRowNamed', { name })}
+            >
+              {t('audience.saveRow')}
+            </button>
+          ) : null}
+          <IconButton label={t('audience.deleteRow', { name })} onClick={() => onDelete(member)}>
+            <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+              <path
+                d="M6 2h4l1 1h3v1.5H2V3h3l1-1zm-2.5 4h9l-.7 8.2a1 1 0 0 1-1 .8H5.2a1 1 0 0 1-1-.8L3.5 6z"
+                fill="currentColor"
+              />
+            </svg>
+          </IconButton>
+        </div>
         {error ? (
           <span className="error-text" role="alert">
             {error}
