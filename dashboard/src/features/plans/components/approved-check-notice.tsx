@@ -1,6 +1,6 @@
 // What the purchase and plan pages say while they finish the check of a PayPal subscription
 // approved before a reload (api/paypal-approved.ts), and how it ended if it failed.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatWait, reasonAlone, retryAfterOf } from '../../../lib/errors';
 import type { ApprovedCheck } from '../api/paypal-approved';
@@ -35,11 +35,26 @@ export function ApprovedCheckNotice({ check }: { check: ApprovedCheck }) {
   // still kept (no answer, a 429, a payment PayPal has not completed): PayPal has billed it, so
   // it is a notice in the same status region, not a red "did not go through" (rev-break3 P3)
   const kept = failed?.again ? keptText(t, failed.cause, waitOver) : null;
+  // Check again takes itself away while its check runs, and the focus fell to the page: when that
+  // check fails, the focus comes back to Check again (to the notice while a Retry-After holds the
+  // button, to the message when the check was refused for good), so a keyboard or screen reader
+  // user is where the answer is, not at the top of the page.
+  const retried = useRef(false);
+  const notice = useRef<HTMLDivElement>(null);
+  const again = useRef<HTMLButtonElement>(null);
+  const refused = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (!failed || !retried.current) return;
+    retried.current = false;
+    (failed.again ? (waitOver ? again : notice) : refused).current?.focus();
+  }, [failed, waitOver]);
   return (
     <>
       <div
+        ref={notice}
         role="status"
         id="purchase-approved"
+        tabIndex={kept ? -1 : undefined}
         className={checking || kept ? 'notice purchase-approved' : 'visually-hidden'}
       >
         {checking ? (
@@ -58,16 +73,20 @@ export function ApprovedCheckNotice({ check }: { check: ApprovedCheck }) {
           {kept ? (
             // held while the Retry-After runs (the notice says until when), then pressed at will
             <button
+              ref={again}
               type="button"
               className="button"
               disabled={!waitOver}
               aria-describedby="purchase-approved"
-              onClick={check.retry}
+              onClick={() => {
+                retried.current = true;
+                check.retry();
+              }}
             >
               {t('plans.payment.approvedRetry')}
             </button>
           ) : (
-            <p className="error-text" role="alert">
+            <p ref={refused} className="error-text" role="alert" tabIndex={-1}>
               {paymentFailedText(t, failed.cause, 'paypal')}
             </p>
           )}

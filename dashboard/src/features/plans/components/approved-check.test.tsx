@@ -257,6 +257,63 @@ describe('a PayPal subscription approved before a reload', () => {
     expect((await stillKept(`${TOO_MANY} ${NOW}`, 5000)).disabled).toBe(false);
   });
 
+  it('a Check again that fails again brings the focus back: to Check again, to the notice while a wait holds it, to the message when refused', async () => {
+    // before: Check again left the page while its check ran, and the focus stayed on the page's
+    // body when it came back: a keyboard or screen reader user was not told where the answer was
+    keepApproved(USER, SUB, BASIC);
+    let check = heldCheck();
+    open('/profile/plan');
+    await checkingSaid();
+    await check.fail(NO_ANSWER);
+    let again = await stillKept(`${KEPT} The connection failed. Check it and try again. ${NOW}`);
+    // the first check's failure (the page just loaded) leaves the focus where the owner is
+    expect(document.activeElement).toBe(document.body);
+
+    check = heldCheck();
+    again.focus();
+    fireEvent.click(again);
+    await checkingSaid();
+    await check.fail(NO_ANSWER);
+    again = await stillKept(`${KEPT} The connection failed. Check it and try again. ${NOW}`);
+    await waitFor(() => expect(document.activeElement).toBe(again));
+
+    // a wait holds the button: the notice that says until when
+    check = heldCheck();
+    fireEvent.click(again);
+    await checkingSaid();
+    await check.fail(
+      Object.assign(new Error('Too many requests'), { status: 429, retryAfter: 120 }),
+    );
+    const held = await stillKept(
+      `${KEPT} Too many tries in a short time. Check again in 2 minutes.`,
+    );
+    expect(held.disabled).toBe(true);
+    await waitFor(() =>
+      expect(document.activeElement).toBe(document.getElementById('purchase-approved')),
+    );
+
+    // refused for good: the message
+    cleanup();
+    keepApproved(USER, SUB, BASIC);
+    check = heldCheck();
+    open('/profile/plan');
+    await checkingSaid();
+    await check.fail(NO_ANSWER);
+    check = heldCheck();
+    fireEvent.click(
+      await stillKept(`${KEPT} The connection failed. Check it and try again. ${NOW}`),
+    );
+    await checkingSaid();
+    await check.fail(
+      Object.assign(new Error('Failed to payment: The subscription is cancelled'), {
+        status: 409,
+        code: 'checkout_failed',
+      }),
+    );
+    const refused = await screen.findByRole('alert');
+    await waitFor(() => expect(document.activeElement).toBe(refused));
+  });
+
   it('a payment PayPal has not completed after the retries stays kept, buy buttons held (rev-break3 P1)', async () => {
     // before: 409 payment_pending forgot the subscription and freed Upgrade while saying "do
     // not pay again"; a second PayPal approval then billed twice until the orphan job
