@@ -50,16 +50,21 @@ export const isLetterLink = (value: string): boolean => safeHref(value) !== null
 const link = text(LETTER_LIMITS.url).refine((v) => isLetterLink(v), {
   error: LETTER_MESSAGES.invalidUrl,
 });
-const imageSrc = text(LETTER_LIMITS.url).refine(
-  (v) => {
-    try {
-      return ['http:', 'https:'].includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  },
-  { error: LETTER_MESSAGES.invalidUrl },
-);
+/**
+ * An image address a letter may show: an absolute http or https URL. The one rule for an image
+ * block's and the image button's `src`; the dashboard's image button dialog asks it too.
+ */
+export const isLetterImageSrc = (value: string): boolean => {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+};
+
+const imageSrc = text(LETTER_LIMITS.url).refine(isLetterImageSrc, {
+  error: LETTER_MESSAGES.invalidUrl,
+});
 
 // ---------------------------------------------------------------------------------------------
 // The block model: what a page becomes, what the editor deletes rows from, what the server

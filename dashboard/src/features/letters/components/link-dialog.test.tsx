@@ -1,7 +1,8 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { registerLetterTranslations } from '../locales';
-import { LinkDialog, type LetterButtons } from './link-dialog';
+import { emptyLetter, ZLetterModel } from '@reaction-blocks/contracts/letters';
+import { LinkDialog, meantLink, type LetterButtons } from './link-dialog';
 
 registerLetterTranslations();
 
@@ -38,7 +39,7 @@ describe('letter button dialog', () => {
     });
   });
 
-  it('an image button set shows its values, takes https images only, and can be removed', () => {
+  it('an image button set shows its values, and can be removed', () => {
     const onChange = open('image', {
       cta: null,
       imageButton: { src: 'https://example.com/a.png', link: 'mailto:a@example.com' },
@@ -50,7 +51,7 @@ describe('letter button dialog', () => {
       'value',
       'mailto:a@example.com',
     );
-    fireEvent.change(src, { target: { value: 'http://example.com/a.png' } });
+    fireEvent.change(src, { target: { value: 'ftp://example.com/a.png' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
     expect(within(dialog).getByText('Enter an http(s) or mailto link')).toBeTruthy();
     expect(onChange).not.toHaveBeenCalled();
@@ -92,6 +93,10 @@ describe('letter button dialog', () => {
     expect(applied('example.com/report.pdf')).toEqual({
       cta: { text: 'Read', link: 'https://example.com/report.pdf' },
     });
+    // an ending that is a real top-level domain is a domain, though it also names a file type
+    // (before, these were refused as file names)
+    for (const domain of ['example.md', 'site.zip', 'film.mov', 'app.py'])
+      expect(applied(domain)).toEqual({ cta: { text: 'Read', link: `https://${domain}` } });
     onChange.mockClear();
     // not a link by any reading: still refused, nothing set. A file name is not a domain, a
     // user name before the host hides where the link goes, and the https:// added must fit
@@ -101,12 +106,56 @@ describe('letter button dialog', () => {
       'read more',
       'report.pdf',
       'index.html',
+      'setup.exe',
+      'scan.heic',
       '-x.com',
       'https://user:pass@evil.example/login',
     ])
       applied(typed);
     expect(onChange).not.toHaveBeenCalled();
     expect(within(dialog).getByText('Enter an http(s) or mailto link')).toBeTruthy();
+  });
+
+  it("takes an image address exactly when the server's letter model does (http too)", () => {
+    // before: the dialog took https images only, and refused http ones the server stores
+    const cases = [
+      'http://example.com/a.png',
+      'https://example.com/a.png',
+      'cdn.example.com/a.png',
+      'https://user:pass@example.com/a.png',
+      'ftp://example.com/a.png',
+      'data:image/png;base64,AAAA',
+      'photo.jpg',
+      'https://[',
+      '/a.png',
+    ];
+    const onChange = open('image', none);
+    const dialog = screen.getByRole('dialog', { name: 'Image button' });
+    fireEvent.change(within(dialog).getByLabelText('Image link'), {
+      target: { value: 'https://example.com' },
+    });
+    const src = within(dialog).getByLabelText('Image address');
+    const accepted: string[] = [];
+    for (const typed of cases) {
+      onChange.mockClear();
+      fireEvent.change(src, { target: { value: typed } });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
+      const set = onChange.mock.lastCall?.[0] as Partial<LetterButtons> | undefined;
+      if (set) accepted.push(typed);
+      // what the dialog sets, the server's model takes; what it refuses, the model refuses too
+      const sent = set?.imageButton?.src ?? meantLink({ key: 'src', check: 'image' }, typed);
+      const server = ZLetterModel.safeParse({
+        ...emptyLetter(),
+        imageButton: { src: sent, link: 'https://example.com' },
+      }).success;
+      expect([typed, server]).toEqual([typed, Boolean(set)]);
+    }
+    expect(accepted).toEqual([
+      'http://example.com/a.png',
+      'https://example.com/a.png',
+      'cdn.example.com/a.png',
+      'https://user:pass@example.com/a.png',
+    ]);
   });
 
   it('an image address without a scheme is taken as https', () => {

@@ -4,7 +4,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog } from '../../../components/ui/form-dialog';
 import { TextField } from '../../../components/ui/fields';
-import { isLetterLink, LETTER_LIMITS, type TLetterModel } from '@reaction-blocks/contracts/letters';
+import {
+  isLetterImageSrc,
+  isLetterLink,
+  LETTER_LIMITS,
+  type TLetterModel,
+} from '@reaction-blocks/contracts/letters';
 
 /** The letter's optional buttons, by the name their texts are under (`letters.cta`, `letters.image`). */
 export type LetterButtonKind = 'cta' | 'image';
@@ -22,7 +27,8 @@ interface LinkField {
   /** The field's key in the button, and its label's under `letters.<kind>`. */
   key: 'text' | 'src' | 'link';
   max?: number;
-  /** Checked as a link (http, https, mailto); https only for images. */
+  /** Checked as a link (http, https, mailto), or as an image address (http, https: the server's
+   *  isLetterImageSrc). */
   check: 'text' | 'link' | 'image';
 }
 
@@ -37,9 +43,18 @@ const FIELDS: Record<LetterButtonKind, LinkField[]> = {
   ],
 };
 
-// a file name is not a domain: `report.pdf` stays as typed (and is refused), not https://report.pdf
+/**
+ * File types that are no top-level domain. A bare name is taken as a web address (`example.com`
+ * becomes https://example.com) unless it ends in one of these: `report.pdf`, `index.html` and
+ * `photo.jpg` are file names, kept as typed and refused (a letter's link must be absolute), never
+ * https://report.pdf. An ending that is a real top-level domain is a domain even where it also
+ * names a file type, as a browser's address bar takes it: `example.md` (Moldova), `site.zip` and
+ * `film.mov` (Google's), `app.py`, `run.sh`. No ending listed here is a top-level domain (checked
+ * against the Public Suffix List, November 2026); a file after a domain (`example.com/report.pdf`)
+ * is a link to that file.
+ */
 const FILE_ENDINGS =
-  /\.(pdf|html?|php|aspx?|jsp|jpe?g|png|gif|webp|svg|avif|bmp|docx?|xlsx?|pptx?|hwp|zip|txt|csv|json|xml|md|mp[34]|mov)$/i;
+  /\.(pdf|html?|php|aspx?|jsp|jpe?g|png|gif|webp|svg|avif|bmp|heic|tiff?|docx?|xlsx?|pptx?|hwpx?|rtf|epub|txt|csv|json|xml|mp[34]|wav|avi|mkv|webm|rar|gz|exe|dmg|apk)$/i;
 const EMAIL = /^[^\s@:/]+@[^\s@:/]+\.[^\s@:/]+$/;
 
 /**
@@ -82,7 +97,7 @@ function problem(field: LinkField, value: string): 'required' | 'tooLong' | 'inv
   if (field.check === 'link' && !isLetterLink(v)) return 'invalid';
   if (field.check === 'link' && /^https?:/i.test(v) && !plainHttp(v, ['http:', 'https:']))
     return 'invalid';
-  if (field.check === 'image' && !plainHttp(v, ['https:'])) return 'invalid';
+  if (field.check === 'image' && !isLetterImageSrc(v)) return 'invalid';
   return undefined;
 }
 
