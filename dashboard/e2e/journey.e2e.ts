@@ -18,7 +18,8 @@
 // - axe (no serious or critical violations) on the landing, login, dashboard and the form's
 //   workspace edit and result pages (with the results summary), the integration page and the
 //   workspace's Integration section;
-// - the gzip JS of the landing, /login and the block dashboard within their budgets (weight.ts);
+// - the gzip JS of the landing, /login and the block dashboard (a new owner's and the demo owner's)
+//   within their budgets (weight.ts);
 // - Notion: connect in the popup through the local authorise page, link the button block, a
 //   visitor's click written to the Notion fake, remove (integration.ts);
 // - Cafe24: connect a mall in the popup, place the comment block on product pages, a shopper's

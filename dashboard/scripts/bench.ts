@@ -2,7 +2,8 @@
 // first. Starts a throwaway local stack (free ports, temporary database) that serves dashboard/dist,
 // puts a gzip proxy in front of it, and drives the local Chromium to measure
 //   - the gzip JS/CSS/HTML each page actually requests: landing home, /login, and, signed in
-//     through the local Google page, the block dashboard and the block workspace;
+//     through the local Google page, the block dashboard (a new owner's and the seeded demo
+//     owner's) and the block workspace;
 //   - Lighthouse-style figures of the landing home (FCP, LCP, TBT, CLS), median of cold loads
 //     under slow 4G and a 4x slower CPU.
 // Then writes the "Dashboard" section of docs/benchmarks.md.
@@ -36,6 +37,7 @@ if (!existsSync(join(dist, 'index.html'))) {
 }
 
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
+const DEMO_OWNER = { email: 'demo@reaction-blocks.local', name: 'Demo Owner' };
 
 /** Prints what a page logs as an error (a hydration mismatch would show here). */
 function reportErrors(page: Page) {
@@ -71,17 +73,41 @@ async function measurePublicPage(
   }
 }
 
-/** Signs in through the local Google stand-in page and accepts the terms. */
-async function signIn(page: Page, base: string) {
+/** Signs in as this person through the local Google stand-in page. */
+async function signIn(page: Page, base: string, person: { email: string; name: string }) {
   await page.goto(`${base}/login`);
   await page.getByRole('button', { name: 'Sign in with Google' }).click();
-  await page.locator('#email').fill('bench-owner@example.com');
-  await page.locator('#name').fill('Bench Owner');
+  await page.locator('#email').fill(person.email);
+  await page.locator('#name').fill(person.name);
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.waitForURL(/\/dashboard\/reaction/);
+}
+
+/** A new owner accepts the terms on the first visit. */
+async function acceptTerms(page: Page) {
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Agree' }).click();
   await page.getByRole('dialog', { name: 'Terms of Service' }).waitFor({ state: 'detached' });
+}
+
+/**
+ * The seeded demo owner (supabase/seed.sql): a paid plan, 15 blocks of all nine types, tags and
+ * their history; the dashboard's worst realistic first load beside the new owner's empty one.
+ */
+async function measureDemoOwner(browser: Browser, base: string): Promise<Transfer> {
+  const context = await browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  reportErrors(page);
+  try {
+    await signIn(page, base, DEMO_OWNER);
+    const transfer = await recordColdLoad(page, base, '/dashboard/reaction', (p) =>
+      p.getByTestId('block-card').first().waitFor(),
+    );
+    console.log(`demo owner: ${await page.getByTestId('block-card').count()} block cards`);
+    return transfer;
+  } finally {
+    await context.close();
+  }
 }
 
 async function measureSignedIn(browser: Browser, base: string) {
@@ -89,7 +115,8 @@ async function measureSignedIn(browser: Browser, base: string) {
   const page = await context.newPage();
   reportErrors(page);
   try {
-    await signIn(page, base);
+    await signIn(page, base, { email: 'bench-owner@example.com', name: 'Bench Owner' });
+    await acceptTerms(page);
     const dashboard = await recordColdLoad(page, base, '/dashboard/reaction', (p) =>
       p.getByTestId('remaining').waitFor(),
     );
@@ -131,6 +158,7 @@ try {
     page.getByRole('button', { name: 'Sign in with Google' }).waitFor(),
   );
   const signedIn = await measureSignedIn(browser, base);
+  const demoDashboard = await measureDemoOwner(browser, base);
 
   const vitals: Vitals[] = [];
   for (let i = 0; i < runs; i++) {
@@ -144,6 +172,7 @@ try {
     landing,
     login,
     dashboard: signedIn.dashboard,
+    demoDashboard,
     workspace: signedIn.workspace,
     vitals,
   };

@@ -9,6 +9,8 @@ export interface BenchResult {
   landing: Transfer;
   login: Transfer;
   dashboard: Transfer;
+  /** The same page for the seeded demo owner (15 blocks); absent from older saved runs. */
+  demoDashboard?: Transfer;
   workspace: Transfer | null;
   vitals: Vitals[];
 }
@@ -111,6 +113,15 @@ export function renderReport(
       JS_BUDGETS_KB.dashboard,
     ),
   );
+  if (result.demoDashboard)
+    lines.push(
+      pageRow(
+        'block dashboard, the demo owner (15 blocks, 12 listed, paid plan)',
+        result.demoDashboard,
+        baseline?.demoDashboard,
+        JS_BUDGETS_KB.demoDashboard,
+      ),
+    );
   if (result.workspace) {
     const extra = workspaceExtra(result.dashboard, result.workspace);
     lines.push(
