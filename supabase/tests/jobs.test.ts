@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   anonClient,
+  callWaitsOnLock,
   newGuest,
   newUser,
   serviceClient,
@@ -14,7 +15,6 @@ import {
 } from './support/clients.ts';
 import { preconfirm } from './support/consent.ts';
 import { ownerWithBlock } from './support/drafts.ts';
-import { eventually } from '../../scripts/poll.ts';
 import { postMessage } from './support/hostile.ts';
 import { claim, enqueue, finish, kindOf } from './support/jobs.ts';
 
@@ -659,17 +659,6 @@ describe('mail events', () => {
     // until the purge (CI; here 1 to 3 in 150 rounds). Now the record takes the job's lock first and never
     // the message's. `holder` takes the message's lock as the event commits, so it is held then
     const { id, to, messageId, tags, lost } = await claimedMail();
-    const blockedBy = (pid: number, query: string) =>
-      eventually(
-        async () =>
-          (
-            await sql(
-              `select 1 from pg_stat_activity where query like $2 and $1 = any(pg_blocking_pids(pid))`,
-              [pid, `%${query}%`],
-            )
-          ).length > 0,
-        10_000,
-      );
     let finishing: PromiseLike<{ error: unknown }> | undefined;
     await transaction(async (holder) => {
       let holding: Promise<unknown> | undefined;
@@ -689,13 +678,13 @@ describe('mail events', () => {
         expect(answer).toEqual({ applied: false, reason: 'kept until its mail is recorded' });
         const pid = (await client.query('select pg_backend_pid() as pid')).rows[0].pid;
         holding = holder.query('select private.lock_mail_messages(array[$1]) as held', [messageId]);
-        await blockedBy(pid, 'lock_mail_messages');
+        await callWaitsOnLock('lock_mail_messages', 10_000, pid);
         // the worker records its lost answer meanwhile: it waits for the job's lock. Only this
         // finish_jobs ends the wait, not another file's waiting on a lock of its own (CI, 99 ms)
         finishing = serviceClient()
           .rpc('finish_jobs', { p_outcomes: [lost] })
           .then((r) => r); // a PostgREST builder runs only once awaited: start it now
-        await blockedBy(pid, 'finish_jobs');
+        await callWaitsOnLock('finish_jobs', 10_000, pid);
       });
       await holding;
       // the record does not wait for the message's lock (holder keeps it until finishing ends)

@@ -10,6 +10,7 @@ import { INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import {
   backendPid,
   callFunction,
+  callWaitsOnLock,
   newGuest,
   newUser,
   paidOwner,
@@ -994,17 +995,7 @@ describe('401 and remove', () => {
       const pid = await backendPid(client);
       return {
         /** Resolves once a call of `fn` waits for this transaction's locks. */
-        blocks: (fn: string) =>
-          eventually(
-            async () =>
-              (
-                await sql(
-                  `select 1 from pg_stat_activity where query like $2 and $1 = any(pg_blocking_pids(pid))`,
-                  [pid, `%${fn}%`],
-                )
-              ).length > 0,
-            10_000,
-          ),
+        blocks: (fn: string) => callWaitsOnLock(fn, 10_000, pid),
         commit: () => client.query('commit').finally(() => client.end()),
       };
     }

@@ -132,15 +132,17 @@ export const waitsOnLock = (pid: number) =>
 
 /**
  * Resolves once a session running a call to `fn` (a database function, as the stack's services
- * call it) waits on a lock another session holds.
+ * call it) waits on a lock another session holds: the session `holder` when given (the test's
+ * own transaction, so that another test file's waits do not count), any otherwise.
  */
-export const callWaitsOnLock = (fn: string, ms: number) =>
+export const callWaitsOnLock = (fn: string, ms: number, holder?: number) =>
   eventually(
     async () =>
       (
         await sql(
-          `select pid from pg_stat_activity where wait_event_type = 'Lock' and query like '%' || $1 || '%'`,
-          [fn],
+          `select pid from pg_stat_activity where wait_event_type = 'Lock' and query like '%' || $1 || '%'
+             and ($2::int is null or $2 = any(pg_blocking_pids(pid)))`,
+          [fn, holder ?? null],
         )
       ).length > 0,
     ms,
