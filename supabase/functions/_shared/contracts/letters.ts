@@ -51,12 +51,14 @@ const link = text(LETTER_LIMITS.url).refine((v) => isLetterLink(v), {
   error: LETTER_MESSAGES.invalidUrl,
 });
 /**
- * An image address a letter may show: an absolute http or https URL. The one rule for an image
- * block's and the image button's `src`; the dashboard's image button dialog asks it too.
+ * An image address a letter may show: an absolute http or https URL without a user name or
+ * password (a mail would hand them to every reader, and mail clients warn on them). The one rule
+ * for an image block's and the image button's `src`; the dashboard's image button dialog asks it too.
  */
 export const isLetterImageSrc = (value: string): boolean => {
   try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
+    const url = new URL(value);
+    return ['http:', 'https:'].includes(url.protocol) && !url.username && !url.password;
   } catch {
     return false;
   }

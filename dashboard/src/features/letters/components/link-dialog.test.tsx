@@ -123,6 +123,7 @@ describe('letter button dialog', () => {
       'https://example.com/a.png',
       'cdn.example.com/a.png',
       'https://user:pass@example.com/a.png',
+      'https://user@example.com/a.png',
       'ftp://example.com/a.png',
       'data:image/png;base64,AAAA',
       'photo.jpg',
@@ -154,7 +155,6 @@ describe('letter button dialog', () => {
       'http://example.com/a.png',
       'https://example.com/a.png',
       'cdn.example.com/a.png',
-      'https://user:pass@example.com/a.png',
     ]);
   });
 
