@@ -484,11 +484,6 @@ export const SHOTS: Shot[] = [
     path: `/work/${block('06')}`,
     prepare: async (page) => {
       const section = await integrationSection(page);
-      await section
-        .locator('select')
-        .first()
-        .locator('option', { hasText: 'Feedback' })
-        .waitFor({ state: 'attached' });
       await section.locator('.integration-notes').waitFor();
       // the notes in view (the last, a write Notion never answered, below a column's)
       await section.locator('.integration-notes li').last().scrollIntoViewIfNeeded();
@@ -505,12 +500,6 @@ export const SHOTS: Shot[] = [
     prepare: async (page) => {
       await page.unrouteAll();
       const section = await integrationSection(page);
-      // linked to "Feedback" (connectNotion)
-      await section
-        .locator('select')
-        .first()
-        .locator('option', { hasText: 'Feedback' })
-        .waitFor({ state: 'attached' });
       await page.route('**/rest/v1/integrations?*', (route) =>
         route.fulfill({ status: 200, contentType: 'application/json', body: '[]' }),
       );
@@ -538,13 +527,21 @@ export const SHOTS: Shot[] = [
   },
 ];
 
-/** The form's workspace with its Integration section open; answers the section. */
+/**
+ * The form's workspace with its Integration section open, once the section lists the Notion
+ * database the form is linked to ("Feedback", connectNotion); answers the section.
+ */
 async function integrationSection(page: Page) {
   await workspace(page);
   const section = page
     .locator('.accordion-section')
     .filter({ has: page.locator('.integration-section') });
   await section.locator('.accordion-trigger').click();
+  await section
+    .locator('select')
+    .first()
+    .locator('option', { hasText: 'Feedback' })
+    .waitFor({ state: 'attached' });
   return section;
 }
 
