@@ -2,16 +2,16 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSession } from '../../../lib/session';
 import { invokeFunction } from '../../../lib/supabase';
 import { blockKeys } from './keys';
+import { parseInput } from './parse-input';
 import type { TCreateBlockInput, TCreateBlockResult } from './schemas';
 
 export type { TCreateBlockInput, TCreateBlockResult };
 
 /** Creates a block through the edge function create-block; the database enforces the limit. */
 export async function createBlock(input: TCreateBlockInput): Promise<TCreateBlockResult> {
-  const { ZCreateBlockInput, ZCreateBlockResult } = await import('./schemas');
-  const body = ZCreateBlockInput.parse(input);
+  const body = await parseInput('ZCreateBlockInput', input);
   const data = await invokeFunction<unknown>('create-block', body);
-  return ZCreateBlockResult.parse(data);
+  return parseInput('ZCreateBlockResult', data);
 }
 
 /** Creates; the list is stale from then on and the profile's block count is read again. */

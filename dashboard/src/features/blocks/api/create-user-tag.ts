@@ -2,13 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserTagRow } from '../../../lib/db-types';
 import { supabase } from '../../../lib/supabase';
 import { blockKeys } from './keys';
+import { parseInput } from './parse-input';
 import type { TCreateTagInput } from './schemas';
 
 export type { TCreateTagInput };
 
 export async function createUserTag(input: TCreateTagInput): Promise<UserTagRow> {
-  const { ZCreateTagInput } = await import('./schemas');
-  const { userId, label } = ZCreateTagInput.parse(input);
+  const { userId, label } = await parseInput('ZCreateTagInput', input);
   const { data, error } = await supabase
     .from('user_tags')
     .insert({ user_id: userId, label, active: false })

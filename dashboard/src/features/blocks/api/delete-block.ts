@@ -1,12 +1,12 @@
 import { supabase } from '../../../lib/supabase';
 import { useBlockCountWrite } from './block-count-write';
+import { parseInput } from './parse-input';
 import type { TDeleteBlockInput } from './schemas';
 
 export type { TDeleteBlockInput };
 
 export async function deleteBlock(input: TDeleteBlockInput) {
-  const { ZDeleteBlockInput } = await import('./schemas');
-  const { id } = ZDeleteBlockInput.parse(input);
+  const { id } = await parseInput('ZDeleteBlockInput', input);
   const { error } = await supabase.from('blocks').delete().eq('id', id);
   if (error) throw error;
 }

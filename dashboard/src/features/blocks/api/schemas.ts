@@ -1,7 +1,7 @@
 // The input schemas of the block dashboard's writes, a chunk of their own. The dashboard's first
-// paint validates nothing, so each write imports this module where it parses (`await
-// import('./schemas')`) and zod (about 25 KB of gzip JS) loads with the first write instead of
-// with the page (docs/dashboard.md, Size). One definition each, as before; only where it lives.
+// paint validates nothing, so each write loads this module where it parses (parseInput in
+// parse-input.ts: `await import('./schemas')`) and zod (about 25 KB of gzip JS) loads with the
+// first write instead of with the page (docs/dashboard.md, Size). One definition each.
 import { z } from 'zod';
 
 /** The payload schema shared with the edge function create-block. */

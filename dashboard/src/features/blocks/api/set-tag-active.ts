@@ -2,13 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UserTagRow } from '../../../lib/db-types';
 import { supabase } from '../../../lib/supabase';
 import { blockKeys } from './keys';
+import { parseInput } from './parse-input';
 import type { TSetTagActiveInput } from './schemas';
 
 export type { TSetTagActiveInput };
 
 export async function setTagActive(input: TSetTagActiveInput) {
-  const { ZSetTagActiveInput } = await import('./schemas');
-  const { id, active } = ZSetTagActiveInput.parse(input);
+  const { id, active } = await parseInput('ZSetTagActiveInput', input);
   const { error } = await supabase.from('user_tags').update({ active }).eq('id', id);
   if (error) throw error;
 }

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { supabase } from '../../../lib/supabase';
 import { blockKeys } from './keys';
+import { parseInput } from './parse-input';
 import type { TUpdateBlockTagsInput } from './schemas';
 
 export type { TUpdateBlockTagsInput };
 
 export async function updateBlockTags(input: TUpdateBlockTagsInput) {
-  const { ZUpdateBlockTagsInput } = await import('./schemas');
-  const { id, tags } = ZUpdateBlockTagsInput.parse(input);
+  const { id, tags } = await parseInput('ZUpdateBlockTagsInput', input);
   const { error } = await supabase.from('blocks').update({ tags }).eq('id', id);
   if (error) throw error;
 }
