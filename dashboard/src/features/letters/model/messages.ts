@@ -4,19 +4,25 @@ import { LEFT_OUT_KINDS, LETTER_MESSAGES, type TLeftOut } from '@reaction-blocks
 import { MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { failureReason, messageOf, withWait } from '../../../lib/errors';
 
+/** The letter messages said in the reader's language, by their name (letters.errors.<name>). */
+const TRANSLATED = [
+  'invalidAddress',
+  'notionError',
+  'typedreamError',
+  'notYourArticle',
+  'verifyBrunchFirst',
+  'notSupportedMode',
+  'failedToLoad',
+  'noSample',
+  'verifySenderFirst',
+  'subjectLineBreak',
+  'noSuchGroup',
+  'saveLetterFirst',
+] as const satisfies readonly (keyof typeof LETTER_MESSAGES)[];
+
+/** A server message's name under letters.errors. */
 const KEYS: Record<string, string> = {
-  [LETTER_MESSAGES.invalidAddress]: 'invalidAddress',
-  [LETTER_MESSAGES.notionError]: 'notionError',
-  [LETTER_MESSAGES.typedreamError]: 'typedreamError',
-  [LETTER_MESSAGES.notYourArticle]: 'notYourArticle',
-  [LETTER_MESSAGES.verifyBrunchFirst]: 'verifyBrunchFirst',
-  [LETTER_MESSAGES.notSupportedMode]: 'notSupportedMode',
-  [LETTER_MESSAGES.failedToLoad]: 'failedToLoad',
-  [LETTER_MESSAGES.noSample]: 'noSample',
-  [LETTER_MESSAGES.verifySenderFirst]: 'verifySenderFirst',
-  [LETTER_MESSAGES.subjectLineBreak]: 'subjectLineBreak',
-  [LETTER_MESSAGES.noSuchGroup]: 'noSuchGroup',
-  [LETTER_MESSAGES.saveLetterFirst]: 'saveLetterFirst',
+  ...Object.fromEntries(TRANSLATED.map((name) => [LETTER_MESSAGES[name], name])),
   [MESSAGES.tooManyCalls]: 'tooManyCalls',
 };
 
