@@ -92,6 +92,18 @@ const CHECKING =
 /** The notice, as a screen reader is told it (the spinner's status) and as it is seen. */
 const checkingSaid = (text = CHECKING) => screen.findByText(text, { selector: '[role=status] *' });
 
+/**
+ * A subscription approved on an earlier visit and kept, then the plan page opened: once the page
+ * says it is checking, answers that check (held until the test answers it).
+ */
+async function planPageChecking() {
+  keepApproved(USER, SUB, BASIC);
+  const check = heldCheck();
+  open('/profile/plan');
+  await checkingSaid();
+  return check;
+}
+
 beforeEach(() => {
   sessionStorage.clear();
   api.checkPaypalPayment.mockReset();
@@ -186,10 +198,7 @@ describe('a PayPal subscription approved before a reload', () => {
   });
 
   it('a check refused for good is said and forgotten; one with no answer is kept for the next load', async () => {
-    keepApproved(USER, SUB, BASIC);
-    let check = heldCheck();
-    open('/profile/plan');
-    await checkingSaid();
+    let check = await planPageChecking();
     await check.fail(
       Object.assign(new Error('Failed to payment: The subscription is cancelled'), {
         status: 409,
@@ -203,10 +212,7 @@ describe('a PayPal subscription approved before a reload', () => {
     expect(screen.getByRole('link', { name: 'Upgrade' })).toBeTruthy();
 
     cleanup();
-    keepApproved(USER, SUB, BASIC);
-    check = heldCheck();
-    open('/profile/plan');
-    await checkingSaid();
+    check = await planPageChecking();
     await check.fail(NO_ANSWER);
     expect(
       (await stillKept(`${KEPT} The connection failed. Check it and try again. ${NOW}`)).disabled,
@@ -228,10 +234,7 @@ describe('a PayPal subscription approved before a reload', () => {
     // Check again that could be pressed at once
     const tooMany = (retryAfter: number) =>
       Object.assign(new Error('Too many requests'), { status: 429, retryAfter });
-    keepApproved(USER, SUB, BASIC);
-    let check = heldCheck();
-    open('/profile/plan');
-    await checkingSaid();
+    let check = await planPageChecking();
     await check.fail(tooMany(120));
     const TOO_MANY = `${KEPT} Too many tries in a short time.`;
     const held = await stillKept(`${TOO_MANY} Check again in 2 minutes.`);
@@ -247,10 +250,7 @@ describe('a PayPal subscription approved before a reload', () => {
     await act(() => i18next.changeLanguage('en'));
 
     cleanup();
-    keepApproved(USER, SUB, BASIC);
-    check = heldCheck();
-    open('/profile/plan');
-    await checkingSaid();
+    check = await planPageChecking();
     await check.fail(tooMany(2));
     // held, then free once the wait is over, and the notice says so
     expect((await stillKept(`${TOO_MANY} Check again in 2 seconds.`)).disabled).toBe(true);
@@ -260,10 +260,7 @@ describe('a PayPal subscription approved before a reload', () => {
   it('a Check again that fails again brings the focus back: to Check again, to the notice while a wait holds it, to the message when refused', async () => {
     // before: Check again left the page while its check ran, and the focus stayed on the page's
     // body when it came back: a keyboard or screen reader user was not told where the answer was
-    keepApproved(USER, SUB, BASIC);
-    let check = heldCheck();
-    open('/profile/plan');
-    await checkingSaid();
+    let check = await planPageChecking();
     await check.fail(NO_ANSWER);
     let again = await stillKept(`${KEPT} The connection failed. Check it and try again. ${NOW}`);
     // the first check's failure (the page just loaded) leaves the focus where the owner is
@@ -294,10 +291,7 @@ describe('a PayPal subscription approved before a reload', () => {
 
     // refused for good: the message
     cleanup();
-    keepApproved(USER, SUB, BASIC);
-    check = heldCheck();
-    open('/profile/plan');
-    await checkingSaid();
+    check = await planPageChecking();
     await check.fail(NO_ANSWER);
     check = heldCheck();
     fireEvent.click(
