@@ -25,6 +25,7 @@ import {
   LETTER_LIMITS,
   normalizeBrunchProfile,
   parseRecipients,
+  recipientAddress,
   shortEntry,
   splitRecipients,
   ZRecipients,
@@ -500,14 +501,12 @@ describe('shared rules', () => {
       invalid: [],
       error: null,
     });
-    // what a Korean input method types between addresses, and the invisible spaces of a copied
-    // page: separators, never part of an address (rev-break D2)
+    // what a Korean input method types between addresses: separators, never part of an address
+    // (rev-break D2)
     expect(
-      parseRecipients(
-        'a@x.com\u3000b@x.com\uff0cc@x.com\uff1bd@x.com\u3001e@x.com\u200bf@x.com\u2028g@x.com',
-      ),
+      parseRecipients('a@x.com\u3000b@x.com\uff0cc@x.com\uff1bd@x.com\u3001e@x.com\u2028g@x.com'),
     ).toMatchObject({
-      emails: ['a@x.com', 'b@x.com', 'c@x.com', 'd@x.com', 'e@x.com', 'f@x.com', 'g@x.com'],
+      emails: ['a@x.com', 'b@x.com', 'c@x.com', 'd@x.com', 'e@x.com', 'g@x.com'],
       error: null,
     });
     // a name with no address of its own, a broken line, HTML outside quotes: named, in order
@@ -537,6 +536,30 @@ describe('shared rules', () => {
     expect(parseRecipients(Array(1000).fill('a@x.com').join(',')).emails).toEqual(['a@x.com']);
     expect(parseRecipients('x'.repeat(1 << 20)).invalid).toHaveLength(1);
     expect(shortEntry('x'.repeat(1 << 20))).toHaveLength(40);
+    // the zero-width space (where a page lets a long address wrap) and the byte order mark (a
+    // pasted file's first character) are dropped like the other invisible format characters,
+    // never a word's end (before: `b@` and `x.com`, two bad entries)
+    expect(
+      parseRecipients('\ufeffa@x.com, b@\u200bx.com\n<c@x.\ufeffcom>, Dee\u200b <d@x.com>'),
+    ).toMatchObject({
+      emails: ['a@x.com', 'b@x.com', 'c@x.com', 'd@x.com'],
+      invalid: [],
+    });
+    expect(recipientAddress('\u200bb@\u200bx.com\ufeff')).toBe('b@x.com');
+    // a spreadsheet's text prefix: `'a@x.com` is a@x.com, in a column (lines) or a row (tabs),
+    // and as an entry given to the server; Outlook's 'Last, First' is still a quoted name
+    expect(parseRecipients("'a@x.com\n'B@x.com\t'c@x.com\t'mailto:d@x.com")).toMatchObject({
+      emails: ['a@x.com', 'b@x.com', 'c@x.com', 'd@x.com'],
+      invalid: [],
+    });
+    expect(recipientAddress("'a@x.com")).toBe('a@x.com');
+    expect(ZRecipients.parse(["'a@x.com", 'a@x.com'])).toEqual(['a@x.com']);
+    expect(splitRecipients("'Smith, Ann' <ann@x.com>, 'b@x.com")).toEqual([
+      "'Smith, Ann' <ann@x.com>",
+      'b@x.com',
+    ]);
+    // an apostrophe inside an address is the address's own
+    expect(parseRecipients("o'brien@x.com").emails).toEqual(["o'brien@x.com"]);
     // a quoted name ends at a line's end, Unicode's line separators too
     expect(parseRecipients('"Ann\u2028a@x.com, b@x.com').invalid).toEqual(['"Ann']);
     // a stray quote takes no address with it (before: the rest of its line was one bad entry)

@@ -298,6 +298,11 @@ export const isBanned = (row: UserRow) =>
 // GoTrue validates addresses with checkmail's format rule: dot-separated atoms of letters,
 // digits and !#$%&'*+/=?^_`{|}~- (and non-ASCII letters) before the @, host labels of letters,
 // digits and inner hyphens after it. Anything else is "Unable to validate email address: invalid format".
+// Not the one rule of our own writes (contracts/email-rule.ts, what SES takes): GoTrue is looser
+// (`a!b@x.com`, `a{b}@x.com`, a non-ASCII local part or domain, a numeric last label all sign up
+// there), and this server stands in for hosted Supabase Auth, so it takes what GoTrue takes. An
+// address GoTrue takes and the rule refuses signs up; our own writes refuse it where they check
+// (a notification address, a sender, the audience), as they would in production.
 const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~\\-\\u00A0-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFEF]+";
 const LABEL =
   '[A-Za-z0-9\\u00A0-\\uD7FF](?:[A-Za-z0-9\\-\\u00A0-\\uD7FF]{0,61}[A-Za-z0-9\\u00A0-\\uD7FF])?';

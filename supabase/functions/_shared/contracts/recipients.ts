@@ -1,0 +1,272 @@
+// The manual send's recipients (spec section 5, widened by the outside tester's U12), re-exported
+// by letters.ts: what a mail client copies is taken. The dialog splits the box into entries and
+// checks them with ZRecipients; send-letter checks the entries it is given with the same schema,
+// so the server refuses exactly what the dialog refuses.
+import { z } from 'zod';
+import { isEmail, LETTER_LIMITS } from './limits.ts';
+import { LETTER_MESSAGES } from './letter-messages.ts';
+
+/** How many bad entries a message names; the rest are counted. */
+export const RECIPIENTS_NAMED = 3;
+
+/**
+ * Entry separators: comma, semicolon, line breaks, and what a Korean or Japanese input method
+ * types for them (full-width comma and semicolon, the ideographic comma, Unicode's line and
+ * paragraph separators, NEL). Spaces end a word: tabs, no-break, Ogham and ideographic spaces.
+ * The zero-width space and the byte order mark are not spaces: they are dropped (INVISIBLE).
+ */
+const LINE_BREAKS = new Set([10, 13, 0x85, 0x2028, 0x2029]);
+const SEPARATORS = new Set([44, 59, ...LINE_BREAKS, 0xff0c, 0xff1b, 0x3001]);
+const SPACES = new Set([32, 9, 11, 12, 0xa0, 0x1680, 0x3000, 0x202f, 0x205f]);
+const isSeparator = (code: number) => SEPARATORS.has(code);
+const isSpace = (code: number) => SPACES.has(code) || (code >= 0x2000 && code <= 0x200a);
+
+/**
+ * Invisible format characters a copied page or a mail client puts in or around an address (rev-
+ * break2 R3): soft hyphen, the Arabic letter mark, the Mongolian vowel separator, ZWNJ, ZWJ, the
+ * left-to-right and right-to-left marks (Gmail and Naver put them around addresses), the bidi
+ * embeddings, overrides and isolates, the word joiner and the invisible operators, the
+ * zero-width space (a page puts it where a long address may wrap: `a@\u200bx.com`) and the byte
+ * order mark (a pasted file's first character, or ZWNBSP inside a line). They are dropped:
+ * `a@x.com` with one of them is the address it looks like. Before, the zero-width space and the
+ * mark ended a word, which cut such an address in two bad entries.
+ */
+const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+/**
+ * What the full-width mode of a Korean input method types for `@`, `<` and `>` (R4), read as
+ * them (what NFKC does to those three; a full-width letter stays, and its address is bad).
+ */
+const FULL_WIDTH = /[\uff20\uff1c\uff1e]/g;
+const halfWidth = (c: string) => String.fromCharCode(c.charCodeAt(0) - 0xfee0);
+
+/** The text as the box is read: invisible format characters dropped, full-width `＠＜＞` folded. */
+export const readableRecipients = (text: string): string =>
+  text.replace(INVISIBLE, '').replace(FULL_WIDTH, halfWidth);
+
+/** A word that opens with a quote: a name in double quotes, or in single quotes as Outlook copies it. */
+const quoted = (word: string) => word[0] === '"' || word[0] === "'";
+
+/**
+ * A spreadsheet's text prefix: Excel (and Sheets, LibreOffice) keep a cell typed `'a@x.com` as
+ * text, and an export or a copy of its formula bar carries the apostrophe. A word of one
+ * apostrophe and then an address is that address (the address rule itself allows an apostrophe
+ * first, so `'a@x.com` would be taken as written); `'Last, First' <a@x.com>` is still a quoted
+ * name, since what follows its apostrophe is no address.
+ */
+const textPrefixed = (word: string) =>
+  word.length > 1 && word[0] === "'" && isEmail(word.slice(1).replace(/^mailto:/i, ''));
+
+/**
+ * The box's entries: separated by commas, semicolons (Outlook), line breaks or spaces; a
+ * `Name <address>`, `Name < address >`, `"Last, First" <address>` or `'Last, First' <address>`
+ * (Outlook) stays one entry. A quote (double or single) opens a quoted name only at a word's
+ * start and keeps its commas up to the same quote or the line's end; one still open there was a
+ * stray quote, and the line is read again from it with the quote a plain character, so it never
+ * swallows the addresses after it (no such quote follows it on its line, so a line is read at
+ * most three times). A `<` never closed before the entry's end (a separator) is a stray one
+ * alike: the words it took are read again with it a plain character, and no `<` before that
+ * separator opens a bracket then (none could close), so each part is read at most twice. A word
+ * with an `@` that is not an address, right before a bracket, is the bracket's name
+ * (`Ann@Home <a@x.com>`, `@kim <kim@x.com>`). Words before an address with no address of their
+ * own are one entry ("Ann Smith"), which is bad. Invisible format characters are dropped and
+ * full-width `＠＜＞` read as `@<>` first (`readableRecipients`). It stops after `limit` entries.
+ */
+export function splitRecipients(
+  raw: string,
+  limit: number = LETTER_LIMITS.recipientEntries + 1,
+): string[] {
+  const text = readableRecipients(raw);
+  const entries: string[] = [];
+  let words: string[] = [];
+  let start = -1;
+  /** Where the open quoted name began, or -1. */
+  let quote = -1;
+  /** An angle bracket opened and not closed yet: the words up to its `>` are one entry. */
+  let bracket = false;
+  /** The open bracket's word: where it ends, and how many words were before it. */
+  let bracketEnd = -1;
+  let bracketWords = 0;
+  /** Before this index a `<` opens no bracket: one opened there was never closed. */
+  let plainUntil = -1;
+  /** The index in entries of the `@` word just read, while nothing else has come after it. */
+  let atEntry = -1;
+  const endName = () => {
+    if (words.length > 0) entries.push(words.join(' '));
+    words = [];
+    bracket = false;
+  };
+  const endWord = (end: number) => {
+    if (start < 0) return;
+    const written = text.slice(start, end);
+    const word = textPrefixed(written) ? written.slice(1) : written;
+    const at = start;
+    start = -1;
+    const opens = word.lastIndexOf('<');
+    const pending = atEntry;
+    atEntry = -1;
+    if (opens >= 0 && pending >= 0 && pending === entries.length - 1 && words.length === 0) {
+      // a name with an `@` (not an address itself) before the bracket: the bracket's name
+      const name = entries[pending]!;
+      if (recipientAddress(name) === null) words.push(entries.pop()!);
+    }
+    if (bracket) {
+      words.push(word);
+      if (word.includes('>')) endName();
+    } else if (word.length > 1 && quoted(word) && word.endsWith(word[0]!)) words.push(word);
+    else if (opens >= 0 && !word.includes('>', opens) && at >= plainUntil) {
+      bracketWords = words.length;
+      bracketEnd = end;
+      words.push(word);
+      bracket = true;
+    } else if (quoted(word)) words.push(word);
+    else if (opens >= 0 && at >= plainUntil) {
+      // an address in brackets ends the entry; the words before it are its name
+      entries.push([...words, word].join(' '));
+      words = [];
+    } else if (word.includes('@')) {
+      endName();
+      entries.push(word);
+      atEntry = entries.length - 1;
+    } else words.push(word);
+  };
+  /** Whether the apostrophe at `i` starts a word that is a spreadsheet's text prefix and an address. */
+  const prefixAt = (i: number) => {
+    let end = i + 1;
+    while (end < text.length) {
+      const code = text.charCodeAt(end);
+      if (isSpace(code) || isSeparator(code)) break;
+      end++;
+    }
+    return textPrefixed(text.slice(i, end));
+  };
+  // the text's end is read as a line's end
+  for (let i = 0; i <= text.length && entries.length < limit; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 10;
+    if (quote >= 0) {
+      if (code === text.charCodeAt(quote)) quote = -1;
+      else if (LINE_BREAKS.has(code)) {
+        // a stray quote: on from the character after it, the word still starting at the quote
+        i = quote;
+        quote = -1;
+      }
+    } else if (isSeparator(code)) {
+      endWord(i);
+      if (bracket && words.length > bracketWords + 1) {
+        // a stray `<` took the words after it: they are read again, it a plain character
+        words.length = bracketWords;
+        bracket = false;
+        plainUntil = i;
+        start = bracketEnd - 1;
+        while (
+          start > 0 &&
+          !isSpace(text.charCodeAt(start - 1)) &&
+          !isSeparator(text.charCodeAt(start - 1))
+        )
+          start--;
+        i = bracketEnd - 1;
+        continue;
+      }
+      endName();
+      atEntry = -1;
+    } else if (isSpace(code)) endWord(i);
+    else {
+      if ((code === 34 || code === 39) && start < 0 && !(code === 39 && prefixAt(i))) quote = i;
+      if (start < 0) start = i;
+    }
+  }
+  return entries.slice(0, limit);
+}
+
+/**
+ * The address of one entry (`address`, `<address>`, `Name <address>`, `Name < address >`, each
+ * maybe `mailto:` as a copied link carries it), or null.
+ */
+export function recipientAddress(entry: string): string | null {
+  if (entry.length > LETTER_LIMITS.recipientEntry * 2) return null;
+  const value = readableRecipients(entry).trim();
+  if (value.length > LETTER_LIMITS.recipientEntry) return null;
+  const named = /^(?:"[^"]*"\s*|'[^']*'\s*|[^<>]*)<([^<>]*)>$/.exec(value);
+  const given = (named ? named[1]! : value).trim();
+  const address = (textPrefixed(given) ? given.slice(1) : given).replace(/^mailto:/i, '');
+  return address.length <= LETTER_LIMITS.email && isEmail(address) ? address.toLowerCase() : null;
+}
+
+/**
+ * A list of entries to the addresses to send to: each entry an address (`recipientAddress`),
+ * duplicates in any case merged, at most 100 after merging; more than 1,000 entries are refused
+ * whole, unread (`tooManyEntries`). A bad entry's issue carries the bad entries
+ * (`params.invalid`), which the dialog names; the message names the first few too.
+ */
+export const ZRecipients = z
+  .array(z.string({ error: LETTER_MESSAGES.emailInvalid }), {
+    error: LETTER_MESSAGES.emailInvalid,
+  })
+  .min(1, { error: LETTER_MESSAGES.emailInvalid })
+  .max(LETTER_LIMITS.recipientEntries, { error: LETTER_MESSAGES.tooManyEntries })
+  .transform((entries, ctx) => {
+    const invalid: string[] = [];
+    const emails = new Set<string>();
+    for (const entry of entries) {
+      const address = recipientAddress(entry);
+      if (address === null) invalid.push(entry);
+      else emails.add(address);
+    }
+    if (invalid.length > 0) {
+      const { named, more } = namedEntries(invalid);
+      const list = named.map((e) => JSON.stringify(e)).join(', ');
+      ctx.addIssue({
+        code: 'custom',
+        message: `${LETTER_MESSAGES.emailInvalid}: ${list}${more > 0 ? ` and ${more} more` : ''}`,
+        params: { invalid },
+      });
+      return z.NEVER;
+    }
+    if (emails.size > LETTER_LIMITS.manualMax) {
+      ctx.addIssue({ code: 'custom', message: LETTER_MESSAGES.tooManyAddresses });
+      return z.NEVER;
+    }
+    return [...emails];
+  });
+
+/** An entry as a message shows it: at most 40 characters. */
+export const shortEntry = (entry: string): string =>
+  entry.length > 40 ? `${entry.slice(0, 39)}…` : entry;
+
+/**
+ * What a message names of the bad entries: the first RECIPIENTS_NAMED, each as `shortEntry`
+ * shows it, and how many more there are (the server's English and the dialog's texts alike).
+ */
+export const namedEntries = (invalid: readonly string[]): { named: string[]; more: number } => ({
+  named: invalid.slice(0, RECIPIENTS_NAMED).map(shortEntry),
+  more: Math.max(0, invalid.length - RECIPIENTS_NAMED),
+});
+
+export interface TRecipientsRead {
+  /** The addresses to send to, lower case, each once. */
+  emails: string[];
+  /** Entries that repeat an address already in the list (in any case). */
+  duplicates: number;
+  /** The entries that are not addresses, in the box's order. */
+  invalid: string[];
+  /** The first problem in the spec's words (`LETTER_MESSAGES`), or null. */
+  error: string | null;
+}
+
+/** The manual send's box read as the dialog shows it, through ZRecipients. */
+export function parseRecipients(text: string): TRecipientsRead {
+  const entries = splitRecipients(text);
+  if (entries.length === 0) return { emails: [], duplicates: 0, invalid: [], error: null };
+  const parsed = ZRecipients.safeParse(entries);
+  if (parsed.success) {
+    return {
+      emails: parsed.data,
+      duplicates: entries.length - parsed.data.length,
+      invalid: [],
+      error: null,
+    };
+  }
+  const issue = parsed.error.issues[0]!;
+  const invalid = (issue.code === 'custom' && (issue.params?.invalid as string[])) || [];
+  const error = invalid.length > 0 ? LETTER_MESSAGES.emailInvalid : issue.message;
+  return { emails: [], duplicates: 0, invalid, error };
+}
