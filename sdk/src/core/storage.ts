@@ -21,7 +21,19 @@ export const SEALED = 'rb1.';
 export { sessionKey } from './session-key.js';
 export { LEGACY_PROFILE_KEY, PROFILE_KEY, stored, subscribe };
 
-const vault = () => import('./vault.js').then((m) => (m.onLateKey(() => void adopt()), m));
+let chunk: Promise<typeof import('./vault.js')> | undefined;
+/**
+ * The key's chunk, loaded once: its late-key handler is registered when it first loads. An import
+ * that failed (the network) is tried again by the next call, as before.
+ */
+const vault = () =>
+  (chunk ??= import('./vault.js').then(
+    (m) => (m.onLateKey(() => void adopt()), m),
+    (err: unknown) => {
+      chunk = undefined;
+      throw err;
+    },
+  ));
 
 /**
  * The key answered after the page went on without it (a slow device): every value is settled by
