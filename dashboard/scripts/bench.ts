@@ -91,7 +91,7 @@ async function acceptTerms(page: Page) {
 }
 
 /**
- * The seeded demo owner (supabase/seed.sql): a paid plan, 15 blocks of all nine types, tags and
+ * The seeded demo owner (supabase/seed/): a paid plan, 15 blocks of all nine types, tags and
  * their history; the dashboard's worst realistic first load beside the new owner's empty one.
  */
 async function measureDemoOwner(browser: Browser, base: string): Promise<Transfer> {

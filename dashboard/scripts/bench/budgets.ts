@@ -17,7 +17,7 @@ export const JS_BUDGETS_KB = {
   /** /dashboard/reaction, signed in, with the terms accepted. */
   dashboard: 200,
   /**
-   * The same page for the seeded demo owner (supabase/seed.sql: a paid plan, 15 blocks, the 12
+   * The same page for the seeded demo owner (supabase/seed/: a paid plan, 15 blocks, the 12
    * reaction blocks on this list, tags), right after signing in: the list's worst realistic case
    * beside a new owner's empty one, under the same budget (200.4 KB, over it and unchecked,
    * before zod left the first load on 2026-11-29).

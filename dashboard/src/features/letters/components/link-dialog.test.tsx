@@ -95,7 +95,7 @@ describe('letter button dialog', () => {
     });
     // an ending that is a real top-level domain is a domain, though it also names a file type
     // (before, these were refused as file names)
-    for (const domain of ['example.md', 'site.zip', 'film.mov', 'app.py'])
+    for (const domain of ['example.md', 'site.zip', 'film.mov', 'app.py', '192.168.0.1/a'])
       expect(applied(domain)).toEqual({ cta: { text: 'Read', link: `https://${domain}` } });
     onChange.mockClear();
     // not a link by any reading: still refused, nothing set. A file name is not a domain, a
@@ -108,6 +108,18 @@ describe('letter button dialog', () => {
       'index.html',
       'setup.exe',
       'scan.heic',
+      // rev-break B2: these became https://style.css and were taken
+      'style.css',
+      'app.js',
+      'data.sql',
+      'backup.tar',
+      'song.ogg',
+      'design.psd',
+      'disk.iso',
+      'setup.msi',
+      'notes.log',
+      'x.yaml',
+      '1.2',
       '-x.com',
       'https://user:pass@evil.example/login',
     ])

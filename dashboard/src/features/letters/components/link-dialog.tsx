@@ -54,7 +54,7 @@ const FIELDS: Record<LetterButtonKind, LinkField[]> = {
  * is a link to that file.
  */
 const FILE_ENDINGS =
-  /\.(pdf|html?|php|aspx?|jsp|jpe?g|png|gif|webp|svg|avif|bmp|heic|tiff?|docx?|xlsx?|pptx?|hwpx?|rtf|epub|txt|csv|json|xml|mp[34]|wav|avi|mkv|webm|rar|gz|exe|dmg|apk)$/i;
+  /\.(pdf|html?|php|aspx?|jsp|jpe?g|png|gif|webp|svg|avif|bmp|heic|tiff?|docx?|xlsx?|pptx?|hwpx?|rtf|epub|txt|csv|json|xml|mp[34]|wav|avi|mkv|webm|rar|gz|exe|dmg|apk|css|m?js|ts|sql|tar|tgz|ogg|flac|m4a|psd|iso|msi|log|ya?ml|toml|ini|bak|pem|crt|ics|vcf|od[tsp])$/i;
 const EMAIL = /^[^\s@:/]+@[^\s@:/]+\.[^\s@:/]+$/;
 
 /**
@@ -73,7 +73,10 @@ export function meantLink(field: LinkField, value: string): string {
     if (EMAIL.test(after.split('?')[0] ?? '')) return 'mailto:' + after;
   }
   const host = /^([\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+)(:\d+)?([/?#]\S*)?$/u.exec(v);
-  if (host && !host[1]!.startsWith('-') && /^(\p{L}{2,}|\d+)$/u.test(host[1]!.split('.').pop()!)) {
+  // the last label a top-level domain's letters, or an IPv4 address's four numbers (`1.2` is none)
+  const named = host && /^\p{L}{2,}$/u.test(host[1]!.split('.').pop()!);
+  const ipv4 = host && /^\d{1,3}(\.\d{1,3}){3}$/.test(host[1]!);
+  if (host && !host[1]!.startsWith('-') && (named || ipv4)) {
     if (!(FILE_ENDINGS.test(host[1]!) && !host[3])) return 'https://' + v;
   }
   return v;
