@@ -16,7 +16,9 @@ export async function mountReady<T extends HTMLElement & { updateComplete: Promi
   const all = { 'block-id': B1, ...attrs, 'project-url': PROJECT, 'anon-key': KEY };
   const list = Object.entries(all).map(([name, value]) => `${name}="${quoted(value)}"`);
   const el = await fixture<T>(`<${tag} ${list.join(' ')}></${tag}>`);
-  await until(() => (el as unknown as { _status: string })._status === 'ready');
+  // a bound on a hang, not a measure: on a busy machine, or behind a storage that gives its key up
+  // only at vault.ts's 3 s bound (storage.hung), getting ready took over until's 2 s default
+  await until(() => (el as unknown as { _status: string })._status === 'ready', 15_000);
   await el.updateComplete;
   return el;
 }
