@@ -143,6 +143,27 @@ function siteEnvValues() {
 }
 
 /**
+ * The footer's configuration as src/config/site.ts parses it from the SITE_* settings, as JSON:
+ * the browser build gets the result, not the parser. Invalid settings
+ * are dropped here as there; the prerender step refuses them.
+ */
+function siteConfigJson() {
+  const { outputFiles } = buildSync({
+    entryPoints: [join(root, 'src/config/site.ts')],
+    bundle: true,
+    write: false,
+    format: 'cjs',
+    platform: 'node',
+    alias: { '@reaction-blocks/contracts': CONTRACTS_DIR.replace(/[\\/]$/, '') },
+  });
+  const module = { exports: {} };
+  new Function('module', 'exports', 'process', outputFiles[0].text)(module, module.exports, {
+    env: { ...process.env, PARSED_SITE_CONFIG: undefined },
+  });
+  return JSON.stringify(module.exports.parseSiteConfig(module.exports.siteEnv).config);
+}
+
+/**
  * viewer/page.ts as one inline classic script: its one import, the contracts' id rule, bundled in
  * (`@reaction-blocks/contracts/<module>` mapped as scripts/contracts.mjs maps it).
  */
@@ -203,6 +224,7 @@ export default [
           'process.env.SUPABASE_ANON_KEY': JSON.stringify(process.env.SUPABASE_ANON_KEY ?? ''),
           'process.env.SDK_URL': JSON.stringify(process.env.SDK_URL ?? ''),
           ...siteEnvValues(),
+          'process.env.PARSED_SITE_CONFIG': JSON.stringify(siteConfigJson()),
         },
       }),
       nodeResolve({

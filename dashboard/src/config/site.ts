@@ -186,4 +186,12 @@ export const siteEnv: SiteEnv = {
   SITE_SEND_NOTICE_KO: process.env.SITE_SEND_NOTICE_KO,
 };
 
-export const site: SiteConfig = parseSiteConfig(siteEnv).config;
+/**
+ * The configuration. The browser build gets it parsed at build time (PARSED_SITE_CONFIG, the JSON
+ * text rollup.config.mjs puts in place of the name, from this module's own parseSiteConfig), so
+ * no visitor downloads the parser; Node (the prerender step, tests) parses the settings here.
+ */
+const parsedAtBuild = process.env.PARSED_SITE_CONFIG;
+export const site: SiteConfig = parsedAtBuild
+  ? (JSON.parse(parsedAtBuild) as SiteConfig)
+  : parseSiteConfig(siteEnv).config;
