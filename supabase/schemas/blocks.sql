@@ -336,6 +336,7 @@ declare
   v_question_map jsonb;
   v_ending_map jsonb;
   v_suffix text;
+  v_paid boolean;
 begin
   select * into v_src from public.blocks where id = p_block_id and owner_id = v_uid;
   if v_uid is null or not found then
@@ -351,9 +352,18 @@ begin
   insert into public.blocks select (v_new).* returning * into v_new;
   perform set_config('private.skip_block_defaults', 'off', true);
 
+  -- the copy's Notion link is a new link: kept only as save_block_private would take it (a paid
+  -- owner, a target the current connection listed), else the copy is unlinked
+  select coalesce(p.paid, false) into v_paid from public.profiles p where p.id = v_uid;
   update public.block_private d
-    set mail_to = s.mail_to, notion_database = s.notion_database, notion_page = s.notion_page,
-        notion_database_title = s.notion_database_title, mail_from = s.mail_from,
+    set mail_to = s.mail_to,
+        notion_database = case when coalesce(v_paid, false) and coalesce(s.notion_database, '') <> ''
+          then private.notion_listed_id(v_uid, s.notion_database, 'data_source') end,
+        notion_page = case when coalesce(v_paid, false) and coalesce(s.notion_page, '') <> ''
+          then private.notion_listed_id(v_uid, s.notion_page, 'page') end,
+        notion_database_title = case when coalesce(v_paid, false) then s.notion_database_title
+          else 'response_id' end,
+        mail_from = s.mail_from,
         mail_name = s.mail_name, mail_html = s.mail_html, template_mode = s.template_mode,
         brunch_profile_page = s.brunch_profile_page, publish_mode = s.publish_mode
     from public.block_private s

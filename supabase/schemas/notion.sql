@@ -42,14 +42,16 @@ grant select, insert, update, delete on private.integration_tokens to service_ro
 -- since (removed and another workspace connected, or connected again to another workspace) cannot
 -- link a block to a database the current token cannot reach. The database cannot ask Notion what
 -- a token reaches; what the connection listed is what it knows (docs/data-model.md, Notion).
--- Ids are kept as private.notion_id writes them. The rows go with the integration; connecting
--- another workspace drops the other workspace's rows (save_notion_connection).
+-- Ids are matched as private.notion_id writes them (object_id); listed_id keeps the id as Notion
+-- answered it, the spelling a block is linked with. The rows go with the integration; connecting
+-- again (a new token, whose pages may be fewer) drops them all (save_notion_connection).
 create table private.notion_listed (
   integration_id uuid not null references public.integrations (id) on delete cascade,
   object_id text not null check (char_length(object_id) <= 100),
   object text not null check (object in ('data_source', 'page')),
   workspace_id text not null check (char_length(workspace_id) <= 100),
   listed_at timestamptz not null default now(),
+  listed_id text check (char_length(listed_id) <= 100),
   primary key (integration_id, object_id)
 );
 comment on table private.notion_listed is
@@ -82,22 +84,40 @@ $$;
 revoke execute on function private.notion_listed_by(uuid, text, text) from public;
 grant execute on function private.notion_listed_by(uuid, text, text) to service_role;
 
+-- The id `p_object_id` as the owner's current connection listed it (Notion's spelling), or null
+-- when it did not list it (private.notion_listed_by). A block is linked with this spelling, so
+-- the dashboard finds its link among the listed objects and Notion gets the id it answered.
+create function private.notion_listed_id(p_user_id uuid, p_object_id text, p_object text)
+returns text language sql stable set search_path = '' as $$
+  select coalesce(l.listed_id, btrim(p_object_id))
+    from public.integrations i
+      join private.integration_tokens t on t.integration_id = i.id
+      join private.notion_listed l on l.integration_id = i.id
+    where i.user_id = p_user_id and i.provider = 'notion'
+      and l.object_id = private.notion_id(p_object_id) and l.object = p_object
+      and l.workspace_id = coalesce(t.token_data ->> 'workspace_id', '');
+$$;
+revoke execute on function private.notion_listed_id(uuid, text, text) from public;
+grant execute on function private.notion_listed_id(uuid, text, text) to service_role;
+
 -- Keeps what a search listed ([{id, object}]) for the connection `p_integration_id`, when it is
 -- still the owner's connection to workspace `p_workspace_id` (a search that ran while the
 -- connection was replaced keeps nothing). Answers how many were kept.
 create function public.keep_notion_listed(p_integration_id uuid, p_workspace_id text, p_objects jsonb)
 returns integer language sql security definer set search_path = '' as $$
   with kept as (
-    insert into private.notion_listed (integration_id, object_id, object, workspace_id)
+    insert into private.notion_listed (integration_id, object_id, listed_id, object, workspace_id)
       select distinct on (private.notion_id(o ->> 'id'))
-             p_integration_id, private.notion_id(o ->> 'id'), o ->> 'object', p_workspace_id
+             p_integration_id, private.notion_id(o ->> 'id'), left(btrim(o ->> 'id'), 100),
+             o ->> 'object', p_workspace_id
       from jsonb_array_elements(coalesce(p_objects, '[]'::jsonb)) o
       where o ->> 'object' in ('data_source', 'page') and coalesce(o ->> 'id', '') <> ''
         and exists (select 1 from private.integration_tokens t
                     where t.integration_id = p_integration_id
                       and t.token_data ->> 'workspace_id' = p_workspace_id)
     on conflict (integration_id, object_id) do update
-      set object = excluded.object, workspace_id = excluded.workspace_id, listed_at = now()
+      set object = excluded.object, listed_id = excluded.listed_id,
+          workspace_id = excluded.workspace_id, listed_at = now()
     returning 1
   )
   select count(*)::integer from kept;
@@ -278,10 +298,9 @@ begin
     values (v_integration.id, p_access_token, null, coalesce(p_token_data, '{}'::jsonb), now())
     on conflict (integration_id) do update
       set access_token = excluded.access_token, token_data = excluded.token_data, updated_at = now();
-  -- another workspace: what the previous one listed cannot be linked any more
-  delete from private.notion_listed
-    where integration_id = v_integration.id
-      and workspace_id is distinct from coalesce(p_token_data ->> 'workspace_id', '');
+  -- a new token (another workspace, or the same one with other pages shared): what the previous
+  -- one listed may not be reachable any more; the section lists again before choosing
+  delete from private.notion_listed where integration_id = v_integration.id;
   delete from public.integration_notes where user_id = p_user_id and code = 'unauthorized';
   update private.jobs set run_at = now(), updated_at = now()
     where kind = 'notion' and group_key = 'notion:' || p_user_id and status = 'queued' and run_at > now();

@@ -194,6 +194,7 @@ declare
   v_old public.block_private;
   v_new public.block_private;
   v_connected boolean := true;
+  v_unlisted boolean := false;
 begin
   perform private.check_setting_keys(p_private, v_allowed);
 
@@ -244,14 +245,19 @@ begin
     raise exception 'Notion is not connected: connect it again, then choose' using errcode = 'P0001';
   end if;
   -- a new target is one the current connection listed (notion.sql, private.notion_listed): a tab
-  -- still holding the list of a connection replaced since (another workspace connected) is
-  -- refused, and reads the list again
-  if (nullif(v_new.notion_database, '') is distinct from nullif(v_old.notion_database, '')
-      and coalesce(v_new.notion_database, '') <> ''
-      and not private.notion_listed_by(p_block.owner_id, v_new.notion_database, 'data_source'))
-     or (nullif(v_new.notion_page, '') is distinct from nullif(v_old.notion_page, '')
-      and coalesce(v_new.notion_page, '') <> ''
-      and not private.notion_listed_by(p_block.owner_id, v_new.notion_page, 'page')) then
+  -- still holding the list of a connection replaced since (connected again) is refused, and
+  -- reads the list again. The link is kept as Notion spelled the id (private.notion_listed_id).
+  if nullif(v_new.notion_database, '') is distinct from nullif(v_old.notion_database, '')
+     and coalesce(v_new.notion_database, '') <> '' then
+    v_new.notion_database := private.notion_listed_id(p_block.owner_id, v_new.notion_database, 'data_source');
+    v_unlisted := v_new.notion_database is null;
+  end if;
+  if nullif(v_new.notion_page, '') is distinct from nullif(v_old.notion_page, '')
+     and coalesce(v_new.notion_page, '') <> '' then
+    v_new.notion_page := private.notion_listed_id(p_block.owner_id, v_new.notion_page, 'page');
+    v_unlisted := v_unlisted or v_new.notion_page is null;
+  end if;
+  if v_unlisted then
     raise exception 'This Notion database or page is not in the connected workspace: choose again'
       using errcode = 'P0001';
   end if;

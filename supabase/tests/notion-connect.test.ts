@@ -335,6 +335,49 @@ describe('401 and remove', () => {
       expect((await save(owner, button, { notion_database: a.ds })).status).toBe(200);
     });
 
+    it('connecting the same workspace again (a new token, maybe fewer pages) forgets the listing', async () => {
+      const owner = await paidOwner('notion-again');
+      const button = await createBlock(owner, 'button');
+      const ws = await connect(owner);
+      const a = await ids(ws);
+      expect((await search(owner, 'database')).status).toBe(200);
+      await connect(owner, ws);
+      const refused = await save(owner, button, { notion_database: a.ds });
+      expect([refused.status, refused.json.error?.message]).toEqual([400, NOT_LISTED]);
+      expect(await linkOf(button)).toEqual({ db: null, page: null });
+      expect((await search(owner, 'database')).status).toBe(200);
+      expect((await save(owner, button, { notion_database: a.ds })).status).toBe(200);
+    });
+
+    it('a duplicate keeps its Notion link only where a save would take it, else is unlinked', async () => {
+      const owner = await paidOwner('notion-copy');
+      const button = await createBlock(owner, 'button');
+      const like = await createBlock(owner, 'like');
+      const a = await ids(await connect(owner));
+      expect((await search(owner, 'database')).status).toBe(200);
+      expect((await search(owner, 'page')).status).toBe(200);
+      expect((await save(owner, button, { notion_database: a.ds })).status).toBe(200);
+      expect((await save(owner, like, { notion_page: a.page })).status).toBe(200);
+      const copy = async (blockId: string) => {
+        const { data, error } = await owner.client.rpc('duplicate_block', { p_block_id: blockId });
+        expect(error).toBeNull();
+        return (data as { id: string }).id;
+      };
+      // the current connection listed both: the copies keep the links
+      expect(await linkOf(await copy(button))).toEqual({ db: a.ds, page: null });
+      expect(await linkOf(await copy(like))).toEqual({ db: null, page: a.page });
+      // a plan that lapsed: a free owner's save is refused, so the copy is unlinked
+      await sql('update public.profiles set paid = false where id = $1', [owner.id]);
+      expect(await linkOf(await copy(button))).toEqual({ db: null, page: null });
+      await sql('update public.profiles set paid = true where id = $1', [owner.id]);
+      // another workspace connected over A: A's targets are no longer listed, the copies are unlinked
+      await connect(owner);
+      expect(await linkOf(await copy(button))).toEqual({ db: null, page: null });
+      expect(await linkOf(await copy(like))).toEqual({ db: null, page: null });
+      // the originals keep their links (the worker finds out, as before)
+      expect((await linkOf(button)).db).toBe(a.ds);
+    });
+
     it('a page is no data source and a data source no page; an id is matched without dashes or case', async () => {
       const owner = await paidOwner('notion-kind');
       const button = await createBlock(owner, 'button');
@@ -348,7 +391,12 @@ describe('401 and remove', () => {
       expect([dbAsPage.status, dbAsPage.json.error?.message]).toEqual([400, NOT_LISTED]);
       const written = a.ds.replaceAll('-', '').toUpperCase();
       expect((await save(owner, button, { notion_database: written })).status).toBe(200);
-      expect((await save(owner, like, { notion_page: a.page })).status).toBe(200);
+      // kept as Notion spelled it when listed, so the section finds its own link
+      expect((await linkOf(button)).db).toBe(a.ds);
+      expect((await save(owner, like, { notion_page: `  ${a.page.toUpperCase()}  ` })).status).toBe(
+        200,
+      );
+      expect((await linkOf(like)).page).toBe(a.page);
     });
 
     it('no connection still says connect first; clients cannot keep a listing', async () => {
