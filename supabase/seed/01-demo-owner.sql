@@ -38,10 +38,11 @@ update public.profiles
   where id = '00000000-0000-4000-8000-000000000001';
 
 -- The demo owner's plan history: a legacy "$7 Plan" of the old system (expired), then a Custom
--- plan of 20 blocks and 10,000 emails a month ($13) paid through a PayPal subscription that the
--- local PayPal fake knows (I-DEMO0PLAN0001, supabase/local/providers/paypal), so Stop and Change
--- work against it. The limits follow the active row through private.apply_plan_limits, the one
--- writer of paid, block_limit and response_monthly_limit.
+-- plan of 16 more blocks and 9,000 more emails a month ($13; 19 and 9,100 with Starter's) paid
+-- through a PayPal subscription that the local PayPal fake knows (I-DEMO0PLAN0001,
+-- supabase/local/providers/paypal), so Stop and Change work against it. The limits follow the
+-- active row through private.apply_plan_limits, the one writer of paid, block_limit and
+-- response_monthly_limit.
 insert into public.payments (user_id, type, price, method, start_date, end_date, is_active, content,
                              created_at)
 values (
