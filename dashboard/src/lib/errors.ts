@@ -15,6 +15,13 @@ export function messageOf(cause: unknown): string {
   return String(cause);
 }
 
+/** The browsers' and Vite's messages for a module chunk that could not be loaded. */
+const CHUNK_FAILED =
+  /dynamically imported module|importing a module script failed|unable to preload css/i;
+
+/** Whether the browser says it is online (true where it cannot say). */
+const browserOnline = () => typeof navigator === 'undefined' || navigator.onLine !== false;
+
 /** What a failed call's answer was, by its code (PostgREST, SQLSTATE or a function's). */
 const FAILURE_REASONS: ReadonlyArray<
   readonly [(code: string, message: string, name: string, status: unknown) => boolean, string]
@@ -28,6 +35,14 @@ const FAILURE_REASONS: ReadonlyArray<
   ],
   // a function's 429 whatever its code: too many calls in a short time (its wait follows)
   [(_code, _message, _name, status) => status === 429, 'tooMany'],
+  // a code chunk that did not load (e.g. a block write's `await import('./schemas')`):
+  // Chromium's "Failed to fetch dynamically imported module", Firefox's "error loading
+  // dynamically imported module", Safari's "Importing a module script failed", Vite's "Unable to
+  // preload CSS". Online, the usual cause is a new deploy that removed the tab's old chunks:
+  // reloading loads the new ones. Offline it is the connection (the next rule would say so for
+  // Chromium's wording only).
+  [(code, message) => code === '' && CHUNK_FAILED.test(message) && browserOnline(), 'updated'],
+  [(code, message) => code === '' && CHUNK_FAILED.test(message), 'offline'],
   // no answer at all: postgrest-js names the fetch's error ("TypeError: Failed to fetch"),
   // invokeFunction keeps functions-js's name (FunctionsFetchError: the request was not sent)
   [

@@ -1,5 +1,5 @@
 import type { User } from '@supabase/auth-js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AUTH_STORAGE_KEY, mayHaveSession } from './auth-storage';
 import { formatWait, messageOf, failureReason, sharedMessageReason, withWait } from './errors';
 import { detectLanguage, initI18n, toLanguage } from './i18n';
@@ -148,6 +148,49 @@ describe('failureReason', () => {
       } finally {
         await i18next.changeLanguage('en');
       }
+    }
+  });
+});
+
+describe('failureReason of a code chunk that did not load', () => {
+  it('says the dashboard was updated when the browser is online, the connection when it is not', async () => {
+    initI18n();
+    const i18next = (await import('i18next')).default;
+    // Chromium's, Firefox's and Safari's words for an import() whose chunk is gone
+    const failures = [
+      new TypeError(
+        'Failed to fetch dynamically imported module: https://app.example/assets/schemas-1a2b.js',
+      ),
+      new TypeError(
+        'error loading dynamically imported module: https://app.example/assets/schemas-1a2b.js',
+      ),
+      new TypeError('Importing a module script failed.'),
+    ];
+    const online = vi.spyOn(navigator, 'onLine', 'get');
+    try {
+      online.mockReturnValue(true);
+      for (const cause of failures)
+        expect(failureReason(cause), cause.message).toBe(
+          'The dashboard was updated meanwhile. Reload the page, then try again.',
+        );
+      await i18next.changeLanguage('ko');
+      expect(failureReason(failures[0])).toBe(
+        '그사이 대시보드가 업데이트되었습니다. 페이지를 새로 고침한 뒤 다시 시도해 주세요.',
+      );
+      await i18next.changeLanguage('en');
+      online.mockReturnValue(false);
+      for (const cause of failures)
+        expect(failureReason(cause), cause.message).toBe(
+          'The connection failed. Check it and try again.',
+        );
+      // a plain network failure is still the connection, online or not
+      online.mockReturnValue(true);
+      expect(failureReason(new TypeError('Failed to fetch'))).toBe(
+        'The connection failed. Check it and try again.',
+      );
+    } finally {
+      online.mockRestore();
+      await i18next.changeLanguage('en');
     }
   });
 });

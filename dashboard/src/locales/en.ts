@@ -32,6 +32,8 @@ const en = {
       // another account signed in in another tab (the dashboard offers only the owner's blocks)
       blockGone:
         'This block is no longer among your blocks (deleted meanwhile, or another account signed in). Reload to see your blocks as they are now.',
+      // a code chunk that no longer exists after a new deploy (lib/errors.ts)
+      updated: 'The dashboard was updated meanwhile. Reload the page, then try again.',
       other: 'Something went wrong on our side. Try again in a moment.',
     },
   },

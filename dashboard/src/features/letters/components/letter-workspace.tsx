@@ -41,6 +41,7 @@ import {
   draftFromData,
   draftToSave,
   pickSender,
+  readLetterModel,
   sameDraft,
   withoutBlock,
   type LetterDraft,
@@ -126,6 +127,11 @@ export function LetterWorkspacePage() {
   // block workspace's: compared with the saved letter as read (`from`, not `base`, which takes the
   // sender only once the senders are read), restored with the sender as the senders allow.
   const from = useMemo(() => (saved ? draftFromData(saved) : null), [saved]);
+  // parts of the saved letter that no longer parse: left out of the draft, and said (B9)
+  const storedLeftOut = useMemo(
+    () => (saved ? readLetterModel(saved.private?.letter).leftOut : 0),
+    [saved],
+  );
   const restore = useCallback((d: LetterDraft) => setDraft(pick(d)), [pick, setDraft]);
   const kept = useKeptDraft({ ownerId: user?.id, blockId, base: from, draft, dirty, restore });
   // the same guard as the block workspace's: the tab closing, the back link and the browser's Back
@@ -394,6 +400,11 @@ export function LetterWorkspacePage() {
                   />
                   <span aria-live="polite">{t('letters.loadingPage', { percent: progress })}</span>
                 </div>
+              ) : null}
+              {storedLeftOut > 0 ? (
+                <p className="warning-note" role="note">
+                  {t('letters.storedLeftOut', { count: storedLeftOut })}
+                </p>
               ) : null}
               {leftOutLines(t, leftOut).map((line) => (
                 <p key={line} className="warning-note" role="note">

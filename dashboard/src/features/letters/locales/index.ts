@@ -31,6 +31,11 @@ export const en = {
   loadSample: 'Load sample',
   loadingPage: 'Loading the page… {{percent}}%',
   loadedWarnings: 'Loaded. {{count}} image(s) could not be copied and were left out.',
+  // parts of the saved letter that no longer meet the letter's rules (model/draft.ts readLetterModel)
+  storedLeftOut_one:
+    '1 part of the saved letter could not be opened (it no longer meets the letter rules, e.g. an image address with a user name) and was left out; saving stores the letter without it.',
+  storedLeftOut_other:
+    '{{count}} parts of the saved letter could not be opened (they no longer meet the letter rules, e.g. an image address with a user name) and were left out; saving stores the letter without them.',
   // what the loaded page had that the letter does not carry (web-to-template's leftOut)
   leftOut: {
     cut: 'The page is long: the letter holds its first {{count}} parts; the rest of the page is not in it.',
@@ -223,6 +228,10 @@ export const ko: typeof en = {
   loadSample: '샘플 불러오기',
   loadingPage: '페이지를 불러오는 중… {{percent}}%',
   loadedWarnings: '불러왔습니다. 이미지 {{count}}개는 복사하지 못해 제외했습니다.',
+  storedLeftOut_one:
+    '저장된 레터의 {{count}}개 부분을 열 수 없어(사용자 이름이 든 이미지 주소처럼 지금의 레터 규칙에 맞지 않음) 제외했습니다. 저장하면 이 부분 없이 레터가 저장됩니다.',
+  storedLeftOut_other:
+    '저장된 레터의 {{count}}개 부분을 열 수 없어(사용자 이름이 든 이미지 주소처럼 지금의 레터 규칙에 맞지 않음) 제외했습니다. 저장하면 이 부분 없이 레터가 저장됩니다.',
   leftOut: {
     cut: '페이지가 깁니다. 레터에는 앞의 {{count}}개 부분만 담겼고 나머지는 빠졌습니다.',
     kinds: '레터에 담지 못한 부분(메일에서 보여 줄 수 없음): {{list}}.',

@@ -1,8 +1,17 @@
 import { formatDate } from '../../../lib/dates';
 import { describe, expect, it } from 'vitest';
-import { canSend, firstAddresses, pickSender, withoutBlock } from './draft';
+import {
+  canSend,
+  draftFromData,
+  draftToSave,
+  firstAddresses,
+  pickSender,
+  readLetterModel,
+  withoutBlock,
+} from './draft';
+import type { LetterData } from '../api/letters';
 import { letterMessage } from './messages';
-import { emptyLetter } from '@reaction-blocks/contracts/letters';
+import { emptyLetter, ZSaveLetter } from '@reaction-blocks/contracts/letters';
 
 describe('letter draft rules', () => {
   it('the sender: a verified one stays, another is cleared, none takes the first verified', () => {
@@ -53,5 +62,42 @@ describe('letter draft rules', () => {
       'letters.errors.writerArticle{"writer":"me"}',
     );
     expect(letterMessage(t, 'Something else')).toBe('Something else');
+  });
+
+  it('a stored letter that no longer parses keeps the parts that do and counts the rest (B9)', () => {
+    // stored before the image rule refused a user name or password (3031f41d)
+    const stored = {
+      version: 1,
+      source: { mode: 'notion', url: 'https://x.notion.site/page' },
+      blocks: [
+        { id: 'p1', type: 'paragraph', spans: [{ text: 'Hello' }] },
+        { id: 'i1', type: 'image', src: 'https://user:pw@cdn.example.com/a.png' },
+        { id: 'd1', type: 'divider' },
+      ],
+      cta: { text: 'Read', link: 'https://example.com/read' },
+      imageButton: { src: 'https://user:pw@cdn.example.com/b.png', link: 'https://example.com' },
+    };
+    const data = {
+      block: { name: 'Weekly', language: 'en' },
+      private: { letter: stored, mail_title: 'Hi', mail_from: '', mail_name: '', page_url: '' },
+    } as unknown as LetterData;
+    const draft = draftFromData(data);
+    expect(draft.model.blocks.map((b) => b.id)).toEqual(['p1', 'd1']);
+    expect(draft.model.cta).toEqual(stored.cta);
+    expect(draft.model.imageButton).toBeNull();
+    expect(draft.model.source).toEqual(stored.source);
+    expect(readLetterModel(stored).leftOut).toBe(2);
+    // what Save would store is a valid letter with the rest of it, not an empty one
+    expect(
+      ZSaveLetter.safeParse(draftToSave('7f3c1c2e-4b6a-4d8e-9a1b-2c3d4e5f6a7b', draft, false))
+        .success,
+    ).toBe(true);
+
+    // a letter that parses, and nothing stored, leave nothing out
+    const good = { ...stored, blocks: stored.blocks.slice(0, 1), imageButton: null };
+    expect(readLetterModel(good)).toEqual({ model: good, leftOut: 0 });
+    expect(readLetterModel(null)).toEqual({ model: emptyLetter(), leftOut: 0 });
+    // something stored that is not a letter at all is said, not silently emptied
+    expect(readLetterModel('not a letter')).toEqual({ model: emptyLetter(), leftOut: 1 });
   });
 });

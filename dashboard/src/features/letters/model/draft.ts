@@ -1,7 +1,9 @@
 // The letter workspace's draft: what Save stores (save-letter), pure functions over it.
 import {
   emptyLetter,
+  ZLetterBlock,
   ZLetterModel,
+  type TLetterBlock,
   type TLetterModel,
   type TSaveLetter,
 } from '@reaction-blocks/contracts/letters';
@@ -19,8 +21,53 @@ export interface LetterDraft {
   model: TLetterModel;
 }
 
+/**
+ * The stored letter model as the editor can hold it, and how many of its parts were left out.
+ * A model that no longer parses as a whole (a rule tightened after it was stored, e.g. an image
+ * address with a user name, refused since 3031f41d) keeps every row, call to action and image
+ * button that still parses; the rest is left out and counted, so the workspace can say so before
+ * a Save stores the letter without them. Nothing stored reads as an empty letter, nothing left out.
+ */
+export function readLetterModel(stored: unknown): { model: TLetterModel; leftOut: number } {
+  if (stored === null || stored === undefined) return { model: emptyLetter(), leftOut: 0 };
+  const whole = ZLetterModel.safeParse(stored);
+  if (whole.success) return { model: whole.data, leftOut: 0 };
+  if (typeof stored !== 'object' || Array.isArray(stored))
+    return { model: emptyLetter(), leftOut: 1 };
+  const raw = stored as Record<string, unknown>;
+  const { shape } = ZLetterModel;
+  let leftOut = 0;
+  const blocks: TLetterBlock[] = [];
+  if (Array.isArray(raw.blocks)) {
+    for (const block of raw.blocks as unknown[]) {
+      const one = ZLetterBlock.safeParse(block);
+      if (one.success) blocks.push(one.data);
+      else leftOut += 1;
+    }
+  } else if (raw.blocks !== undefined) leftOut += 1;
+  /** a button: kept when it parses, else none (counted when there was one) */
+  const button = <K extends 'cta' | 'imageButton'>(key: K): TLetterModel[K] => {
+    const value = raw[key];
+    if (value === null || value === undefined) return null;
+    const one = shape[key].safeParse(value);
+    if (one.success) return one.data as TLetterModel[K];
+    leftOut += 1;
+    return null;
+  };
+  const source = shape.source.safeParse(raw.source ?? null);
+  return {
+    model: {
+      version: 1,
+      source: source.success ? source.data : null,
+      blocks,
+      cta: button('cta'),
+      imageButton: button('imageButton'),
+    },
+    leftOut,
+  };
+}
+
 export function draftFromData(data: LetterData): LetterDraft {
-  const parsed = ZLetterModel.safeParse(data.private?.letter);
   return {
     name: data.block.name,
     language: data.block.language,
@@ -28,7 +75,7 @@ export function draftFromData(data: LetterData): LetterDraft {
     mailFrom: data.private?.mail_from ?? '',
     mailName: data.private?.mail_name ?? '',
     pageUrl: data.private?.page_url ?? '',
-    model: parsed.success ? parsed.data : emptyLetter(),
+    model: readLetterModel(data.private?.letter).model,
   };
 }
 
