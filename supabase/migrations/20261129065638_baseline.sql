@@ -1,10 +1,9 @@
--- Baseline (eighteenth squash): every migration up to 20261129033422 squashed into one, made of the
+-- Baseline (nineteenth squash): every migration up to 20261129065638 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the seventeenth baseline (20261129001633), its schedules and the 7
--- migrations of 2026-11-29 that followed them (6 generated, and one hand-written data step with
--- nothing to fix on a database built from here); its version is the newest one's, so a project
--- that applied them all already has it (docs/data-model.md, "Migrations", says what such a project
--- does). The schedules are in the next migration.
+-- file after file. It replaces the eighteenth baseline (20261129033422), its schedules and the
+-- 2 migrations of 2026-11-29 that followed them (both generated); its version is the newest
+-- one's, so a project that applied them all already has it (docs/data-model.md, "Migrations",
+-- says what such a project does). The schedules are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
 -- =============================================================================================
@@ -894,6 +893,7 @@ declare
   v_question_map jsonb;
   v_ending_map jsonb;
   v_suffix text;
+  v_paid boolean;
 begin
   select * into v_src from public.blocks where id = p_block_id and owner_id = v_uid;
   if v_uid is null or not found then
@@ -909,9 +909,18 @@ begin
   insert into public.blocks select (v_new).* returning * into v_new;
   perform set_config('private.skip_block_defaults', 'off', true);
 
+  -- the copy's Notion link is a new link: kept only as save_block_private would take it (a paid
+  -- owner, a target the current connection listed), else the copy is unlinked
+  select coalesce(p.paid, false) into v_paid from public.profiles p where p.id = v_uid;
   update public.block_private d
-    set mail_to = s.mail_to, notion_database = s.notion_database, notion_page = s.notion_page,
-        notion_database_title = s.notion_database_title, mail_from = s.mail_from,
+    set mail_to = s.mail_to,
+        notion_database = case when coalesce(v_paid, false) and coalesce(s.notion_database, '') <> ''
+          then private.notion_listed_id(v_uid, s.notion_database, 'data_source') end,
+        notion_page = case when coalesce(v_paid, false) and coalesce(s.notion_page, '') <> ''
+          then private.notion_listed_id(v_uid, s.notion_page, 'page') end,
+        notion_database_title = case when coalesce(v_paid, false) then s.notion_database_title
+          else 'response_id' end,
+        mail_from = s.mail_from,
         mail_name = s.mail_name, mail_html = s.mail_html, template_mode = s.template_mode,
         brunch_profile_page = s.brunch_profile_page, publish_mode = s.publish_mode
     from public.block_private s
@@ -8916,6 +8925,95 @@ comment on table private.integration_tokens is
 alter table private.integration_tokens enable row level security;
 grant select, insert, update, delete on private.integration_tokens to service_role;
 
+-- What the owner's Notion connection listed to choose from: every data source and page
+-- search-notion-objects answered, with the workspace it listed them in. A block is linked only to
+-- one of them (save_block_private): a workspace tab still holding the list of a connection replaced
+-- since (removed and another workspace connected, or connected again to another workspace) cannot
+-- link a block to a database the current token cannot reach. The database cannot ask Notion what
+-- a token reaches; what the connection listed is what it knows (docs/data-model.md, Notion).
+-- Ids are matched as private.notion_id writes them (object_id); listed_id keeps the id as Notion
+-- answered it, the spelling a block is linked with. The rows go with the integration; connecting
+-- again (a new token, whose pages may be fewer) drops them all (save_notion_connection).
+create table private.notion_listed (
+  integration_id uuid not null references public.integrations (id) on delete cascade,
+  object_id text not null check (char_length(object_id) <= 100),
+  object text not null check (object in ('data_source', 'page')),
+  workspace_id text not null check (char_length(workspace_id) <= 100),
+  listed_at timestamptz not null default now(),
+  listed_id text check (char_length(listed_id) <= 100),
+  primary key (integration_id, object_id)
+);
+comment on table private.notion_listed is
+  'The data sources and pages each Notion connection listed (search-notion-objects): what a block may be linked to.';
+alter table private.notion_listed enable row level security;
+revoke all on private.notion_listed from public, anon, authenticated;
+grant select, insert, update, delete on private.notion_listed to service_role;
+
+-- A Notion id as kept: Notion takes an id with or without its dashes, in either case.
+create function private.notion_id(p_id text)
+returns text language sql immutable set search_path = '' as $$
+  select replace(lower(btrim(p_id)), '-', '');
+$$;
+revoke execute on function private.notion_id(text) from public;
+grant execute on function private.notion_id(text) to service_role;
+
+-- Whether the owner's current Notion connection listed `p_object_id` as a `p_object`
+-- (data_source | page) in the workspace its token is for.
+create function private.notion_listed_by(p_user_id uuid, p_object_id text, p_object text)
+returns boolean language sql stable set search_path = '' as $$
+  select exists (
+    select 1
+    from public.integrations i
+      join private.integration_tokens t on t.integration_id = i.id
+      join private.notion_listed l on l.integration_id = i.id
+    where i.user_id = p_user_id and i.provider = 'notion'
+      and l.object_id = private.notion_id(p_object_id) and l.object = p_object
+      and l.workspace_id = coalesce(t.token_data ->> 'workspace_id', ''));
+$$;
+revoke execute on function private.notion_listed_by(uuid, text, text) from public;
+grant execute on function private.notion_listed_by(uuid, text, text) to service_role;
+
+-- The id `p_object_id` as the owner's current connection listed it (Notion's spelling), or null
+-- when it did not list it (private.notion_listed_by). A block is linked with this spelling, so
+-- the dashboard finds its link among the listed objects and Notion gets the id it answered.
+create function private.notion_listed_id(p_user_id uuid, p_object_id text, p_object text)
+returns text language sql stable set search_path = '' as $$
+  select coalesce(l.listed_id, btrim(p_object_id))
+    from public.integrations i
+      join private.integration_tokens t on t.integration_id = i.id
+      join private.notion_listed l on l.integration_id = i.id
+    where i.user_id = p_user_id and i.provider = 'notion'
+      and l.object_id = private.notion_id(p_object_id) and l.object = p_object
+      and l.workspace_id = coalesce(t.token_data ->> 'workspace_id', '');
+$$;
+revoke execute on function private.notion_listed_id(uuid, text, text) from public;
+grant execute on function private.notion_listed_id(uuid, text, text) to service_role;
+
+-- Keeps what a search listed ([{id, object}]) for the connection `p_integration_id`, when it is
+-- still the owner's connection to workspace `p_workspace_id` (a search that ran while the
+-- connection was replaced keeps nothing). Answers how many were kept.
+create function public.keep_notion_listed(p_integration_id uuid, p_workspace_id text, p_objects jsonb)
+returns integer language sql security definer set search_path = '' as $$
+  with kept as (
+    insert into private.notion_listed (integration_id, object_id, listed_id, object, workspace_id)
+      select distinct on (private.notion_id(o ->> 'id'))
+             p_integration_id, private.notion_id(o ->> 'id'), left(btrim(o ->> 'id'), 100),
+             o ->> 'object', p_workspace_id
+      from jsonb_array_elements(coalesce(p_objects, '[]'::jsonb)) o
+      where o ->> 'object' in ('data_source', 'page') and coalesce(o ->> 'id', '') <> ''
+        and exists (select 1 from private.integration_tokens t
+                    where t.integration_id = p_integration_id
+                      and t.token_data ->> 'workspace_id' = p_workspace_id)
+    on conflict (integration_id, object_id) do update
+      set object = excluded.object, listed_id = excluded.listed_id,
+          workspace_id = excluded.workspace_id, listed_at = now()
+    returning 1
+  )
+  select count(*)::integer from kept;
+$$;
+revoke execute on function public.keep_notion_listed(uuid, text, jsonb) from public, anon, authenticated;
+grant execute on function public.keep_notion_listed(uuid, text, jsonb) to service_role;
+
 -- OAuth states are spent once (Notion and Cafe24; functions/_shared/oauth-state.ts).
 -- The nonce of every OAuth state a connection used, until the state would have expired anyway:
 -- a state that leaked after use (browser history, a log) cannot carry another code in.
@@ -9062,14 +9160,14 @@ $$;
 create function public.notion_connection(p_user_id uuid)
 returns jsonb language sql stable security definer set search_path = '' as $$
   select jsonb_build_object('id', i.id, 'status', i.status, 'workspace_name', i.workspace_name,
-                            'access_token', t.access_token)
+                            'workspace_id', t.token_data ->> 'workspace_id', 'access_token', t.access_token)
   from public.integrations i join private.integration_tokens t on t.integration_id = i.id
   where i.user_id = p_user_id and i.provider = 'notion';
 $$;
 revoke execute on function public.notion_connection(uuid) from public, anon, authenticated;
 
--- Stores a new token (connect or reconnect): granted again, the access note gone, and the jobs
--- parked while access was revoked released.
+-- Stores a new token (connect or reconnect): granted again, the access note gone, the jobs
+-- parked while access was revoked released, and what another workspace listed forgotten.
 create function public.save_notion_connection(p_user_id uuid, p_access_token text, p_token_data jsonb,
                                               p_workspace_name text, p_workspace_icon text)
 returns jsonb language plpgsql security definer set search_path = '' as $$
@@ -9089,6 +9187,9 @@ begin
     values (v_integration.id, p_access_token, null, coalesce(p_token_data, '{}'::jsonb), now())
     on conflict (integration_id) do update
       set access_token = excluded.access_token, token_data = excluded.token_data, updated_at = now();
+  -- a new token (another workspace, or the same one with other pages shared): what the previous
+  -- one listed may not be reachable any more; the section lists again before choosing
+  delete from private.notion_listed where integration_id = v_integration.id;
   delete from public.integration_notes where user_id = p_user_id and code = 'unauthorized';
   update private.jobs set run_at = now(), updated_at = now()
     where kind = 'notion' and group_key = 'notion:' || p_user_id and status = 'queued' and run_at > now();
@@ -10302,6 +10403,7 @@ declare
   v_old public.block_private;
   v_new public.block_private;
   v_connected boolean := true;
+  v_unlisted boolean := false;
 begin
   perform private.check_setting_keys(p_private, v_allowed);
 
@@ -10350,6 +10452,23 @@ begin
   end if;
   if not v_connected then
     raise exception 'Notion is not connected: connect it again, then choose' using errcode = 'P0001';
+  end if;
+  -- a new target is one the current connection listed (notion.sql, private.notion_listed): a tab
+  -- still holding the list of a connection replaced since (connected again) is refused, and
+  -- reads the list again. The link is kept as Notion spelled the id (private.notion_listed_id).
+  if nullif(v_new.notion_database, '') is distinct from nullif(v_old.notion_database, '')
+     and coalesce(v_new.notion_database, '') <> '' then
+    v_new.notion_database := private.notion_listed_id(p_block.owner_id, v_new.notion_database, 'data_source');
+    v_unlisted := v_new.notion_database is null;
+  end if;
+  if nullif(v_new.notion_page, '') is distinct from nullif(v_old.notion_page, '')
+     and coalesce(v_new.notion_page, '') <> '' then
+    v_new.notion_page := private.notion_listed_id(p_block.owner_id, v_new.notion_page, 'page');
+    v_unlisted := v_unlisted or v_new.notion_page is null;
+  end if;
+  if v_unlisted then
+    raise exception 'This Notion database or page is not in the connected workspace: choose again'
+      using errcode = 'P0001';
   end if;
 
   perform private.update_settings('public.block_private', 'block_id', p_block.id, to_jsonb(v_new), v_allowed);
