@@ -6,6 +6,7 @@ import { isSendMode, paths } from '../config/paths';
 import { isReactionType } from '../lib/db-types';
 import { isEligibleUser, useSession } from '../lib/session';
 import { isLocalStorageAvailable } from '../lib/storage';
+import { RouteError } from './route-error';
 
 const landing = () => import('./routes/landing');
 const LandingLayout = lazy(() => landing().then((m) => ({ default: m.LandingLayout })));
@@ -110,74 +111,84 @@ function StorageCheck({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
+/** The screens under a RouteError that knows the path shown (docs/dashboard.md, Routes). */
+function ShownPath({ children }: { children: ReactNode }) {
+  return <RouteError pathname={useLocation().pathname}>{children}</RouteError>;
+}
+
 export function AppRoutes() {
   return (
     <StorageCheck>
       <ScrollToTop />
-      <Suspense fallback={<PageLoading />}>
-        <Routes>
-          <Route path={paths.notSupported} element={<NotSupportedPage />} />
-          <Route path={paths.unsubscribe} element={<UnsubscribePage />} />
-          <Route path={paths.confirmEmail} element={<ConfirmEmailPage />} />
-          <Route
-            path={paths.login}
-            element={
-              <RedirectSignedIn to={paths.dashboardReaction}>
-                <LoginPage />
-              </RedirectSignedIn>
-            }
-          />
-          <Route element={<RequireUser />}>
-            <Route element={<SignedInLayout />}>
-              <Route path="dashboard" element={<Navigate to={paths.dashboardReaction} replace />} />
-              <Route path="dashboard/reaction" element={<DashboardPage />} />
-              <Route
-                path="dashboard/reaction/:type"
-                element={<DashboardFilterRoute key="reaction" />}
-              />
-              <Route path="dashboard/send" element={<DashboardPage />} />
-              <Route path="dashboard/send/:mode" element={<DashboardFilterRoute key="send" />} />
-              <Route
-                path="dashboard/*"
-                element={<Navigate to={paths.dashboardReaction} replace />}
-              />
-              <Route path="audience" element={<AudiencePage />} />
-              <Route path="profile" element={<ProfilePage />} />
-              <Route path="profile/email" element={<SenderEmailsPage />} />
-              <Route path="profile/plan" element={<PlanPage />} />
-              <Route path="purchase/*" element={<PurchasePage />} />
-              <Route path="profile/integration" element={<IntegrationsPage />} />
+      <ShownPath>
+        <Suspense fallback={<PageLoading />}>
+          <Routes>
+            <Route path={paths.notSupported} element={<NotSupportedPage />} />
+            <Route path={paths.unsubscribe} element={<UnsubscribePage />} />
+            <Route path={paths.confirmEmail} element={<ConfirmEmailPage />} />
+            <Route
+              path={paths.login}
+              element={
+                <RedirectSignedIn to={paths.dashboardReaction}>
+                  <LoginPage />
+                </RedirectSignedIn>
+              }
+            />
+            <Route element={<RequireUser />}>
+              <Route element={<SignedInLayout />}>
+                <Route
+                  path="dashboard"
+                  element={<Navigate to={paths.dashboardReaction} replace />}
+                />
+                <Route path="dashboard/reaction" element={<DashboardPage />} />
+                <Route
+                  path="dashboard/reaction/:type"
+                  element={<DashboardFilterRoute key="reaction" />}
+                />
+                <Route path="dashboard/send" element={<DashboardPage />} />
+                <Route path="dashboard/send/:mode" element={<DashboardFilterRoute key="send" />} />
+                <Route
+                  path="dashboard/*"
+                  element={<Navigate to={paths.dashboardReaction} replace />}
+                />
+                <Route path="audience" element={<AudiencePage />} />
+                <Route path="profile" element={<ProfilePage />} />
+                <Route path="profile/email" element={<SenderEmailsPage />} />
+                <Route path="profile/plan" element={<PlanPage />} />
+                <Route path="purchase/*" element={<PurchasePage />} />
+                <Route path="profile/integration" element={<IntegrationsPage />} />
+              </Route>
+              <Route path="oauth/:service" element={<OAuthPage />} />
+              <Route path="work/:blockId/:mode?" element={<WorkPage />} />
             </Route>
-            <Route path="oauth/:service" element={<OAuthPage />} />
-            <Route path="work/:blockId/:mode?" element={<WorkPage />} />
-          </Route>
-          <Route
-            element={
-              <RedirectSignedIn to={paths.profilePlan}>
-                <LandingLayout />
-              </RedirectSignedIn>
-            }
-          >
-            <Route path="pricing" element={<PricingPage />} />
-          </Route>
-          <Route
-            element={
-              <RedirectSignedIn>
-                <LandingLayout />
-              </RedirectSignedIn>
-            }
-          >
-            <Route index element={<HomePage />} />
-            <Route path="reaction/*" element={<ReactionPage />} />
-            <Route path="send/*" element={<SendPage />} />
-            <Route path="showcase/*" element={<ShowcasePage />} />
-            <Route path="help" element={<HelpPage />} />
-            <Route path="terms" element={<TermsPage />} />
-            <Route path="cookies" element={<CookiePage />} />
-            <Route path="*" element={<HomePage />} />
-          </Route>
-        </Routes>
-      </Suspense>
+            <Route
+              element={
+                <RedirectSignedIn to={paths.profilePlan}>
+                  <LandingLayout />
+                </RedirectSignedIn>
+              }
+            >
+              <Route path="pricing" element={<PricingPage />} />
+            </Route>
+            <Route
+              element={
+                <RedirectSignedIn>
+                  <LandingLayout />
+                </RedirectSignedIn>
+              }
+            >
+              <Route index element={<HomePage />} />
+              <Route path="reaction/*" element={<ReactionPage />} />
+              <Route path="send/*" element={<SendPage />} />
+              <Route path="showcase/*" element={<ShowcasePage />} />
+              <Route path="help" element={<HelpPage />} />
+              <Route path="terms" element={<TermsPage />} />
+              <Route path="cookies" element={<CookiePage />} />
+              <Route path="*" element={<HomePage />} />
+            </Route>
+          </Routes>
+        </Suspense>
+      </ShownPath>
     </StorageCheck>
   );
 }

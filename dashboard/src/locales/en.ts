@@ -7,6 +7,7 @@ const en = {
     cancel: 'Cancel',
     back: 'Back',
     save: 'Save',
+    reload: 'Reload',
     untitled: 'Untitled',
     blockName: 'Block name',
     dashboard: 'Dashboard',

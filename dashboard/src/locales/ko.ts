@@ -15,6 +15,7 @@ const ko: Shape<Resources> = {
     cancel: '취소',
     back: '뒤로',
     save: '저장',
+    reload: '새로 고침',
     untitled: '제목 없음',
     blockName: '블록 이름',
     dashboard: '대시보드',

@@ -1,0 +1,52 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import i18next from 'i18next';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RouteError } from './route-error';
+
+function Thrower({ error }: { error: unknown }): never {
+  throw error;
+}
+
+describe('a screen that cannot be shown', () => {
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await i18next.changeLanguage('en');
+  });
+
+  it('says a chunk a deploy removed as an update, with a reload, in en and ko; another path tries again', async () => {
+    // before: a lazy screen whose chunk was gone threw past every handler, and the app went blank
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const gone = new TypeError(
+      'Failed to fetch dynamically imported module: https://x.example/assets/work-abc.js',
+    );
+    const reload = vi.fn();
+    vi.stubGlobal('location', { ...window.location, reload });
+    const { rerender } = render(
+      <RouteError pathname="/work/1">
+        <Thrower error={gone} />
+      </RouteError>,
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toContain(
+        'The dashboard was updated meanwhile. Reload the page, then try again.',
+      ),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
+    expect(reload).toHaveBeenCalledTimes(1);
+    await act(() => i18next.changeLanguage('ko'));
+    rerender(
+      <RouteError pathname="/work/1">
+        <Thrower error={gone} />
+      </RouteError>,
+    );
+    expect(screen.getByRole('button', { name: '새로 고침' })).toBeTruthy();
+    rerender(
+      <RouteError pathname="/profile">
+        <p>shown</p>
+      </RouteError>,
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByText('shown')).toBeTruthy();
+    vi.unstubAllGlobals();
+  });
+});
