@@ -315,6 +315,33 @@ describe('sources on the fixture pages', () => {
     expect(text).toMatch(/\* Fruit\n +\* Apples/);
   });
 
+  it('Notion: a note or an image under a bullet does not split the list or lift its sub-bullets (B5)', () => {
+    const block = (id: string, type: string, title?: string, content?: string[], more = {}) => ({
+      value: { id, type, ...(title ? { properties: { title: [[title]] } } : {}), content, ...more },
+    });
+    const image = { format: { display_source: 'https://images.example/leek.png' } };
+    const record = {
+      p: block('p', 'page', 'Shop', ['fruit', 'veg', 'after']),
+      fruit: block('fruit', 'bulleted_list', 'Fruit', ['note', 'apples', 'pic', 'pears']),
+      note: block('note', 'text', 'a note under Fruit'),
+      apples: block('apples', 'bulleted_list', 'Apples'),
+      pic: block('pic', 'image', undefined, undefined, image),
+      pears: block('pears', 'bulleted_list', 'Pears'),
+      veg: block('veg', 'bulleted_list', 'Veg'),
+      after: block('after', 'text', 'The end'),
+    };
+    const { blocks } = notionToBlocks({ block: record }, 'p');
+    const letter = { version: 1 as const, source: null, blocks, cta: null, imageButton: null };
+    expect(ZLetterModel.safeParse(letter).success).toBe(true);
+    // before: list[Fruit], paragraph, list[Apples], image, list[Pears, Veg] (Apples, Pears and Veg
+    // top-level items); now one list, the note in Fruit's item, the image after the list
+    expect(blocks.map((b) => b.type)).toEqual(['list', 'image', 'paragraph']);
+    const bare = renderLetter('', letter).html.replace(/ style="[^"]*"/g, '');
+    expect(bare).toContain(
+      '<ul><li>Fruit<br>a note under Fruit<ul><li>Apples</li><li>Pears</li></ul></li><li>Veg</li></ul>',
+    );
+  });
+
   it('the same nesting from a page’s HTML (Typedream, Brunch): a <ul> in an <li> is not its text', () => {
     const { blocks } = typedreamToBlocks(
       '<html><head><title>Lists</title></head><body><main><ul><li>Fruit<ul><li>Apples</li>' +
@@ -546,6 +573,15 @@ describe('shared rules', () => {
       invalid: [],
     });
     expect(recipientAddress('\u200bb@\u200bx.com\ufeff')).toBe('b@x.com');
+    // ... but one right after a whole address, before another, is a space between two (B6;
+    // before: one bad entry `a@x.comb@y.com`); inside an address it is still dropped
+    expect(splitRecipients('a@x.com\u200bb@y.com\u200b<c@y.com>\u200b<d@y.com>')).toEqual([
+      'a@x.com',
+      'b@y.com',
+      '<c@y.com>',
+      '<d@y.com>',
+    ]);
+    expect(splitRecipients('a@x.co\u200bm\u200b, b@\u200bx.com')).toEqual(['a@x.com', 'b@x.com']);
     // a spreadsheet's text prefix: `'a@x.com` is a@x.com, in a column (lines) or a row (tabs),
     // and as an entry given to the server; Outlook's 'Last, First' is still a quoted name
     expect(parseRecipients("'a@x.com\n'B@x.com\t'c@x.com\t'mailto:d@x.com")).toMatchObject({

@@ -13,7 +13,8 @@ export const RECIPIENTS_NAMED = 3;
  * Entry separators: comma, semicolon, line breaks, and what a Korean or Japanese input method
  * types for them (full-width comma and semicolon, the ideographic comma, Unicode's line and
  * paragraph separators, NEL). Spaces end a word: tabs, no-break, Ogham and ideographic spaces.
- * The zero-width space and the byte order mark are not spaces: they are dropped (INVISIBLE).
+ * The zero-width space and the byte order mark are not spaces: they are dropped
+ * (OTHER_INVISIBLE), but a zero-width space right after a whole address ends it (`zeroWidthSpaces`).
  */
 const LINE_BREAKS = new Set([10, 13, 0x85, 0x2028, 0x2029]);
 const SEPARATORS = new Set([44, 59, ...LINE_BREAKS, 0xff0c, 0xff1b, 0x3001]);
@@ -27,11 +28,13 @@ const isSpace = (code: number) => SPACES.has(code) || (code >= 0x2000 && code <=
  * left-to-right and right-to-left marks (Gmail and Naver put them around addresses), the bidi
  * embeddings, overrides and isolates, the word joiner and the invisible operators, the
  * zero-width space (a page puts it where a long address may wrap: `a@\u200bx.com`) and the byte
- * order mark (a pasted file's first character, or ZWNBSP inside a line). They are dropped:
+ * order mark (a pasted file's first character, or ZWNBSP inside a line). They are dropped (the
+ * zero-width space by `zeroWidthSpaces`, which reads one after a whole address as a space):
  * `a@x.com` with one of them is the address it looks like. Before, the zero-width space and the
  * mark ended a word, which cut such an address in two bad entries.
  */
-const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+const OTHER_INVISIBLE =
+  /[\u00ad\u061c\u180e\u200c-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
 /**
  * What the full-width mode of a Korean input method types for `@`, `<` and `>` (R4), read as
  * them (what NFKC does to those three; a full-width letter stays, and its address is bad).
@@ -39,9 +42,55 @@ const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2
 const FULL_WIDTH = /[\uff20\uff1c\uff1e]/g;
 const halfWidth = (c: string) => String.fromCharCode(c.charCodeAt(0) - 0xfee0);
 
-/** The text as the box is read: invisible format characters dropped, full-width `＠＜＞` folded. */
+/** What ends an address-like word around a zero-width space: a space, a separator, `<>"()`. */
+const endsWord = (c: string) => {
+  const code = c.charCodeAt(0);
+  return isSeparator(code) || isSpace(code) || /[\s<>"()]/.test(c);
+};
+
+/**
+ * Zero-width spaces (B6): one right after a whole address, before more than can continue it
+ * (another address, or what would make the two no address), is a space between two entries
+ * (`a@x.com\u200bb@y.com`, a page that joins its list so), and so is one after a bracket's `>`;
+ * any other is dropped (`a@\u200bx.com`, where a page lets a long address wrap). Linear: the word before is carried, not searched for.
+ */
+function zeroWidthSpaces(text: string): string {
+  const parts = text.split('\u200b');
+  const out = [parts[0]!];
+  let last = parts[0]!.at(-1);
+  /** The word before the zero-width space, or null past the longest address. */
+  let word: string | null = null;
+  const wordOf = (part: string, before: string | null): string | null => {
+    let i = part.length;
+    while (i > 0 && !endsWord(part[i - 1]!)) i--;
+    if (i > 0) return part.length - i > 254 ? null : part.slice(i);
+    if (before === null) return null;
+    return before.length + part.length > 254 ? null : before + part;
+  };
+  word = wordOf(parts[0]!, '');
+  for (const part of parts.slice(1)) {
+    let n = 0;
+    while (n < part.length && !endsWord(part[n]!)) n++;
+    const after = part.slice(0, n);
+    const address = word?.replace(/^mailto:/i, '') ?? '';
+    const split =
+      last === '>' ||
+      (word !== null &&
+        isEmail(address) &&
+        (after === '' || after.includes('@') || !isEmail(address + after)));
+    out.push(split ? ' ' : '', part);
+    if (part) last = part.at(-1);
+    word = wordOf(part, split ? '' : word);
+  }
+  return out.join('');
+}
+
+/**
+ * The text as the box is read: invisible format characters dropped (a zero-width space after a
+ * whole address read as a space, `zeroWidthSpaces`), full-width `＠＜＞` folded.
+ */
 export const readableRecipients = (text: string): string =>
-  text.replace(INVISIBLE, '').replace(FULL_WIDTH, halfWidth);
+  zeroWidthSpaces(text.replace(OTHER_INVISIBLE, '').replace(FULL_WIDTH, halfWidth));
 
 /** A word that opens with a quote: a name in double quotes, or in single quotes as Outlook copies it. */
 const quoted = (word: string) => word[0] === '"' || word[0] === "'";

@@ -179,8 +179,11 @@ export function notionToBlocks(
   };
   const text = (spans: TSpan[]) => spans.slice(0, LETTER_LIMITS.spansPerBlock);
 
-  /** `item`: how many list items the blocks are nested in (their list level when they are items). */
-  const walk = (ids: string[] | undefined, depth: number, item = 0) => {
+  /**
+   * `item`: how many list items the blocks are nested in (their list level when they are items);
+   * `holder`: the spans of the item a paragraph among them belongs to.
+   */
+  const walk = (ids: string[] | undefined, depth: number, item = 0, holder?: TSpan[]) => {
     for (const id of ids ?? []) {
       if (stopped || path.has(id)) continue;
       if (out.full) {
@@ -206,12 +209,12 @@ export function notionToBlocks(
         continue;
       }
       path.add(id);
-      read(b, depth, item);
+      read(b, depth, item, holder);
       path.delete(id);
     }
   };
 
-  const read = (b: NotionBlock, depth: number, item: number) => {
+  const read = (b: NotionBlock, depth: number, item: number, holder?: TSpan[]) => {
     const spans = text(notionSpans(b.properties?.title));
     const listKind =
       b.type === 'bulleted_list' || b.type === 'to_do'
@@ -237,10 +240,23 @@ export function notionToBlocks(
       list!.items.push(
         nested ? { spans: line, level: Math.min(item, LETTER_LIMITS.listDepth), ordered } : line,
       );
-      walk(b.content, depth + 1, item + 1);
+      walk(b.content, depth + 1, item + 1, line);
       return;
     }
-    list = null;
+    if (item > 0 && holder && b.type === 'text') {
+      // a paragraph under a list item is more of the item's text, on a line of its own
+      if (spans.length && holder.length < LETTER_LIMITS.spansPerBlock - 1) {
+        holder.push(
+          { text: '\n' },
+          ...spans.slice(0, LETTER_LIMITS.spansPerBlock - 1 - holder.length),
+        );
+      }
+      walk(b.content, depth + 1, item, holder);
+      return;
+    }
+    // any other block under a list item follows the list, which goes on: the item's later
+    // child items stay nested in it and its next sibling stays in the same list
+    if (item === 0) list = null;
     switch (b.type) {
       case 'text':
         if (spans.length) out.push({ id: makeId(), type: 'paragraph', spans });
@@ -336,7 +352,7 @@ export function notionToBlocks(
       case 'transclusion_reference': {
         // a synced block's copy: its original's blocks
         const original = referenceOf(b);
-        if (original) walk([original], depth + 1);
+        if (original) walk([original], depth + 1, item, holder);
         return;
       }
       case 'column_list':
@@ -350,7 +366,8 @@ export function notionToBlocks(
         return;
     }
     // children: a toggle's or a toggleable heading's body, an indented block's, a column's
-    walk(b.content, depth + 1);
+    // (inside a list item, its child items stay at the item's level)
+    walk(b.content, depth + 1, item);
   };
   walk(page.content, 0);
   return { title, blocks: out.blocks, leftOut: out.leftOut() };
