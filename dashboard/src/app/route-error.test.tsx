@@ -49,4 +49,20 @@ describe('a screen that cannot be shown', () => {
     expect(screen.getByText('shown')).toBeTruthy();
     vi.unstubAllGlobals();
   });
+
+  it('says a reason for a screen that threw nothing (null) too', async () => {
+    // before: the reason was set only when state held the very value thrown, and a thrown null is
+    // held as an Error, so the alert showed a Reload button and no words
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    render(
+      <RouteError pathname="/work/1">
+        <Thrower error={null} />
+      </RouteError>,
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toContain(
+        'Something went wrong on our side. Try again in a moment.',
+      ),
+    );
+  });
 });

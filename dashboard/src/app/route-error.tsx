@@ -31,12 +31,15 @@ export class RouteError extends Component<Props, State> {
       : { error: null, reason: '', pathname: props.pathname };
   }
 
-  override componentDidCatch(error: unknown) {
+  override componentDidCatch() {
+    // the error as state holds it (a thrown null or undefined is held as an Error), so the reason
+    // is said for it; not when another path or another error came meanwhile
+    const shown = this.state.error;
     const said = (reason: string) => {
-      if (this.state.error === error) this.setState({ reason });
+      if (this.state.error === shown) this.setState({ reason });
     };
     import('../lib/errors').then(
-      ({ failureReason }) => said(failureReason(error)),
+      ({ failureReason }) => said(failureReason(shown)),
       () => said(i18next.t('common.reasons.updated')),
     );
   }
