@@ -68,25 +68,10 @@ $$;
 revoke execute on function private.notion_id(text) from public;
 grant execute on function private.notion_id(text) to service_role;
 
--- Whether the owner's current Notion connection listed `p_object_id` as a `p_object`
--- (data_source | page) in the workspace its token is for.
-create function private.notion_listed_by(p_user_id uuid, p_object_id text, p_object text)
-returns boolean language sql stable set search_path = '' as $$
-  select exists (
-    select 1
-    from public.integrations i
-      join private.integration_tokens t on t.integration_id = i.id
-      join private.notion_listed l on l.integration_id = i.id
-    where i.user_id = p_user_id and i.provider = 'notion'
-      and l.object_id = private.notion_id(p_object_id) and l.object = p_object
-      and l.workspace_id = coalesce(t.token_data ->> 'workspace_id', ''));
-$$;
-revoke execute on function private.notion_listed_by(uuid, text, text) from public;
-grant execute on function private.notion_listed_by(uuid, text, text) to service_role;
-
--- The id `p_object_id` as the owner's current connection listed it (Notion's spelling), or null
--- when it did not list it (private.notion_listed_by). A block is linked with this spelling, so
--- the dashboard finds its link among the listed objects and Notion gets the id it answered.
+-- The id `p_object_id` as the owner's current connection listed it as a `p_object` (data_source |
+-- page) in the workspace its token is for (Notion's spelling), or null when it did not list it.
+-- A block is linked with this spelling, so the dashboard finds its link among the listed objects
+-- and Notion gets the id it answered.
 create function private.notion_listed_id(p_user_id uuid, p_object_id text, p_object text)
 returns text language sql stable set search_path = '' as $$
   select coalesce(l.listed_id, btrim(p_object_id))
