@@ -17,6 +17,7 @@ import {
   mountLike,
   release,
   requested,
+  requestedOnce,
   itLate,
 } from '../test/request-control.js';
 
@@ -31,8 +32,7 @@ describe('a click before the writer arrives', () => {
       // Tab to the button: the focus starts loading the writer's code
       await sendKeys({ press: 'Tab' });
       await until(() => el.shadowRoot!.activeElement === btn, 10000);
-      for (let n = 0; (await requested(WRITER)) !== 1; n++)
-        if (n > 200) throw new Error('the focus did not start loading the code');
+      await requestedOnce(WRITER, 'the focus');
       await sendKeys({ press: 'Enter' });
       await until(() => btn.getAttribute('aria-pressed') === 'true', 10000);
       expect(btn.textContent!.trim()).to.equal('8 Likes');
@@ -86,8 +86,7 @@ describe("a like before the comment list's changes arrive", () => {
         expect(await requested(CHANGES)).to.equal(0);
         await holdNext(CHANGES);
         like().click();
-        for (let n = 0; (await requested(CHANGES)) !== 1; n++)
-          if (n > 200) throw new Error("the like did not ask for the list's changes");
+        await requestedOnce(CHANGES, 'the like');
         await el.updateComplete;
         expect(like().textContent!.trim()).to.equal('2 Likes');
         await release(CHANGES);

@@ -18,10 +18,19 @@ export const requested = (path: string) =>
 export const holdNext = (path: string) => executeServerCommand('hold-request', { page, path });
 export const release = (path: string) => executeServerCommand('release-request', { page, path });
 
-/** Waits for this page's first request for `path` (the visitor's first interaction asks for it). */
-export async function requestedOnce(path: string): Promise<void> {
-  for (let n = 0; (await requested(path)) !== 1; n++)
-    if (n > 200) throw new Error('the first interaction did not start loading ' + path);
+/**
+ * Waits for this page's first request for `path` (the visitor's first interaction asks for it),
+ * up to 20 s: a bound on a hang, not a measure (a count of polls was one: at CI's start, with three
+ * browsers launching and the dev server compiling for all of them, 200 polls passed before the
+ * import's request came). `what` names the interaction in the failure.
+ */
+export async function requestedOnce(path: string, what = 'the first interaction'): Promise<void> {
+  try {
+    await until(async () => (await requested(path)) >= 1, 20000);
+  } catch {
+    throw new Error(`${what} did not start loading ${path}`);
+  }
+  expect(await requested(path), 'requested once').to.equal(1);
 }
 
 /** The writer's profile's code (core/identity.ts) and the comment element's write paths. */

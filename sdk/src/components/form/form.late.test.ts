@@ -9,7 +9,14 @@ import './form.js';
 import type ReactionForm from './form.component.js';
 import type { Question } from '../../core/types.js';
 import { B1, $, KEY, PROJECT, block, mockApi, until } from '../../test/mock-api.js';
-import { holdNext, modulePath, release, requested, itLate } from '../../test/request-control.js';
+import {
+  holdNext,
+  modulePath,
+  release,
+  requested,
+  requestedOnce,
+  itLate,
+} from '../../test/request-control.js';
 
 const RICH = modulePath('./rich.js', import.meta.url);
 const poll: Question = {
@@ -54,8 +61,7 @@ describe("the form's sanitiser", () => {
       await holdNext(RICH);
       const described = await mount([poll, description]);
       try {
-        for (let n = 0; (await requested(RICH)) !== 1; n++)
-          if (n > 200) throw new Error('the description did not start loading the sanitiser');
+        await requestedOnce(RICH, 'the description');
         await described.el.updateComplete;
         expect(described.el['_status']).to.equal('loading');
         expect($(described.el, '[part~=skeleton]')).to.not.equal(null);
