@@ -68,7 +68,8 @@ const reactShims = {
  * imports retry, in e2e/stack.e2e.ts). Requests are told apart by the test page's cookie `rb-page`
  * (the storage-blocked group runs beside the others and sends none):
  * `executeServerCommand('hold-request', { page, path })` holds that page's next request for
- * `path` until 'release-request'; 'requested' says how many requests for `path` the page made.
+ * `path` until 'release-request' (or 'release-all', every hold of the page); 'requested' says how
+ * many requests for `path` the page made.
  */
 const held = new Map();
 const seen = new Map();
@@ -87,6 +88,15 @@ const requestControl = {
       return true;
     }
     if (command === 'requested') return seen.get(at) ?? 0;
+    // after each late test, pass or fail: a hold a failed test left would stall the next one
+    if (command === 'release-all') {
+      for (const [key, hold] of held)
+        if (key.startsWith(`${payload.page} `)) {
+          hold.release();
+          held.delete(key);
+        }
+      return true;
+    }
   },
 };
 const requestControlMiddleware = async (ctx, next) => {
@@ -156,7 +166,10 @@ export default {
   // A bound on a hung test, not a measure: every test waits for states. axe's checks ('is
   // accessible') took over 5 s at load 25-38 on two cores (three helpers saw them time out).
   testFramework: { config: { timeout: 20000 } },
-  testsFinishTimeout: 60000,
+  // A bound on a hung test file, above the sum of its tests' own bounds: a late-arrival file
+  // (writer.late, three tests of up to 60 s each) at the suite's busy start must not be cut
+  // short while each of its tests is still inside its bound.
+  testsFinishTimeout: 240000,
   middleware: [requestControlMiddleware],
   plugins: [
     requestControl,

@@ -31,10 +31,10 @@ describe('the sealed store and a reader', () => {
         });
         localStorage.setItem(key, raw);
         window.dispatchEvent(new StorageEvent('storage', { key, newValue: raw }));
-        await until(() => el['_session']?.user.id === 'u-other', 10000);
+        await until(() => el['_session']?.user.id === 'u-other', 20000);
         expect(await requested(STORAGE)).to.equal(1);
         // sealed once opened: the plain copy does not stay
-        await until(() => localStorage.getItem(key)!.startsWith('rb1.'), 10000);
+        await until(() => localStorage.getItem(key)!.startsWith('rb1.'), 20000);
       } finally {
         api.restore();
       }

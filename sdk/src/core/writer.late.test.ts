@@ -31,15 +31,15 @@ describe('a click before the writer arrives', () => {
       await holdNext(WRITER);
       // Tab to the button: the focus starts loading the writer's code
       await sendKeys({ press: 'Tab' });
-      await until(() => el.shadowRoot!.activeElement === btn, 10000);
+      await until(() => el.shadowRoot!.activeElement === btn, 20000);
       await requestedOnce(WRITER, 'the focus');
       await sendKeys({ press: 'Enter' });
-      await until(() => btn.getAttribute('aria-pressed') === 'true', 10000);
+      await until(() => btn.getAttribute('aria-pressed') === 'true', 20000);
       expect(btn.textContent!.trim()).to.equal('8 Likes');
       expect(api.rpcNames()).to.deep.equal(['get_block_public']);
       await release(WRITER);
-      await until(() => api.rpcNames().includes('toggle_block_like'), 10000);
-      await until(() => btn.textContent!.trim() === '8 Likes' && !$(el, '[role=alert]'), 10000);
+      await until(() => api.rpcNames().includes('toggle_block_like'), 20000);
+      await until(() => btn.textContent!.trim() === '8 Likes' && !$(el, '[role=alert]'), 20000);
       expect(api.rpcNames().filter((n) => n === 'toggle_block_like')).to.have.length(1);
       expect(api.calls.find((c) => c.name === 'toggle_block_like')!.body.p_liked).to.equal(true);
       expect(await requested(WRITER)).to.equal(1);
@@ -47,7 +47,7 @@ describe('a click before the writer arrives', () => {
       // signUp), so it is there before the next test clears it
       await until(
         () => !!localStorage.getItem('reaction-blocks.session:' + PROJECT)?.startsWith('rb1.'),
-        10000,
+        20000,
       );
     } finally {
       api.restore();
@@ -80,7 +80,7 @@ describe("a like before the comment list's changes arrive", () => {
         const like = () => $<HTMLButtonElement>(el, '#m-m1 [aria-pressed]');
         const ids = () =>
           [...el.shadowRoot!.querySelectorAll('[part=list] > [part=message]')].map((m) => m.id);
-        await until(() => like(), 10000);
+        await until(() => like(), 20000);
         const drawnBefore = $(el, '#m-m2');
         // no realtime in dummy mode: the first change asks for the changes' code
         expect(await requested(CHANGES)).to.equal(0);
@@ -90,8 +90,8 @@ describe("a like before the comment list's changes arrive", () => {
         await el.updateComplete;
         expect(like().textContent!.trim()).to.equal('2 Likes');
         await release(CHANGES);
-        await until(() => like().getAttribute('aria-pressed') === 'true', 10000);
-        await until(() => like().textContent!.trim() === '3 Likes', 10000);
+        await until(() => like().getAttribute('aria-pressed') === 'true', 20000);
+        await until(() => like().textContent!.trim() === '3 Likes', 20000);
         expect(api.rpcNames()).to.deep.equal(['get_block_public']);
 
         // Lit's repeat comes with the changes (comment.live.ts byId): the list drawn by a plain
@@ -138,18 +138,18 @@ describe("a comment sent before the comment's write paths arrive", () => {
           anon-key=${KEY}
         ></reaction-comment>`,
       );
-      await until(() => $(el, 'textarea'), 10000);
+      await until(() => $(el, 'textarea'), 20000);
       expect(await requested(PATHS)).to.equal(0);
       await holdNext(PATHS);
       type($<HTMLTextAreaElement>(el, 'textarea'), 'First!');
       await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
       $<HTMLButtonElement>(el, '[part=submit]').click();
       // the spinner and a disabled Send while the code is on its way; nothing sent yet
-      await until(() => $(el, '[part=submit] .spin'), 10000);
+      await until(() => $(el, '[part=submit] .spin'), 20000);
       expect($<HTMLButtonElement>(el, '[part=submit]').disabled).to.equal(true);
       expect(api.rpcNames()).to.deep.equal(['get_block_public']);
       await release(PATHS);
-      await until(() => $(el, '#m-m-new'), 10000);
+      await until(() => $(el, '#m-m-new'), 20000);
       expect(api.rpcNames().filter((n) => n === 'post_message')).to.have.length(1);
       expect($<HTMLTextAreaElement>(el, 'textarea').value).to.equal('');
     } finally {

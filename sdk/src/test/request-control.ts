@@ -58,7 +58,7 @@ export async function releaseWriting(el: HTMLElement & { updateComplete: Promise
   await release(IDENTITY);
   await wait(100);
   await release(PATHS);
-  await until(() => (el as unknown as { paths?: unknown }).paths, 10000);
+  await until(() => (el as unknown as { paths?: unknown }).paths, 20000);
   await wait(50);
   await el.updateComplete;
 }
@@ -72,19 +72,25 @@ export async function mountLike() {
   const el = await fixture<ReactionLike>(
     html`<reaction-like block-id=${B1} project-url=${PROJECT} anon-key=${KEY}></reaction-like>`,
   );
-  await until(() => el['_status'] === 'ready', 10000);
+  await until(() => el['_status'] === 'ready', 20000);
   await el.updateComplete;
   return { el, api, btn: $<HTMLButtonElement>(el, 'button') };
 }
 
 /**
- * A test of code that comes late: up to 30 s (it waits for modules held back), starting with
- * nothing stored.
+ * A test of code that comes late, starting with nothing stored. Up to 60 s, a bound on a hang: it
+ * waits for modules held back, each wait bounded at 20 s, and its group runs first at the suite's
+ * start, when three browsers launch and the dev server compiles for all of them (the modules
+ * come uncached: the group's pages do not use the HTTP cache).
  */
 export function itLate(name: string, test: () => Promise<void>): void {
   it(name, async function (this: { timeout(ms: number): void }) {
-    this.timeout(30000);
+    this.timeout(60000);
     localStorage.clear();
-    await test();
+    try {
+      await test();
+    } finally {
+      await executeServerCommand('release-all', { page });
+    }
   });
 }

@@ -51,7 +51,7 @@ describe("a name, website and email typed before the writer's profile arrives", 
       type($<HTMLTextAreaElement>(el, '[part=composer] textarea'), 'hi');
       await el.updateComplete;
       $<HTMLButtonElement>(el, '[part=composer] [part=submit]').click();
-      await until(() => api.rpcCalls().some((c) => c.name === 'post_message'), 10000);
+      await until(() => api.rpcCalls().some((c) => c.name === 'post_message'), 20000);
       expect(api.rpcCalls().find((c) => c.name === 'post_message')!.body).to.include({
         p_creator_name: 'Kim',
         p_home_url: 'https://kim.example',

@@ -51,7 +51,7 @@ describe("the form's sanitiser", () => {
     async () => {
       const plain = await mount([poll]);
       try {
-        await until(() => plain.el['_status'] === 'ready', 10000);
+        await until(() => plain.el['_status'] === 'ready', 20000);
         await plain.el.updateComplete;
         expect($(plain.el, '[part=choice]')).to.not.equal(null);
         expect(await requested(RICH)).to.equal(0);
@@ -67,7 +67,7 @@ describe("the form's sanitiser", () => {
         expect($(described.el, '[part~=skeleton]')).to.not.equal(null);
         expect($(described.el, '[part=choice]')).to.equal(null);
         await release(RICH);
-        await until(() => described.el['_status'] === 'ready', 10000);
+        await until(() => described.el['_status'] === 'ready', 20000);
         await described.el.updateComplete;
         const desc = $(described.el, '[part=description]');
         expect(desc.innerHTML).to.contain('<b>there</b>');
