@@ -318,3 +318,70 @@ describe('what a loaded page had that the letter does not carry (rev-uncov3 D1)'
     }
   });
 });
+
+describe('a saved letter the letter rules now refuse in part (B9)', () => {
+  it('opens with the parts that pass, says one was left out in en and ko, and Save keeps the rest', async () => {
+    const kept = model(['Kept first', 'Kept last']);
+    const letter = {
+      ...kept,
+      // stored before the image rule refused a user name (3031f41d)
+      blocks: [
+        kept.blocks[0]!,
+        { id: 'refused', type: 'image', src: 'https://user:pw@cdn.example.com/a.png' },
+        kept.blocks[1]!,
+      ],
+      cta: { text: 'Read on', link: 'https://example.com/read' },
+    } as unknown as TLetterModel;
+    // zod reads a model's `version` once each time it parses the whole of it
+    let wholeReads = 0;
+    const stored = new Proxy(letter, {
+      get(target, key, receiver) {
+        if (key === 'version') wholeReads += 1;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const data = letterData(stored);
+    api.loadLetterBlock.mockResolvedValue(data);
+    api.saveLetter.mockImplementation(async (body) => ({
+      ...data,
+      private: { ...data.private!, mail_title: body.letter.title, letter: body.letter.model },
+    }));
+    renderLetter();
+    const en =
+      '1 part of the saved letter could not be opened (it no longer meets the letter rules, e.g. an image address with a user name) and was left out; saving stores the letter without it.';
+    expect((await screen.findByText(en)).getAttribute('role')).toBe('note');
+    const rows = screen.getByRole('list', { name: 'The letter' });
+    expect(
+      within(rows)
+        .getAllByRole('button')
+        .map((b) => b.getAttribute('aria-label')),
+    ).toEqual(['Delete row 1: Kept first', 'Delete row 2: Kept last']);
+    // the draft, what it is compared with and the count come from one read of the stored letter
+    expect(wholeReads).toBe(1);
+
+    await act(() => i18next.changeLanguage('ko'));
+    try {
+      expect(
+        screen
+          .getByText(
+            '저장된 레터의 1개 부분을 열 수 없어(사용자 이름이 든 이미지 주소처럼 지금의 레터 규칙에 맞지 않음) 제외했습니다. 저장하면 이 부분 없이 레터가 저장됩니다.',
+          )
+          .getAttribute('role'),
+      ).toBe('note');
+    } finally {
+      await act(() => i18next.changeLanguage('en'));
+    }
+
+    fireEvent.change(screen.getByRole('textbox', { name: 'Title' }), {
+      target: { value: 'Hello again' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Save' })).toBeNull());
+    const saved = api.saveLetter.mock.lastCall![0].letter.model;
+    expect(saved.blocks).toEqual(kept.blocks);
+    expect(saved.cta).toEqual(letter.cta);
+    // stored without the refused part: nothing is left out any more
+    expect(screen.queryByText(en)).toBeNull();
+    expect(screen.getByText('Kept last')).toBeTruthy();
+  });
+});

@@ -38,10 +38,9 @@ import {
 } from '../api/letters';
 import {
   canSend,
-  draftFromData,
   draftToSave,
+  openLetter,
   pickSender,
-  readLetterModel,
   sameDraft,
   withoutBlock,
   type LetterDraft,
@@ -91,8 +90,9 @@ export function LetterWorkspacePage() {
     queryFn: (signal) => loadLetterBlock(blockId, user!.id, signal),
     enabled: !!user,
     usable: (data: LetterData) => isLetterType(data.block.type),
-    toDraft: (data) => pick(draftFromData(data)),
-    toBase: (data) => (data.private?.mail_html ? draftFromData(data) : pick(draftFromData(data))),
+    toDraft: (data) => pick(openLetter(data).draft),
+    toBase: (data) =>
+      data.private?.mail_html ? openLetter(data).draft : pick(openLetter(data).draft),
     what: 'letter',
   });
   const [saveState, setSaveState] = useState<'idle' | 'saving' | 'saved' | 'error'>('idle');
@@ -126,12 +126,11 @@ export function LetterWorkspacePage() {
   // Unsaved edits kept in this tab through a sign-out or a reload (lib/kept-draft.ts), as the
   // block workspace's: compared with the saved letter as read (`from`, not `base`, which takes the
   // sender only once the senders are read), restored with the sender as the senders allow.
-  const from = useMemo(() => (saved ? draftFromData(saved) : null), [saved]);
-  // parts of the saved letter that no longer parse: left out of the draft, and said (B9)
-  const storedLeftOut = useMemo(
-    () => (saved ? readLetterModel(saved.private?.letter).leftOut : 0),
-    [saved],
-  );
+  // The saved letter is read once (openLetter keeps its answer for the copy), for the seed above,
+  // `from`, and the parts of it that no longer parse: left out of the draft, and said (B9).
+  const stored = saved ? openLetter(saved) : null;
+  const from = stored?.draft ?? null;
+  const storedLeftOut = stored?.leftOut ?? 0;
   const restore = useCallback((d: LetterDraft) => setDraft(pick(d)), [pick, setDraft]);
   const kept = useKeptDraft({ ownerId: user?.id, blockId, base: from, draft, dirty, restore });
   // the same guard as the block workspace's: the tab closing, the back link and the browser's Back
@@ -210,7 +209,7 @@ export function LetterWorkspacePage() {
     const sent = draft;
     try {
       const data = await saveLetter(body);
-      const next = draftFromData(data);
+      const next = openLetter(data).draft;
       setSaved(data);
       setBase(next);
       setDraft((current) => (current === sent ? next : current));

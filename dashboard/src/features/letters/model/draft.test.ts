@@ -2,9 +2,9 @@ import { formatDate } from '../../../lib/dates';
 import { describe, expect, it } from 'vitest';
 import {
   canSend,
-  draftFromData,
   draftToSave,
   firstAddresses,
+  openLetter,
   pickSender,
   readLetterModel,
   withoutBlock,
@@ -81,12 +81,15 @@ describe('letter draft rules', () => {
       block: { name: 'Weekly', language: 'en' },
       private: { letter: stored, mail_title: 'Hi', mail_from: '', mail_name: '', page_url: '' },
     } as unknown as LetterData;
-    const draft = draftFromData(data);
+    const opened = openLetter(data);
+    const { draft } = opened;
     expect(draft.model.blocks.map((b) => b.id)).toEqual(['p1', 'd1']);
     expect(draft.model.cta).toEqual(stored.cta);
     expect(draft.model.imageButton).toBeNull();
     expect(draft.model.source).toEqual(stored.source);
-    expect(readLetterModel(stored).leftOut).toBe(2);
+    expect(opened.leftOut).toBe(2);
+    // the same stored copy is read once: asked again, the same answer
+    expect(openLetter(data)).toBe(opened);
     // what Save would store is a valid letter with the rest of it, not an empty one
     expect(
       ZSaveLetter.safeParse(draftToSave('7f3c1c2e-4b6a-4d8e-9a1b-2c3d4e5f6a7b', draft, false))

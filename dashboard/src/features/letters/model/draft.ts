@@ -67,16 +67,36 @@ export function readLetterModel(stored: unknown): { model: TLetterModel; leftOut
   };
 }
 
-export function draftFromData(data: LetterData): LetterDraft {
-  return {
-    name: data.block.name,
-    language: data.block.language,
-    title: data.private?.mail_title ?? '',
-    mailFrom: data.private?.mail_from ?? '',
-    mailName: data.private?.mail_name ?? '',
-    pageUrl: data.private?.page_url ?? '',
-    model: readLetterModel(data.private?.letter).model,
+/** A stored letter as the workspace opens it: its draft, and how many parts were left out (B9). */
+export interface OpenedLetter {
+  draft: LetterDraft;
+  /** Parts of the stored model that no longer parse (readLetterModel): not in the draft. */
+  leftOut: number;
+}
+
+// One read per stored copy. The workspace asks about the same copy several times (its first
+// draft, what that is compared with, the kept-draft check, the notice of parts left out); the
+// copy its query holds is replaced by a save, never changed in place, so it keys the answer.
+const opened = new WeakMap<LetterData, OpenedLetter>();
+
+export function openLetter(data: LetterData): OpenedLetter {
+  const known = opened.get(data);
+  if (known) return known;
+  const { model, leftOut } = readLetterModel(data.private?.letter);
+  const letter: OpenedLetter = {
+    draft: {
+      name: data.block.name,
+      language: data.block.language,
+      title: data.private?.mail_title ?? '',
+      mailFrom: data.private?.mail_from ?? '',
+      mailName: data.private?.mail_name ?? '',
+      pageUrl: data.private?.page_url ?? '',
+      model,
+    },
+    leftOut,
   };
+  opened.set(data, letter);
+  return letter;
 }
 
 export const sameDraft = (a: LetterDraft, b: LetterDraft) =>
