@@ -3,6 +3,7 @@
 // set-notion-token), search, 401 (not granted, parked, released on reconnect), remove, and links
 // saved to what the current connection does not have (support/notion.ts).
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
@@ -290,6 +291,24 @@ describe('401 and remove', () => {
       };
     };
 
+    /** A paid owner with a button and a like, connected, who listed data sources and pages. */
+    const listedBoth = async (name: string) => {
+      const owner = await paidOwner(name);
+      const button = await createBlock(owner, 'button');
+      const like = await createBlock(owner, 'like');
+      const a = await ids(await connect(owner));
+      expect((await search(owner, 'database')).status).toBe(200);
+      expect((await search(owner, 'page')).status).toBe(200);
+      return { owner, button, like, a };
+    };
+    /** The same, the button linked to the data source "Responses", the like to the page "Likes". */
+    const linkedBoth = async (name: string) => {
+      const { owner, button, like, a } = await listedBoth(name);
+      expect((await save(owner, button, { notion_database: a.ds })).status).toBe(200);
+      expect((await save(owner, like, { notion_page: a.page })).status).toBe(200);
+      return { owner, button, like, a };
+    };
+
     it('workspace A listed in one tab, A removed and B connected in another: A’s database is refused', async () => {
       const owner = await paidOwner('notion-swap');
       const button = await createBlock(owner, 'button');
@@ -350,14 +369,7 @@ describe('401 and remove', () => {
     });
 
     it('a duplicate keeps its Notion link only where a save would take it, else is unlinked', async () => {
-      const owner = await paidOwner('notion-copy');
-      const button = await createBlock(owner, 'button');
-      const like = await createBlock(owner, 'like');
-      const a = await ids(await connect(owner));
-      expect((await search(owner, 'database')).status).toBe(200);
-      expect((await search(owner, 'page')).status).toBe(200);
-      expect((await save(owner, button, { notion_database: a.ds })).status).toBe(200);
-      expect((await save(owner, like, { notion_page: a.page })).status).toBe(200);
+      const { owner, button, like, a } = await linkedBoth('notion-copy');
       const copy = async (blockId: string) => {
         const { data, error } = await owner.client.rpc('duplicate_block', { p_block_id: blockId });
         expect(error).toBeNull();
@@ -379,12 +391,7 @@ describe('401 and remove', () => {
     });
 
     it('a page is no data source and a data source no page; an id is matched without dashes or case', async () => {
-      const owner = await paidOwner('notion-kind');
-      const button = await createBlock(owner, 'button');
-      const like = await createBlock(owner, 'like');
-      const a = await ids(await connect(owner));
-      expect((await search(owner, 'database')).status).toBe(200);
-      expect((await search(owner, 'page')).status).toBe(200);
+      const { owner, button, like, a } = await listedBoth('notion-kind');
       const pageAsDb = await save(owner, button, { notion_database: a.page });
       expect([pageAsDb.status, pageAsDb.json.error?.message]).toEqual([400, NOT_LISTED]);
       const dbAsPage = await save(owner, like, { notion_page: a.ds });
@@ -397,6 +404,59 @@ describe('401 and remove', () => {
         200,
       );
       expect((await linkOf(like)).page).toBe(a.page);
+    });
+
+    it('links kept as typed before listed_id are written as Notion spells them (data step)', async () => {
+      const { owner, button, like, a } = await linkedBoth('notion-respell');
+      const other = await createBlock(owner, 'button');
+      // what save_block kept before 6b74bfc8: the id as sent; a listing of then had no spelling
+      const typedDs = a.ds.replaceAll('-', '').toUpperCase();
+      const typedPage = `  ${a.page.toUpperCase()}  `;
+      await sql(
+        `update public.block_private set notion_database = case block_id when $1 then $3 when $4 then 'db-1' end,
+           notion_page = case when block_id = $2 then $5 end where block_id in ($1, $2, $4)`,
+        [button, like, typedDs, other, typedPage],
+      );
+      await sql(
+        `insert into private.notion_last_pages (block_id, parent_id, page_id) values ($1, $2, 'p-1')`,
+        [like, typedPage],
+      );
+      await sql(
+        `insert into public.integration_notes (user_id, block_id, code) values ($1, $2, 'column_type')`,
+        [owner.id, button],
+      );
+      await sql('update private.notion_listed set listed_id = null where object_id = $1', [
+        a.page.replaceAll('-', ''),
+      ]);
+      const respell = readFileSync(
+        new URL(
+          '../migrations/20261129090000_notion_links_as_notion_spells_them.sql',
+          import.meta.url,
+        ),
+        'utf8',
+      );
+      await sql(respell);
+      expect(await linkOf(button)).toEqual({ db: a.ds, page: null });
+      expect(await linkOf(like)).toEqual({ db: null, page: a.page });
+      // not a Notion id: left as it is (the worker's first write says it is gone)
+      expect((await linkOf(other)).db).toBe('db-1');
+      // the like's retry anchor follows its page; the block's note stays (same target)
+      const anchor = 'select parent_id from private.notion_last_pages where block_id = $1';
+      expect(await sql(anchor, [like])).toEqual([{ parent_id: a.page }]);
+      const { data: shown } = await owner.client.from('integration_notes').select('code');
+      expect(shown).toEqual([{ code: 'column_type' }]);
+      // the listing with no spelling is forgotten (the section lists again), the other stays
+      const listed = await sql<{ listed_id: string | null }>(
+        `select l.listed_id from private.notion_listed l
+           join public.integrations i on i.id = l.integration_id where i.user_id = $1`,
+        [owner.id],
+      );
+      expect(listed.map((l) => l.listed_id)).toContain(a.ds);
+      expect(listed.map((l) => l.listed_id)).not.toContain(null);
+      expect(listed.map((l) => l.listed_id)).not.toContain(a.page);
+      // a second run changes nothing
+      await sql(respell);
+      expect(await linkOf(button)).toEqual({ db: a.ds, page: null });
     });
 
     it('no connection still says connect first; clients cannot keep a listing', async () => {
