@@ -12,6 +12,7 @@ import {
   BRUNCH_PROFILE_URL,
   BRUNCH_WRITER_EMAIL,
   NOTION_LISTS_PAGE_URL,
+  NOTION_LONG_ITEMS_PAGE_URL,
   NOTION_LONG_PAGE_URL,
   NOTION_PAGE_URL,
   TYPEDREAM_PAGE_URL,
@@ -143,6 +144,38 @@ describe('page to letter', () => {
       '<li>Pears<ul><li>Conference</li></ul></li></ul><ol><li>Peel first</li></ol></li>',
     );
     expect(bare).toContain('<ol><li>Wash<ul><li>in cold water</li></ul></li><li>Cut</li></ol>');
+    letters.expectMailSafe(l.html);
+    const saved = await letters.save(o, l);
+    expect(saved.status, JSON.stringify(saved.json.error)).toBe(200);
+  });
+
+  it('a Notion item with more text than one part holds keeps all of it, within the rules', async () => {
+    const o = await letters.letterOwner('notion_letter');
+    const l = await letters.loaded(o, 'notion', NOTION_LONG_ITEMS_PAGE_URL);
+    // nothing was left out, so nothing is to be said
+    expect(l.leftOut).toEqual({ kinds: {}, cutAt: null });
+    const runs = (name: string, from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `${name}${from + i} `).join('');
+    const textOf = (spans: Array<{ text: string }>) => spans.map((s) => s.text).join('');
+    const [list, ...after] = l.letter.blocks;
+    expect(list?.type).toBe('list');
+    const items = (list as Extract<TLetterModel['blocks'][number], { type: 'list' }>).items;
+    // the bullet keeps its 250 runs; the next bullet and the to-do stay in the same list, the
+    // to-do with as many runs as an item holds (its box is one)
+    expect(items.map((i) => textOf(Array.isArray(i) ? i : i.spans))).toEqual([
+      runs('item', 0, 250),
+      'Next item',
+      `☐ ${runs('todo', 0, LETTER_LIMITS.spansPerBlock - 1)}`,
+    ]);
+    // the paragraph the bullet has no room for follows the list, the short one after it (the
+    // order read), then the rest of the to-do, then the 6,000 characters in two runs
+    expect(after.map((b) => (b.type === 'paragraph' ? textOf(b.spans) : b.type))).toEqual([
+      runs('under', 0, 60),
+      'Short note',
+      runs('todo', LETTER_LIMITS.spansPerBlock - 1, 300),
+      `${'x'.repeat(5999)}!`,
+    ]);
+    expect(l.html).toContain(`${'x'.repeat(5999)}!`);
     letters.expectMailSafe(l.html);
     const saved = await letters.save(o, l);
     expect(saved.status, JSON.stringify(saved.json.error)).toBe(200);

@@ -58,13 +58,24 @@ export function notionSpans(title: unknown): TSpan[] {
     }
     // mentions (‣) carry no readable text
     if (text === '‣') continue;
-    spans.push({
-      text: text.slice(0, 5000),
-      ...(marks.length ? { marks } : {}),
-      ...(href ? { href } : {}),
-    });
+    // a run longer than a span holds goes on in spans of the same look (none of it is dropped)
+    for (let at = 0; at === 0 || at < text.length; at += LETTER_LIMITS.spanText) {
+      spans.push({
+        text: text.slice(at, at + LETTER_LIMITS.spanText),
+        ...(marks.length ? { marks } : {}),
+        ...(href ? { href } : {}),
+      });
+    }
   }
   return spans;
+}
+
+/** Spans in the parts a block holds (LETTER_LIMITS.spansPerBlock spans each), in order. */
+function inParts(spans: TSpan[]): TSpan[][] {
+  const parts: TSpan[][] = [];
+  for (let at = 0; at < spans.length; at += LETTER_LIMITS.spansPerBlock)
+    parts.push(spans.slice(at, at + LETTER_LIMITS.spansPerBlock));
+  return parts;
 }
 
 const plain = (title: unknown) =>
@@ -178,6 +189,15 @@ export function notionToBlocks(
     return signed ?? (source ? (recordMap.signed_urls?.[source] ?? source) : undefined);
   };
   const text = (spans: TSpan[]) => spans.slice(0, LETTER_LIMITS.spansPerBlock);
+  /** Text as paragraphs: one, or more when it has more spans than one holds. */
+  const paragraphs = (spans: TSpan[]) => {
+    for (const part of inParts(spans)) out.push({ id: makeId(), type: 'paragraph', spans: part });
+  };
+  /**
+   * Items whose text did not all fit in them: the rest of it, and their later paragraphs, follow
+   * the list as paragraphs (in the order read), like any other block under an item.
+   */
+  const overflowed = new Set<TSpan[]>();
 
   /**
    * `item`: how many list items the blocks are nested in (their list level when they are items);
@@ -215,7 +235,8 @@ export function notionToBlocks(
   };
 
   const read = (b: NotionBlock, depth: number, item: number, holder?: TSpan[]) => {
-    const spans = text(notionSpans(b.properties?.title));
+    const all = notionSpans(b.properties?.title);
+    const spans = text(all);
     const listKind =
       b.type === 'bulleted_list' || b.type === 'to_do'
         ? 'ul'
@@ -236,20 +257,29 @@ export function notionToBlocks(
         out.push(list);
       }
       const checked = (b.properties?.checked as string[][] | undefined)?.[0]?.[0] === 'Yes';
-      const line = b.type === 'to_do' ? [{ text: checked ? '☑ ' : '☐ ' }, ...spans] : spans;
+      const [line = [], ...rest] = inParts(
+        b.type === 'to_do' ? [{ text: checked ? '☑ ' : '☐ ' }, ...all] : all,
+      );
       list!.items.push(
         nested ? { spans: line, level: Math.min(item, LETTER_LIMITS.listDepth), ordered } : line,
       );
+      if (rest.length) {
+        overflowed.add(line);
+        paragraphs(rest.flat());
+      }
       walk(b.content, depth + 1, item + 1, line);
       return;
     }
     if (item > 0 && holder && b.type === 'text') {
-      // a paragraph under a list item is more of the item's text, on a line of its own
-      if (spans.length && holder.length < LETTER_LIMITS.spansPerBlock - 1) {
-        holder.push(
-          { text: '\n' },
-          ...spans.slice(0, LETTER_LIMITS.spansPerBlock - 1 - holder.length),
-        );
+      // a paragraph under a list item is more of the item's text, on a line of its own, while
+      // the item holds it; else it follows the list, as do the item's later paragraphs
+      const fits =
+        !overflowed.has(holder) && holder.length + 1 + all.length <= LETTER_LIMITS.spansPerBlock;
+      if (all.length && fits) {
+        holder.push({ text: '\n' }, ...all);
+      } else if (all.length) {
+        overflowed.add(holder);
+        paragraphs(all);
       }
       walk(b.content, depth + 1, item, holder);
       return;
@@ -259,7 +289,7 @@ export function notionToBlocks(
     if (item === 0) list = null;
     switch (b.type) {
       case 'text':
-        if (spans.length) out.push({ id: makeId(), type: 'paragraph', spans });
+        paragraphs(all);
         break;
       case 'header':
       case 'sub_header':
@@ -347,7 +377,7 @@ export function notionToBlocks(
       }
       case 'toggle':
         // mail clients do not open <details>: the summary as a paragraph, its body after it
-        if (spans.length) out.push({ id: makeId(), type: 'paragraph', spans });
+        paragraphs(all);
         break;
       case 'transclusion_reference': {
         // a synced block's copy: its original's blocks

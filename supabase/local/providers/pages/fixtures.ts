@@ -280,7 +280,49 @@ export function listsPageBlocks() {
   return [page, ...blocks];
 }
 
-/** Every block record the fake's page-chunk API knows: the three pages'. */
+/**
+ * A fourth public page, of list items with more text than one part of a letter holds: a bullet
+ * of 250 runs (bold and plain in turn) with a paragraph of 60 runs and a short one under it, the
+ * next bullet, a to-do of 300 runs, and a paragraph with one run of 6,000 characters.
+ */
+export const NOTION_LONG_ITEMS_PAGE_ID = '5e0f0c1e-9d2a-4b7c-8e3f-1a2b3c4d5e72';
+export const NOTION_LONG_ITEMS_PAGE_URL =
+  'https://reaction-demo.notion.site/Long-items-5e0f0c1e9d2a4b7c8e3f1a2b3c4d5e72';
+
+/** `count` runs named `${name}0 ` ..., every other one bold. */
+const notionRuns = (name: string, count: number): Title =>
+  Array.from({ length: count }, (_, i) => (i % 2 ? [`${name}${i} `, [['b']]] : [`${name}${i} `]));
+
+/** Block records of the long items page. */
+function longItemsPageBlocks() {
+  const itemId = (n: number) => `5e0f0c1e-0000-4000-b000-${String(n).padStart(12, '0')}`;
+  const at = (n: number, type: string, props: Record<string, unknown>, kids: number[] = []) => ({
+    ...block(0, type, props, { parent_id: NOTION_LONG_ITEMS_PAGE_ID }),
+    id: itemId(n),
+    ...(kids.length ? { content: kids.map(itemId) } : {}),
+  });
+  const blocks = [
+    at(1, 'bulleted_list', t(...notionRuns('item', 250)), [2, 3]),
+    at(2, 'text', t(...notionRuns('under', 60))),
+    at(3, 'text', t(['Short note'])),
+    at(4, 'bulleted_list', t(['Next item'])),
+    at(5, 'to_do', { ...t(...notionRuns('todo', 300)), checked: [['No']] }),
+    at(6, 'text', t([`${'x'.repeat(5999)}!`])),
+  ];
+  const page = {
+    id: NOTION_LONG_ITEMS_PAGE_ID,
+    version: 1,
+    type: 'page',
+    properties: t(['Long items']),
+    content: [1, 4, 5, 6].map(itemId),
+    parent_table: 'space',
+    alive: true,
+    space_id: '7f1c2d3e-0000-4000-8000-00000000space',
+  };
+  return [page, ...blocks];
+}
+
+/** Every block record the fake's page-chunk API knows: the four pages'. */
 export function allNotionBlocks(): Record<
   string,
   { role: string; value: Record<string, unknown> }
@@ -288,7 +330,10 @@ export function allNotionBlocks(): Record<
   return {
     ...notionBlocks(),
     ...Object.fromEntries(
-      [...longPageBlocks(), ...listsPageBlocks()].map((b) => [b.id, { role: 'reader', value: b }]),
+      [...longPageBlocks(), ...listsPageBlocks(), ...longItemsPageBlocks()].map((b) => [
+        b.id,
+        { role: 'reader', value: b },
+      ]),
     ),
   };
 }
