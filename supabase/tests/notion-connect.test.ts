@@ -187,47 +187,49 @@ describe('401 and remove', () => {
     expect((await notionWorkspace(ws2)).tokens.every((t) => t.revoked)).toBe(true);
   });
 
-  describe('a link saved while Notion is removed (a workspace still open in another tab)', () => {
-    const NOT_CONNECTED = INTEGRATION_MESSAGES.notionGone;
-    /** A paid owner with Notion connected and listed, a button block and the Responses data source's id. */
-    async function connectedButton(label: string) {
-      const owner = await paidOwner(label);
-      const ws = await connect(owner);
-      expect((await search(owner, 'database')).status).toBe(200);
-      const dsId = (await notionWorkspace(ws)).dataSources.find((d) => d.title === 'Responses')!.id;
-      return { owner, dsId, button: await createBlock(owner, 'button') };
-    }
-    const linkOf = async (blockId: string) =>
-      (
-        await sql<{ db: string | null }>(
-          'select notion_database as db from public.block_private where block_id = $1',
-          [blockId],
-        )
-      )[0]!.db;
-    const saveLink = (owner: TestUser, blockId: string, dsId: string) =>
-      callFunction(
-        'save-block',
-        { blockId, privateSettings: { notion_database: dsId } },
-        owner.accessToken,
-      );
+  // the links of a block to Notion: what they are, how a save asks for them, and the owner they
+  // are saved for (the two describe blocks below)
+  const NOT_CONNECTED = INTEGRATION_MESSAGES.notionGone;
+  const linkOf = async (blockId: string) =>
+    (
+      await sql<{ db: string | null; page: string | null }>(
+        'select notion_database as db, notion_page as page from public.block_private where block_id = $1',
+        [blockId],
+      )
+    )[0]!;
+  const save = (owner: TestUser, blockId: string, privateSettings: Record<string, unknown>) =>
+    callFunction('save-block', { blockId, privateSettings }, owner.accessToken);
+  /** The ids of a fake workspace's Responses data source and Likes page. */
+  const ids = async (ws: string) => {
+    const state = await notionWorkspace(ws);
+    return {
+      ds: state.dataSources.find((d) => d.title === 'Responses')!.id,
+      page: state.pages.find((p) => p.title === 'Likes')!.id,
+    };
+  };
+  /** A paid owner with a button block and Notion connected, its data sources listed: the workspace and its `ids` (a). */
+  async function listedButton(label: string) {
+    const owner = await paidOwner(label);
+    const button = await createBlock(owner, 'button');
+    const ws = await connect(owner);
+    expect((await search(owner, 'database')).status).toBe(200);
+    return { owner, button, ws, a: await ids(ws) };
+  }
 
+  describe('a link saved while Notion is removed (a workspace still open in another tab)', () => {
     it('after the removal: refused with a message, nothing linked; other settings still save', async () => {
-      const { owner, dsId, button } = await connectedButton('notion-gone');
+      const { owner, a, button } = await listedButton('notion-gone');
       expect(
         (await callFunction('remove-integration', { mode: 'notion' }, owner.accessToken)).status,
       ).toBe(200);
-      const refused = await saveLink(owner, button, dsId);
+      const refused = await save(owner, button, { notion_database: a.ds });
       expect([refused.status, refused.json.error?.message]).toEqual([400, NOT_CONNECTED]);
-      expect(await linkOf(button)).toBeNull();
+      expect((await linkOf(button)).db).toBeNull();
       // unlinking, and the title column, need no connection
-      const unlink = await callFunction(
-        'save-block',
-        {
-          blockId: button,
-          privateSettings: { notion_database: null, notion_database_title: 'content' },
-        },
-        owner.accessToken,
-      );
+      const unlink = await save(owner, button, {
+        notion_database: null,
+        notion_database_title: 'content',
+      });
       expect(unlink.status, JSON.stringify(unlink.json)).toBe(200);
     });
 
@@ -246,58 +248,38 @@ describe('401 and remove', () => {
     }
 
     it('during the removal: the save waits for it, then is refused', async () => {
-      const { owner, dsId, button } = await connectedButton('notion-gone-during');
+      const { owner, a, button } = await listedButton('notion-gone-during');
       const removal = await uncommitted('select public.remove_notion_connection($1)', [owner.id]);
-      const saving = saveLink(owner, button, dsId);
+      const saving = save(owner, button, { notion_database: a.ds });
       await removal.blocks('save_block');
       await removal.commit();
       const refused = await saving;
       expect([refused.status, refused.json.error?.message]).toEqual([400, NOT_CONNECTED]);
-      expect(await linkOf(button)).toBeNull();
+      expect((await linkOf(button)).db).toBeNull();
     });
 
     it('a save under way when the removal starts: the removal waits for it and unlinks it too', async () => {
-      const { owner, dsId, button } = await connectedButton('notion-gone-after');
+      const { owner, a, button } = await listedButton('notion-gone-after');
       const save = await uncommitted('select public.save_block($1, $2, $3)', [
         owner.id,
         button,
-        { privateSettings: { notion_database: dsId } },
+        { privateSettings: { notion_database: a.ds } },
       ]);
       const removing = callFunction('remove-integration', { mode: 'notion' }, owner.accessToken);
       await save.blocks('remove_notion_connection');
       await save.commit();
       expect((await removing).json.data).toMatchObject({ status: true, unlinked: 1 });
-      expect(await linkOf(button)).toBeNull();
+      expect((await linkOf(button)).db).toBeNull();
     });
   });
 
   describe('a link to what the current connection did not list (rev N1)', () => {
     const NOT_LISTED = INTEGRATION_MESSAGES.notionNotListed;
-    const NOT_CONNECTED = INTEGRATION_MESSAGES.notionGone;
-    const linkOf = async (blockId: string) =>
-      (
-        await sql<{ db: string | null; page: string | null }>(
-          'select notion_database as db, notion_page as page from public.block_private where block_id = $1',
-          [blockId],
-        )
-      )[0]!;
-    const save = (owner: TestUser, blockId: string, privateSettings: Record<string, unknown>) =>
-      callFunction('save-block', { blockId, privateSettings }, owner.accessToken);
-    const ids = async (ws: string) => {
-      const state = await notionWorkspace(ws);
-      return {
-        ds: state.dataSources.find((d) => d.title === 'Responses')!.id,
-        page: state.pages.find((p) => p.title === 'Likes')!.id,
-      };
-    };
 
     /** A paid owner with a button and a like, connected, who listed data sources and pages. */
     const listedBoth = async (name: string) => {
-      const owner = await paidOwner(name);
-      const button = await createBlock(owner, 'button');
+      const { owner, button, a } = await listedButton(name);
       const like = await createBlock(owner, 'like');
-      const a = await ids(await connect(owner));
-      expect((await search(owner, 'database')).status).toBe(200);
       expect((await search(owner, 'page')).status).toBe(200);
       return { owner, button, like, a };
     };
@@ -310,11 +292,8 @@ describe('401 and remove', () => {
     };
 
     it('workspace A listed in one tab, A removed and B connected in another: A’s database is refused', async () => {
-      const owner = await paidOwner('notion-swap');
-      const button = await createBlock(owner, 'button');
-      const a = await ids(await connect(owner));
       // the first tab lists A's data sources
-      expect((await search(owner, 'database')).status).toBe(200);
+      const { owner, button, a } = await listedButton('notion-swap');
       // the second tab removes A and connects a new workspace B
       expect(
         (await callFunction('remove-integration', { mode: 'notion' }, owner.accessToken)).status,
@@ -337,11 +316,7 @@ describe('401 and remove', () => {
     });
 
     it('connecting another workspace over A (no removal) forgets what A listed; A again lists again', async () => {
-      const owner = await paidOwner('notion-over');
-      const button = await createBlock(owner, 'button');
-      const wsA = await connect(owner);
-      const a = await ids(wsA);
-      expect((await search(owner, 'database')).status).toBe(200);
+      const { owner, button, ws: wsA, a } = await listedButton('notion-over');
       await connect(owner);
       const refused = await save(owner, button, { notion_database: a.ds });
       expect([refused.status, refused.json.error?.message]).toEqual([400, NOT_LISTED]);
@@ -355,11 +330,7 @@ describe('401 and remove', () => {
     });
 
     it('connecting the same workspace again (a new token, maybe fewer pages) forgets the listing', async () => {
-      const owner = await paidOwner('notion-again');
-      const button = await createBlock(owner, 'button');
-      const ws = await connect(owner);
-      const a = await ids(ws);
-      expect((await search(owner, 'database')).status).toBe(200);
+      const { owner, button, ws, a } = await listedButton('notion-again');
       await connect(owner, ws);
       const refused = await save(owner, button, { notion_database: a.ds });
       expect([refused.status, refused.json.error?.message]).toEqual([400, NOT_LISTED]);
