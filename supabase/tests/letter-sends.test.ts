@@ -214,6 +214,9 @@ describe('sending', () => {
       `"Smith, <b>Ann</b>" <${a}>, ${a}`,
       `Ann\n<${a}>`,
       `<b>Ann</b> <${a}>`,
+      // a zero-width space after a whole address ends it (B6), and one in brackets is dropped
+      `${a}\u200bAnn <${b}>`,
+      `Ann <${a}\u200b>, ${b}\u200bBob`,
       `${a}, ${Array.from({ length: 100 }, (_, i) => `r${i}@example.com`).join(';')}`,
       Array.from({ length: 2000 }, () => b).join(','),
       'x'.repeat(100_000),

@@ -13,8 +13,7 @@ export const RECIPIENTS_NAMED = 3;
  * Entry separators: comma, semicolon, line breaks, and what a Korean or Japanese input method
  * types for them (full-width comma and semicolon, the ideographic comma, Unicode's line and
  * paragraph separators, NEL). Spaces end a word: tabs, no-break, Ogham and ideographic spaces.
- * The zero-width space and the byte order mark are not spaces: they are dropped
- * (OTHER_INVISIBLE), but a zero-width space right after a whole address ends it (`zeroWidthSpaces`).
+ * The zero-width space and the byte order mark are neither: `zeroWidthSpaces` reads them.
  */
 const LINE_BREAKS = new Set([10, 13, 0x85, 0x2028, 0x2029]);
 const SEPARATORS = new Set([44, 59, ...LINE_BREAKS, 0xff0c, 0xff1b, 0x3001]);
@@ -26,15 +25,10 @@ const isSpace = (code: number) => SPACES.has(code) || (code >= 0x2000 && code <=
  * Invisible format characters a copied page or a mail client puts in or around an address (rev-
  * break2 R3): soft hyphen, the Arabic letter mark, the Mongolian vowel separator, ZWNJ, ZWJ, the
  * left-to-right and right-to-left marks (Gmail and Naver put them around addresses), the bidi
- * embeddings, overrides and isolates, the word joiner and the invisible operators, the
- * zero-width space (a page puts it where a long address may wrap: `a@\u200bx.com`) and the byte
- * order mark (a pasted file's first character, or ZWNBSP inside a line). They are dropped (the
- * zero-width space by `zeroWidthSpaces`, which reads one after a whole address as a space):
- * `a@x.com` with one of them is the address it looks like. Before, the zero-width space and the
- * mark ended a word, which cut such an address in two bad entries.
+ * embeddings, overrides and isolates, the word joiner and the invisible operators. They are
+ * dropped: `a@x.com` with one of them is the address it looks like.
  */
-const OTHER_INVISIBLE =
-  /[\u00ad\u061c\u180e\u200c-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+const OTHER_INVISIBLE = /[\u00ad\u061c\u180e\u200c-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f]/g;
 /**
  * What the full-width mode of a Korean input method types for `@`, `<` and `>` (R4), read as
  * them (what NFKC does to those three; a full-width letter stays, and its address is bad).
@@ -42,52 +36,58 @@ const OTHER_INVISIBLE =
 const FULL_WIDTH = /[\uff20\uff1c\uff1e]/g;
 const halfWidth = (c: string) => String.fromCharCode(c.charCodeAt(0) - 0xfee0);
 
-/** What ends an address-like word around a zero-width space: a space, a separator, `<>"()`. */
-const endsWord = (c: string) => {
-  const code = c.charCodeAt(0);
-  return isSeparator(code) || isSpace(code) || /[\s<>"()]/.test(c);
-};
+/** A run of zero-width spaces and byte order marks (U+FEFF, inside a line the zero-width no-break space). */
+const ZERO_WIDTHS = /[\u200b\ufeff]+/;
+/** Where a word ends for `zeroWidthSpaces`: a space, a separator, or one of `<>"()`. */
+const endsWord = (c: string) =>
+  isSpace(c.charCodeAt(0)) || isSeparator(c.charCodeAt(0)) || '<>"()'.includes(c);
+/** The longest word that can be an address the box takes: `mailto:` and the longest address. */
+const LONGEST_WORD = 'mailto:'.length + LETTER_LIMITS.email;
 
 /**
- * Zero-width spaces (B6): one right after a whole address, before more than can continue it
- * (another address, or what would make the two no address), is a space between two entries
- * (`a@x.com\u200bb@y.com`, a page that joins its list so), and so is one after a bracket's `>`;
- * any other is dropped (`a@\u200bx.com`, where a page lets a long address wrap). Linear: the word before is carried, not searched for.
+ * The word `part` ends with: what follows its last word end, or with none, the word before it
+ * (`before`) with `part` added; null when longer than any address.
+ */
+function lastWord(before: string | null, part: string): string | null {
+  let start = part.length;
+  while (start > 0 && !endsWord(part[start - 1]!)) start--;
+  const word = start > 0 ? part.slice(start) : before === null ? null : before + part;
+  return word !== null && word.length <= LONGEST_WORD ? word : null;
+}
+
+/**
+ * The zero-width space and the byte order mark (B6). A copy carries them in two places, and
+ * what stands before one tells which:
+ * - inside an address, where a page lets a long address wrap (`a@`ZWSP`x.com`, `a@x.`ZWSP`com`)
+ *   or a pasted file begins (a BOM): the text before is no whole address yet, and it is dropped;
+ * - between words, where a chat's or a spreadsheet's copy joins an address to the next address
+ *   or to a name (`a@x.com`ZWSP`Bob <b@y.com>`): the text before is a whole address (`mailto:`
+ *   or not) or a bracket's `>`, and it ends the word, read as a space.
+ * After a whole address it is still dropped when a `.` or `-` follows (`a@x.co`ZWSP`.kr`: a wrap
+ * before the domain's next label or hyphen). So a wrap inside a later label, past its second
+ * letter (`a@x.co`ZWSP`m`), reads as two words: the box cannot tell `m` from a name, and the send
+ * is refused naming `m`, where gluing a name on (`a@x.comBob`, an address shape) sent to a wrong
+ * address. A run of them is read as one. One pass: the word before each run is carried from part
+ * to part (`lastWord`), never searched for again.
  */
 function zeroWidthSpaces(text: string): string {
-  const parts = text.split('\u200b');
-  const out = [parts[0]!];
-  let last = parts[0]!.at(-1);
-  /** The word before the zero-width space, or null past the longest address. */
-  let word: string | null = null;
-  const wordOf = (part: string, before: string | null): string | null => {
-    let i = part.length;
-    while (i > 0 && !endsWord(part[i - 1]!)) i--;
-    if (i > 0) return part.length - i > 254 ? null : part.slice(i);
-    if (before === null) return null;
-    return before.length + part.length > 254 ? null : before + part;
-  };
-  word = wordOf(parts[0]!, '');
-  for (const part of parts.slice(1)) {
-    let n = 0;
-    while (n < part.length && !endsWord(part[n]!)) n++;
-    const after = part.slice(0, n);
-    const address = word?.replace(/^mailto:/i, '') ?? '';
-    const split =
-      last === '>' ||
-      (word !== null &&
-        isEmail(address) &&
-        (after === '' || after.includes('@') || !isEmail(address + after)));
-    out.push(split ? ' ' : '', part);
-    if (part) last = part.at(-1);
-    word = wordOf(part, split ? '' : word);
+  const [first, ...parts] = text.split(ZERO_WIDTHS);
+  const out = [first!];
+  let word = lastWord('', first!);
+  let afterBracket = first!.endsWith('>');
+  for (const part of parts) {
+    const wholeBefore = afterBracket || (word !== null && isEmail(word.replace(/^mailto:/i, '')));
+    const separates = wholeBefore && !/^[.-]/.test(part);
+    out.push(separates ? ' ' : '', part);
+    word = lastWord(separates ? '' : word, part);
+    afterBracket = part.endsWith('>');
   }
   return out.join('');
 }
 
 /**
- * The text as the box is read: invisible format characters dropped (a zero-width space after a
- * whole address read as a space, `zeroWidthSpaces`), full-width `＠＜＞` folded.
+ * The text as the box is read: invisible format characters dropped, full-width `＠＜＞` folded,
+ * then each zero-width space or byte order mark dropped or read as a space (`zeroWidthSpaces`).
  */
 export const readableRecipients = (text: string): string =>
   zeroWidthSpaces(text.replace(OTHER_INVISIBLE, '').replace(FULL_WIDTH, halfWidth));
