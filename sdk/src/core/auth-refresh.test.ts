@@ -14,7 +14,7 @@ import {
   block,
   fakeJwt,
   mockApi,
-  reset,
+  mockApiPerTest,
   until,
   withSession,
 } from '../test/mock-api.js';
@@ -26,8 +26,7 @@ type Auth = typeof auth;
 
 describe('a refresh answered late and another refresh before its answer', () => {
   let api: ReturnType<typeof mockApi>;
-  beforeEach(reset);
-  afterEach(() => api.restore());
+  mockApiPerTest();
   const p = { url: PROJECT, key: KEY };
   const tokenCalls = () =>
     api.calls.filter((c) => c.name === '/auth/v1/token').map((c) => c.body.refresh_token);

@@ -16,6 +16,7 @@ import {
   fakeJwt,
   idOf,
   mockApi,
+  mockApiPerTest,
   newPage,
   reset,
   until,
@@ -39,8 +40,7 @@ const text = (el: ReactionLike) => el.shadowRoot!.querySelector('button')?.textC
 
 describe('block elements: loading', () => {
   let api: ReturnType<typeof mockApi>;
-  beforeEach(reset);
-  afterEach(() => api.restore());
+  mockApiPerTest();
 
   async function mount(blockId = B1) {
     return mountReady<ReactionLike>('reaction-like', { 'block-id': blockId });
@@ -186,8 +186,7 @@ describe('block elements: dummy mode only when the dashboard preview asks (never
 
 describe('block elements: a block that is not there', () => {
   let api: ReturnType<typeof mockApi>;
-  beforeEach(reset);
-  afterEach(() => api.restore());
+  mockApiPerTest();
 
   const shown = async (tag: 'reaction-like' | 'reaction-block', lang = '', id = B1) => {
     const el = await fixture<ReactionLike>(
@@ -358,8 +357,7 @@ describe("block elements: the visitor's own part only where it can differ from n
 // posts nothing), nor after a captcha.
 describe("block elements: a signed-in visitor's session refused at a write", () => {
   let api: ReturnType<typeof mockApi>;
-  beforeEach(reset);
-  afterEach(() => api.restore());
+  mockApiPerTest();
 
   const p = { url: PROJECT, key: KEY } as never;
   const refused = () => Response.json({ error: 'invalid_grant' }, { status: 400 });
@@ -449,8 +447,7 @@ describe("block elements: a signed-in visitor's session refused at a write", () 
 // server does not take its token at all; and what a retry after the refusal does.
 describe("block elements: a signed-in visitor's write and the session under it", () => {
   let api: ReturnType<typeof mockApi>;
-  beforeEach(reset);
-  afterEach(() => api.restore());
+  mockApiPerTest();
 
   const p = { url: PROJECT, key: KEY } as never;
   const likeView = () => ({ block: block({ captcha }), me: {} });

@@ -12,7 +12,7 @@ import '../components/form/form.js';
 import '../components/block/block.js';
 import { SKELETON_HEIGHTS } from './skeleton-heights.js';
 import type { BlockView, Message, Question } from './types.js';
-import { B1, $, KEY, PROJECT, block, mockApi, reset, until } from '../test/mock-api.js';
+import { B1, $, KEY, PROJECT, block, mockApi, mockApiPerTest, until } from '../test/mock-api.js';
 import { catsOrDogs, message } from '../test/fixtures.js';
 
 type Kind = keyof typeof SKELETON_HEIGHTS;
@@ -55,9 +55,7 @@ const TYPICAL: Record<Exclude<Kind, 'block'>, BlockView> = {
 };
 
 describe('loading skeletons', () => {
-  let api: ReturnType<typeof mockApi>;
-  beforeEach(reset);
-  afterEach(() => api.restore());
+  mockApiPerTest();
 
   const mount = (tag: string, theme = '') =>
     fixture<HTMLElement>(
@@ -72,7 +70,7 @@ describe('loading skeletons', () => {
 
   for (const kind of Object.keys(SKELETON_HEIGHTS) as Kind[])
     it(`reaction-${kind}: a skeleton of ${SKELETON_HEIGHTS[kind]}px that says "Loading…"`, async () => {
-      api = mockApi({ get_block_view: () => new Promise(() => {}) });
+      mockApi({ get_block_view: () => new Promise(() => {}) });
       const el = await mount(kind);
       const skeleton = $(el, '[part~=skeleton]');
       expect(skeleton, 'skeleton').to.not.equal(null);
@@ -85,7 +83,7 @@ describe('loading skeletons', () => {
   for (const kind of Object.keys(TYPICAL) as Exclude<Kind, 'block'>[])
     it(`reaction-${kind}: a block of the skeleton's shape takes its height exactly`, async () => {
       let answer!: (v: BlockView) => void;
-      api = mockApi({ get_block_view: () => new Promise<BlockView>((r) => (answer = r)) });
+      mockApi({ get_block_view: () => new Promise<BlockView>((r) => (answer = r)) });
       const el = await mount(kind);
       const before = height(el);
       await until(() => answer);
@@ -101,7 +99,7 @@ describe('loading skeletons', () => {
   for (const count of [6, 2])
     it(`reaction-form with --reaction-form-height: ${count} questions keep the height held`, async () => {
       let answer!: (v: BlockView) => void;
-      api = mockApi({ get_block_view: () => new Promise<BlockView>((r) => (answer = r)) });
+      mockApi({ get_block_view: () => new Promise<BlockView>((r) => (answer = r)) });
       const el = await fixture<HTMLElement>(
         staticHtml`<reaction-form block-id=${B1} project-url=${PROJECT} anon-key=${KEY}
           style="width: 600px; --reaction-form-height: 552px"></reaction-form>`,
@@ -120,7 +118,7 @@ describe('loading skeletons', () => {
     });
 
   it('the skeleton follows the theme attribute (dark)', async () => {
-    api = mockApi({ get_block_view: () => new Promise(() => {}) });
+    mockApi({ get_block_view: () => new Promise(() => {}) });
     const el = await mount('comment', 'dark');
     expect(getComputedStyle($(el, '[part~=skeleton]')).backgroundColor).to.equal('rgb(21, 21, 24)');
   });

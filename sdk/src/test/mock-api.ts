@@ -55,6 +55,9 @@ function abortable(answer: unknown, signal?: AbortSignal | null): unknown {
   return Promise.race([answer, aborted]);
 }
 
+/** The mock API made last (what mockApiPerTest restores after a test). */
+let latest: { restore: () => void } | undefined;
+
 export function mockApi(handlers: Record<string, Handler>) {
   const calls: Call[] = [];
   const real = window.fetch;
@@ -97,13 +100,27 @@ export function mockApi(handlers: Record<string, Handler>) {
       throw e;
     }
   };
-  return {
+  const api = {
     calls,
     rpcCalls: () => calls.filter((c) => !c.name.startsWith('/')),
     /** The RPC names called, in order. */
     rpcNames: () => calls.filter((c) => !c.name.startsWith('/')).map((c) => c.name),
     restore: () => (window.fetch = real),
   };
+  latest = api;
+  return api;
+}
+
+/**
+ * The set-up of a describe block whose tests each make their own mock API: every test starts on
+ * a fresh page (reset) and the mock API it made last is restored after it.
+ */
+export function mockApiPerTest(): void {
+  beforeEach(reset);
+  afterEach(() => {
+    latest?.restore();
+    latest = undefined;
+  });
 }
 
 /**

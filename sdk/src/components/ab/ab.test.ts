@@ -7,7 +7,7 @@ import {
   block,
   idOf,
   mockApi,
-  reset,
+  mockApiPerTest,
   until,
   withSession,
 } from '../../test/mock-api.js';
@@ -32,8 +32,7 @@ const view = (me: { vote?: string[] | null; vote_held?: boolean } = {}) => ({
 
 describe('reaction-ab', () => {
   let api: ReturnType<typeof mockApi>;
-  beforeEach(reset);
-  afterEach(() => api.restore());
+  mockApiPerTest();
 
   async function mount(
     submit: (b: Record<string, unknown>) => unknown,

@@ -12,7 +12,7 @@ import {
   fakeJwt,
   idOf,
   mockApi,
-  reset,
+  mockApiPerTest,
   until,
   withSession,
 } from '../../test/mock-api.js';
@@ -21,8 +21,7 @@ import { message, whichOne } from '../../test/fixtures.js';
 
 describe('reaction-block', () => {
   let api: ReturnType<typeof mockApi>;
-  beforeEach(reset);
-  afterEach(() => api.restore());
+  mockApiPerTest();
 
   async function mount(type: string, over = {}, questions: unknown[] = []) {
     api = mockApi({

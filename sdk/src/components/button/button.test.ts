@@ -1,14 +1,13 @@
 import { expect } from '@open-wc/testing';
 import './button.js';
 import type ReactionButton from './button.component.js';
-import { $, PROJECT, block, mockApi, onSend, reset, until } from '../../test/mock-api.js';
+import { $, PROJECT, block, mockApi, mockApiPerTest, onSend, until } from '../../test/mock-api.js';
 import { sessionKey } from '../../core/session-key.js';
 import { mountReady } from '../../test/mount.js';
 
 describe('reaction-button', () => {
   let api: ReturnType<typeof mockApi>;
-  beforeEach(reset);
-  afterEach(() => api.restore());
+  mockApiPerTest();
 
   async function mount(over = {}) {
     api = mockApi({

@@ -4,7 +4,17 @@ import './form.js';
 import type ReactionForm from './form.component.js';
 import { pickEnding } from './endings.js';
 import type { BlockView, Question } from '../../core/types.js';
-import { $, $$, ApiError, block, mockApi, reset, type, until, wait } from '../../test/mock-api.js';
+import {
+  $,
+  $$,
+  ApiError,
+  block,
+  mockApi,
+  mockApiPerTest,
+  type,
+  until,
+  wait,
+} from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
 
 const questions: Question[] = [
@@ -69,8 +79,7 @@ const view = (over: Partial<BlockView> = {}): BlockView => ({
 
 describe('reaction-form', () => {
   let api: ReturnType<typeof mockApi>;
-  beforeEach(reset);
-  afterEach(() => api.restore());
+  mockApiPerTest();
 
   async function mount(
     submit: (b: Record<string, unknown>) => unknown = () => ({ id: 'r1' }),

@@ -9,6 +9,7 @@ import {
   block,
   idOf,
   mockApi,
+  mockApiPerTest,
   onSend,
   reset,
   until,
@@ -36,8 +37,7 @@ async function mount(view: Parameters<typeof mockApi>[0]['get_block_view'], extr
 
 describe('reaction-like', () => {
   let api: ReturnType<typeof mockApi> | undefined;
-  beforeEach(reset);
-  afterEach(() => api?.restore());
+  mockApiPerTest();
 
   it('is accessible', async () => {
     const m = await mount(() => ({ block: block({ like_count: 7 }), me: { liked: false } }));

@@ -3,14 +3,13 @@ import { expect } from '@open-wc/testing';
 import '../comment/comment.js';
 import './qna.js';
 import type ReactionComment from '../comment/comment.component.js';
-import { $, block, mockApi, reset, type, until } from '../../test/mock-api.js';
+import { $, block, mockApi, mockApiPerTest, type, until } from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
 import { msg, signIn } from '../../test/comment.js';
 
 describe('reaction-qna', () => {
   let api: ReturnType<typeof mockApi>;
-  beforeEach(reset);
-  afterEach(() => api.restore());
+  mockApiPerTest();
 
   async function mount(photo: string | null = null) {
     api = mockApi({
