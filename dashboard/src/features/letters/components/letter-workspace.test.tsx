@@ -320,7 +320,7 @@ describe('what a loaded page had that the letter does not carry (rev-uncov3 D1)'
 });
 
 describe('a saved letter the letter rules now refuse in part (B9)', () => {
-  it('opens with the parts that pass, says one was left out in en and ko, and Save keeps the rest', async () => {
+  it('opens with the parts that pass, says one was left out in en and ko, offers Save, which keeps the rest', async () => {
     const kept = model(['Kept first', 'Kept last']);
     const letter = {
       ...kept,
@@ -340,11 +340,14 @@ describe('a saved letter the letter rules now refuse in part (B9)', () => {
         return Reflect.get(target, key, receiver) as unknown;
       },
     });
+    // saved and sendable: a sender, and the mail rendered when the refused part still passed
+    api.listSenders.mockResolvedValue([{ email: 'a@x.com', status: 'verified' }]);
     const data = letterData(stored);
+    data.private = { ...data.private!, mail_from: 'a@x.com', mail_html: '<p>Kept first</p>' };
     api.loadLetterBlock.mockResolvedValue(data);
     api.saveLetter.mockImplementation(async (body) => ({
       ...data,
-      private: { ...data.private!, mail_title: body.letter.title, letter: body.letter.model },
+      private: { ...data.private!, letter: body.letter.model },
     }));
     renderLetter();
     const en =
@@ -372,11 +375,13 @@ describe('a saved letter the letter rules now refuse in part (B9)', () => {
       await act(() => i18next.changeLanguage('en'));
     }
 
-    fireEvent.change(screen.getByRole('textbox', { name: 'Title' }), {
-      target: { value: 'Hello again' },
-    });
+    // the notice's Save is there with no edit made; Send, which sends the stored mail with the
+    // refused part, waits for it
+    await screen.findByRole('combobox', { name: 'From' });
+    expect(screen.queryByRole('button', { name: 'Send letter' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Save' })).toBeNull());
+    await screen.findByRole('button', { name: 'Send letter' });
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     const saved = api.saveLetter.mock.lastCall![0].letter.model;
     expect(saved.blocks).toEqual(kept.blocks);
     expect(saved.cta).toEqual(letter.cta);

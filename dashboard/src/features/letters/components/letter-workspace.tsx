@@ -122,17 +122,29 @@ export function LetterWorkspacePage() {
     setDraft(pick);
   }, [pick, hasSavedHtml, setBase, setDraft]);
 
-  const dirty = !!base && !!draft && !sameDraft(base, draft);
-  // Unsaved edits kept in this tab through a sign-out or a reload (lib/kept-draft.ts), as the
-  // block workspace's: compared with the saved letter as read (`from`, not `base`, which takes the
-  // sender only once the senders are read), restored with the sender as the senders allow.
   // The saved letter is read once (openLetter keeps its answer for the copy), for the seed above,
   // `from`, and the parts of it that no longer parse: left out of the draft, and said (B9).
   const stored = saved ? openLetter(saved) : null;
   const from = stored?.draft ?? null;
   const storedLeftOut = stored?.leftOut ?? 0;
+  const edited = !!base && !!draft && !sameDraft(base, draft);
+  // Parts left out are a change not yet saved: the stored letter, and the mail Send would send,
+  // still hold them. So Save shows (the notice says a Save stores the letter without them), Send
+  // waits for it, and leaving asks, with no edit made.
+  const dirty = edited || (!!draft && storedLeftOut > 0);
+  // Unsaved edits kept in this tab through a sign-out or a reload (lib/kept-draft.ts), as the
+  // block workspace's: compared with the saved letter as read (`from`, not `base`, which takes the
+  // sender only once the senders are read), restored with the sender as the senders allow. Only
+  // edits: a letter opened with parts left out leaves them out again when read again.
   const restore = useCallback((d: LetterDraft) => setDraft(pick(d)), [pick, setDraft]);
-  const kept = useKeptDraft({ ownerId: user?.id, blockId, base: from, draft, dirty, restore });
+  const kept = useKeptDraft({
+    ownerId: user?.id,
+    blockId,
+    base: from,
+    draft,
+    dirty: edited,
+    restore,
+  });
   // the same guard as the block workspace's: the tab closing, the back link and the browser's Back
   const guard = useLeaveGuard(dirty, paths.work(blockId), paths.dashboardSend);
 
