@@ -1,13 +1,28 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RouteError } from './route-error';
 
 function Thrower({ error }: { error: unknown }): never {
   throw error;
 }
 
+/** The route /work/1 whose screen throws `error`. */
+const throwing = (error: unknown) => (
+  <RouteError pathname="/work/1">
+    <Thrower error={error} />
+  </RouteError>
+);
+
+/** Waits until the alert says `reason`. */
+const saysReason = (reason: string) =>
+  waitFor(() => expect(screen.getByRole('alert').textContent).toContain(reason));
+
 describe('a screen that cannot be shown', () => {
+  // React reports what a screen threw on the console; the tests throw on purpose
+  beforeEach(() => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+  });
   afterEach(async () => {
     vi.restoreAllMocks();
     await i18next.changeLanguage('en');
@@ -15,30 +30,17 @@ describe('a screen that cannot be shown', () => {
 
   it('says a chunk a deploy removed as an update, with a reload, in en and ko; another path tries again', async () => {
     // before: a lazy screen whose chunk was gone threw past every handler, and the app went blank
-    vi.spyOn(console, 'error').mockImplementation(() => {});
     const gone = new TypeError(
       'Failed to fetch dynamically imported module: https://x.example/assets/work-abc.js',
     );
     const reload = vi.fn();
     vi.stubGlobal('location', { ...window.location, reload });
-    const { rerender } = render(
-      <RouteError pathname="/work/1">
-        <Thrower error={gone} />
-      </RouteError>,
-    );
-    await waitFor(() =>
-      expect(screen.getByRole('alert').textContent).toContain(
-        'The dashboard was updated meanwhile. Reload the page, then try again.',
-      ),
-    );
+    const { rerender } = render(throwing(gone));
+    await saysReason('The dashboard was updated meanwhile. Reload the page, then try again.');
     fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
     expect(reload).toHaveBeenCalledTimes(1);
     await act(() => i18next.changeLanguage('ko'));
-    rerender(
-      <RouteError pathname="/work/1">
-        <Thrower error={gone} />
-      </RouteError>,
-    );
+    rerender(throwing(gone));
     expect(screen.getByRole('button', { name: '새로 고침' })).toBeTruthy();
     rerender(
       <RouteError pathname="/profile">
@@ -53,16 +55,7 @@ describe('a screen that cannot be shown', () => {
   it('says a reason for a screen that threw nothing (null) too', async () => {
     // before: the reason was set only when state held the very value thrown, and a thrown null is
     // held as an Error, so the alert showed a Reload button and no words
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    render(
-      <RouteError pathname="/work/1">
-        <Thrower error={null} />
-      </RouteError>,
-    );
-    await waitFor(() =>
-      expect(screen.getByRole('alert').textContent).toContain(
-        'Something went wrong on our side. Try again in a moment.',
-      ),
-    );
+    render(throwing(null));
+    await saysReason('Something went wrong on our side. Try again in a moment.');
   });
 });
