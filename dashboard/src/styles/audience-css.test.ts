@@ -26,3 +26,19 @@ describe('audience list at 480 px and below', () => {
     expect(rules).toMatch(/overflow:\s*visible/);
   });
 });
+
+describe('audience list in a short window (B8)', () => {
+  it('never breaks the state inside a word: "Activ / e" made every row two lines high', () => {
+    const rule = /([^{}]*)\{\s*overflow-wrap:\s*normal;\s*\}/.exec(
+      css.slice(css.indexOf('td.member-date')),
+    );
+    expect(rule?.[1]).toContain('td.member-state');
+  });
+
+  it('takes the window under the top bar where the window is 480 px high or less', () => {
+    const short = css.slice(css.indexOf('@media (min-width: 641px) and (max-height: 480px)'));
+    expect(short).toMatch(
+      /^[^}]*\.audience-table-wrap\s*\{\s*max-height:\s*calc\(100vh - var\(--sticky-bar/,
+    );
+  });
+});

@@ -5,6 +5,7 @@ import { Link, NavLink, useLocation, useNavigate } from 'react-router-dom';
 import { isWithin, paths, SEND_MODES } from '../../config/paths';
 import { REACTION_TYPES } from '../../lib/db-types';
 import { useSession } from '../../lib/session';
+import { stickyBar } from '../../lib/sticky-bar';
 import { breakpoints, useMediaQuery } from '../../lib/use-media-query';
 import { registerConsentTranslations } from '../../locales/consent';
 import { registerSignedInTranslations } from '../../locales/signed-in';
@@ -62,7 +63,7 @@ export function TopBar() {
   // spec: on purchase paths the back button goes to the plan page, labelled Plan
   const onPurchase = isWithin(pathname, paths.purchase);
   return (
-    <header className="top-bar">
+    <header ref={stickyBar} className="top-bar">
       {onDashboard ? (
         <Logo />
       ) : (

@@ -203,7 +203,7 @@ export function MemberRowView({
           ) : null}
         </div>
       </td>
-      <td data-label={t('audience.columns.state')}>
+      <td data-label={t('audience.columns.state')} className="member-state">
         {edit ? (
           cellSelect(
             'state',

@@ -19,6 +19,7 @@ import { PageLoading } from '../../../components/ui/spinner';
 import { paths } from '../../../config/paths';
 import { isLetterType, type LetterType } from '../../../lib/db-types';
 import { useSession } from '../../../lib/session';
+import { stickyBar } from '../../../lib/sticky-bar';
 import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { useDraftQuery } from '../../../lib/use-draft-query';
 import { useKeptDraft } from '../../../lib/kept-draft';
@@ -245,7 +246,7 @@ export function LetterWorkspacePage() {
       <a className="skip-link" href="#workspace-main">
         {t('common.skipToContent')}
       </a>
-      <header className="workspace-top-bar">
+      <header ref={stickyBar} className="workspace-top-bar">
         <WorkspaceBackLink to={paths.dashboardSend} label={t('letters.back')} />
         <WorkspaceTitle
           type={type}

@@ -315,6 +315,16 @@ describe('focus', () => {
     expect(heading.textContent).toBe('My block (Form block): Result');
     expect(document.activeElement).toBe(heading);
   });
+
+  it("gives the top bar's height to the page's scroll padding: a field reached by Tab stops below the bar", async () => {
+    // B12: the fixed padding was for the dashboard's bar only (lib/sticky-bar.ts, shell.css)
+    const { unmount } = renderWorkspace(fakeApi(workspaceData('comment')));
+    await screen.findByRole('textbox', { name: 'Block name' });
+    // jsdom lays nothing out: the height is 0, but it is kept
+    expect(document.documentElement.style.getPropertyValue('--sticky-bar')).toBe('0px');
+    unmount();
+    expect(document.documentElement.style.getPropertyValue('--sticky-bar')).toBe('');
+  });
 });
 
 describe('block name', () => {

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { paths } from '../../../config/paths';
 import type { ReactionType } from '../../../lib/db-types';
 import { messageOf } from '../../../lib/errors';
+import { stickyBar } from '../../../lib/sticky-bar';
 import type { SaveStatus } from '../hooks/use-workspace';
 import { translateMessage } from '../model/messages';
 import { modeLabelKey, modesFor, type WorkspaceMode } from '../model/modes';
@@ -55,7 +56,7 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
   };
 
   return (
-    <header className="workspace-top-bar">
+    <header ref={stickyBar} className="workspace-top-bar">
       <WorkspaceBackLink to={paths.dashboardReaction} label={t('workspace.back')} />
       <WorkspaceTitle
         type={type}
