@@ -17,6 +17,7 @@ import {
   brunchToBlocks,
   typedreamToBlocks,
 } from '../functions/_shared/letter/html-source.ts';
+import { clip, pieces } from '../functions/_shared/letter/model.ts';
 import { notionToBlocks } from '../functions/_shared/letter/notion.ts';
 import { letterDocument, letterFooter, renderLetter } from '../functions/_shared/letter/render.ts';
 import { cleanStyle, sanitizeLetterHtml } from '../functions/_shared/letter/sanitize-letter.ts';
@@ -313,6 +314,48 @@ describe('sources on the fixture pages', () => {
     expect(bare).toContain('<ol><li>Wash<ul><li>in cold water</li></ul></li><li>Cut</li></ol>');
     // the text part indents the nested items under theirs
     expect(text).toMatch(/\* Fruit\n +\* Apples/);
+  });
+
+  it('a long text is cut between characters, never inside one: an emoji across a cut stays whole (BRK-1)', () => {
+    // a run one unit longer than a span holds, an emoji (two UTF-16 units) across the cut; the
+    // same emoji across the image caption's 500 and the code block's limit
+    const run = 'a'.repeat(LETTER_LIMITS.spanText - 1) + '😀' + 'b';
+    const block = (id: string, type: string, title: string, content?: string[]) => ({
+      value: {
+        id,
+        type,
+        properties: { title: [[title]], caption: [['c'.repeat(499) + '😀']] },
+        content,
+      },
+    });
+    const record = {
+      p: block('p', 'page', 'Long', ['text', 'code', 'pic']),
+      text: block('text', 'text', run),
+      code: block('code', 'code', 'x'.repeat(LETTER_LIMITS.code - 1) + '😀'),
+      pic: {
+        value: {
+          ...block('pic', 'image', '').value,
+          format: { display_source: 'https://images.example/p.png' },
+        },
+      },
+    };
+    const { blocks } = notionToBlocks({ block: record }, 'p');
+    const letter = { version: 1 as const, source: null, blocks, cta: null, imageButton: null };
+    // before: the first span ended in a lone high surrogate, which jsonb refuses (save 400)
+    const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    const strings: string[] = [];
+    JSON.stringify(letter, (_key, value: unknown) => {
+      if (typeof value === 'string') strings.push(value);
+      return value;
+    });
+    expect(strings.filter((s) => loneSurrogate.test(s)).map((s) => s.slice(-8))).toEqual([]);
+    const paragraph = blocks.find((b) => b.type === 'paragraph') as { spans: { text: string }[] };
+    expect(paragraph.spans.map((s) => s.text).join('')).toBe(run);
+    expect(paragraph.spans[0]!.text).toHaveLength(LETTER_LIMITS.spanText - 1);
+    expect(ZLetterModel.safeParse(letter).success).toBe(true);
+    expect(clip('ab😀', 3)).toBe('ab');
+    expect(clip('ab😀', 4)).toBe('ab😀');
+    expect(pieces('😀😀😀', 3)).toEqual(['😀', '😀', '😀']);
   });
 
   it('Notion: a note or an image under a bullet does not split the list or lift its sub-bullets (B5)', () => {

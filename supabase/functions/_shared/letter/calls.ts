@@ -7,6 +7,7 @@ import {
   type TLetterType,
 } from '@reaction-blocks/contracts/letters';
 import { platformSender } from '../mail-delivery.ts';
+import { clip } from './model.ts';
 import { sesMailer } from '../mail.ts';
 import { canSendAs } from '../sender-emails.ts';
 
@@ -107,7 +108,7 @@ export async function senderFor(
       'Sending is paused: too many of your letters bounced or were marked as spam',
     );
   }
-  const name = (block.private.mail_name || ownerName || sender.email).slice(0, 100);
+  const name = clip(block.private.mail_name || ownerName || sender.email, 100);
   const strict = sender.dmarc_policy === 'quarantine' || sender.dmarc_policy === 'reject';
   if (strict && !sender.dkim_verified) {
     // From the platform's address: SES's state of the owner's address does not matter

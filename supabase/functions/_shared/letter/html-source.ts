@@ -7,6 +7,7 @@ import { parse, type DefaultTreeAdapterTypes } from 'parse5';
 import { NON_PROSE_TAGS } from '@reaction-blocks/contracts/html';
 import type { TLetterBlock, TListItem, TMark, TSpan } from '@reaction-blocks/contracts/letters';
 import {
+  clip,
   LETTER_LIMITS,
   makeId,
   PageBlocks,
@@ -159,7 +160,7 @@ class Walker {
       id: makeId(),
       type: 'image',
       src: https,
-      alt: (attr(el, 'alt') ?? '').slice(0, 500),
+      alt: clip(attr(el, 'alt') ?? '', 500),
       ...(caption && caption.length ? { caption } : {}),
       ...(href ? { href } : {}),
     });
@@ -236,7 +237,7 @@ class Walker {
       } else if (tag === 'pre') {
         this.flush();
         const text = textOf(child).replace(/\n+$/, '');
-        if (text) this.out.push({ id: makeId(), type: 'code', text: text.slice(0, 20000) });
+        if (text) this.out.push({ id: makeId(), type: 'code', text: clip(text, 20000) });
       } else if (tag === 'hr') {
         this.flush();
         this.out.push({ id: makeId(), type: 'divider' });
@@ -333,7 +334,7 @@ export function brunchToBlocks(
     find(doc, (el) => el.tagName === 'body');
   const walker = new Walker(pageUrl);
   if (body) walker.walk(body);
-  return { title: title.slice(0, 200), ...walker.finish() };
+  return { title: clip(title, 200), ...walker.finish() };
 }
 
 /**
@@ -363,7 +364,7 @@ export function typedreamToBlocks(
       : '';
   const title = pageTitle(doc) || heading;
   const repeats = !!heading && title.toLowerCase().startsWith(heading.toLowerCase());
-  return { title: title.slice(0, 200), blocks: repeats ? blocks.slice(1) : blocks, leftOut };
+  return { title: clip(title, 200), blocks: repeats ? blocks.slice(1) : blocks, leftOut };
 }
 
 /**

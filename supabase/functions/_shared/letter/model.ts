@@ -10,6 +10,31 @@ import {
 // what the page readers (notion.ts, html-source.ts) count and cut with
 export { LETTER_LIMITS, type TLeftOut, type TLeftOutKind };
 
+/**
+ * `text` cut to at most `max` UTF-16 units (what the schema's limits count) without splitting a
+ * character: an emoji or another character past U+FFFF is two units, and a cut between them leaves
+ * a lone surrogate, which Postgres's jsonb refuses (PostgREST answers the save 400). Such a
+ * character at the end goes whole or not at all.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
+  return text.slice(0, end);
+}
+
+/** `text` in pieces of at most `max` units, each cut as clip cuts (none of the text dropped). */
+export function pieces(text: string, max: number): string[] {
+  const out: string[] = [];
+  for (let rest = text; out.length === 0 || rest !== '';) {
+    const piece = clip(rest, max);
+    out.push(piece);
+    rest = rest.slice(piece.length);
+  }
+  return out;
+}
+
+const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+
 /** A short random id for a block (the editor deletes rows by it). */
 export function makeId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(9));

@@ -6,7 +6,15 @@
 import { NotionAPI } from 'notion-client';
 import { parsePageId } from 'notion-utils';
 import type { TLetterBlock, TMark, TSpan } from '@reaction-blocks/contracts/letters';
-import { LETTER_LIMITS, makeId, PageBlocks, type TLeftOut, type TLeftOutKind } from './model.ts';
+import {
+  clip,
+  LETTER_LIMITS,
+  makeId,
+  PageBlocks,
+  pieces,
+  type TLeftOut,
+  type TLeftOutKind,
+} from './model.ts';
 
 /** A Notion record map as the API answers it (only what we read). */
 export interface NotionRecordMap {
@@ -59,9 +67,9 @@ export function notionSpans(title: unknown): TSpan[] {
     // mentions (‣) carry no readable text
     if (text === '‣') continue;
     // a run longer than a span holds goes on in spans of the same look (none of it is dropped)
-    for (let at = 0; at === 0 || at < text.length; at += LETTER_LIMITS.spanText) {
+    for (const piece of pieces(text, LETTER_LIMITS.spanText)) {
       spans.push({
-        text: text.slice(at, at + LETTER_LIMITS.spanText),
+        text: piece,
         ...(marks.length ? { marks } : {}),
         ...(href ? { href } : {}),
       });
@@ -324,12 +332,9 @@ export function notionToBlocks(
         out.push({
           id: makeId(),
           type: 'code',
-          text: spans
-            .map((s) => s.text)
-            .join('')
-            .slice(0, LETTER_LIMITS.code),
+          text: clip(spans.map((s) => s.text).join(''), LETTER_LIMITS.code),
           ...(typeof (b.properties?.language as string[][] | undefined)?.[0]?.[0] === 'string'
-            ? { language: String((b.properties!.language as string[][])[0]![0]).slice(0, 40) }
+            ? { language: clip(String((b.properties!.language as string[][])[0]![0]), 40) }
             : {}),
         });
         break;
@@ -341,10 +346,7 @@ export function notionToBlocks(
             id: makeId(),
             type: 'image',
             src,
-            alt: caption
-              .map((s) => s.text)
-              .join('')
-              .slice(0, 500),
+            alt: clip(caption.map((s) => s.text).join(''), 500),
             ...(caption.length ? { caption } : {}),
           });
         }
