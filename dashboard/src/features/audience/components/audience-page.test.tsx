@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeResizeObserver, layOut } from '../../../test/scroll-box';
 import { fakeProfile, renderWithProviders, signedInSession } from '../../../test/utils';
 import type { GroupRow, MemberRow } from '../api/audience';
 import * as api from '../api/audience';
@@ -108,6 +109,22 @@ describe('audience members list', () => {
         '4 address(es) visitors typed got no confirmation mail in the last 24 hours: your plan sends 30 a day. They stay awaiting and are asked again when next given; add them yourself if you know they want your letters.',
       ),
     ).toBeTruthy();
+  });
+
+  it("the list is a Tab stop only while its box scrolls: not as a phone's cards (look2)", async () => {
+    // before: tabIndex 0 always, and at 375 px Tab stopped on cards with nothing to scroll
+    fakeResizeObserver();
+    vi.mocked(api.listMembers).mockResolvedValue(members(0, 2));
+    renderWithProviders(<AudiencePage />, { session: signedInSession() });
+    await screen.findAllByTestId('audience-row');
+    const box = screen.getByRole('region', { name: 'Table of audience members' });
+    expect(box.hasAttribute('tabindex')).toBe(false);
+    layOut(box, 'visible', [330, 900], [330, 900]);
+    expect(box.hasAttribute('tabindex')).toBe(false);
+    // wider: the 70vh box, its columns wider than it
+    layOut(box, 'auto', [700, 500], [1100, 500]);
+    expect(box.tabIndex).toBe(0);
+    vi.unstubAllGlobals();
   });
 
   it('a deleted member leaves the list', async () => {

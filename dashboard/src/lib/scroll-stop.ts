@@ -1,0 +1,25 @@
+/**
+ * The ref of a scroll box a keyboard must reach (`<div ref={scrollStop} role="region"
+ * aria-label=...>`): it is a Tab stop (tabindex 0, so the arrow keys scroll it) only while it
+ * scrolls, that is while its overflow is auto or scroll and its content is wider or taller than
+ * it. A box that does not scroll is no stop: at 480 px and narrower the audience table is cards
+ * in the page's flow (audience.css), and Tab stopped on it with nothing to scroll. Checked again
+ * whenever the box or its content changes size (a window resize, rows added).
+ */
+export function scrollStop(box: HTMLElement | null): (() => void) | undefined {
+  if (!box) return undefined;
+  const check = () => {
+    const { overflowX, overflowY } = getComputedStyle(box);
+    const scrolls = (overflow: string) => overflow === 'auto' || overflow === 'scroll';
+    const stop =
+      (scrolls(overflowX) && box.scrollWidth > box.clientWidth) ||
+      (scrolls(overflowY) && box.scrollHeight > box.clientHeight);
+    if (stop) box.tabIndex = 0;
+    else box.removeAttribute('tabindex');
+  };
+  check();
+  const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(check);
+  observer?.observe(box);
+  for (const child of box.children) observer?.observe(child);
+  return () => observer?.disconnect();
+}
