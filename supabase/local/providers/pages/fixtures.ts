@@ -84,6 +84,9 @@ export function png(width: number, height: number, rgb: Rgb, to?: Rgb): Buffer {
 const id = (n: number) => `5e0f0c1e-0000-4000-8000-${String(n).padStart(12, '0')}`;
 type Title = Array<[string, Array<[string, string?]>?]>;
 
+/** The workspace every fixture page is in. */
+const SPACE_ID = '7f1c2d3e-0000-4000-8000-00000000space';
+
 function block(n: number, type: string, properties: Record<string, unknown> = {}, extra = {}) {
   return {
     id: id(n),
@@ -93,12 +96,24 @@ function block(n: number, type: string, properties: Record<string, unknown> = {}
     parent_id: NOTION_PAGE_ID,
     parent_table: 'block',
     alive: true,
-    space_id: '7f1c2d3e-0000-4000-8000-00000000space',
+    space_id: SPACE_ID,
     ...extra,
   };
 }
 
 const t = (...parts: Title): { title: Title } => ({ title: parts });
+
+/** A public page's own record: its title and the ids of its top blocks, in order. */
+const pageRecord = (id: string, title: string, content: string[]) => ({
+  id,
+  version: 1,
+  type: 'page',
+  properties: t([title]),
+  content,
+  parent_table: 'space',
+  alive: true,
+  space_id: SPACE_ID,
+});
 
 /** Block records of the fixture page; #13 is left out of the first chunk (fetched after). */
 export function notionBlocks(): Record<string, { role: string; value: Record<string, unknown> }> {
@@ -139,16 +154,11 @@ export function notionBlocks(): Record<string, { role: string; value: Record<str
     // a relative link to another Notion page: the text stays, the link goes
     block(15, 'text', t(['More in '], ['our archive', [['a', '/archive-0123']]], ['.'])),
   ];
-  const page = {
-    id: NOTION_PAGE_ID,
-    version: 1,
-    type: 'page',
-    properties: t(['Weekly letter']),
-    content: blocks.map((b) => b.id),
-    parent_table: 'space',
-    alive: true,
-    space_id: '7f1c2d3e-0000-4000-8000-00000000space',
-  };
+  const page = pageRecord(
+    NOTION_PAGE_ID,
+    'Weekly letter',
+    blocks.map((b) => b.id),
+  );
   const all = [page, ...blocks];
   return Object.fromEntries(all.map((b) => [b.id, { role: 'reader', value: b }]));
 }
@@ -167,15 +177,26 @@ export const NOTION_LONG_PAGE_URL =
 /** The long page's paragraphs after its first parts ("Para 0" ... "Para 599"). */
 export const NOTION_LONG_PARAGRAPHS = 600;
 
-const longId = (n: number) => `5e0f0c1e-0000-4000-9000-${String(n).padStart(12, '0')}`;
+/**
+ * A fixture page's blocks, numbered: `at(n, type, properties, extra)` is block n's record in the
+ * page `pageId`, `kids(...ns)` gives it those blocks as children, `id(n)` is block n's id (the
+ * page's own group of ids, `5e0f0c1e-0000-4000-<group>-<n>`).
+ */
+function numberedBlocks(pageId: string, group: string) {
+  const id = (n: number) => `5e0f0c1e-0000-4000-${group}-${String(n).padStart(12, '0')}`;
+  return {
+    id,
+    at: (n: number, type: string, props: Record<string, unknown> = {}, extra = {}) => ({
+      ...block(0, type, props, { parent_id: pageId, ...extra }),
+      id: id(n),
+    }),
+    kids: (...ns: number[]) => ({ content: ns.map(id) }),
+  };
+}
 
 /** Block records of the long page, as loadPageChunk and syncRecordValuesMain answer them. */
 function longPageBlocks() {
-  const at = (n: number, type: string, props: Record<string, unknown> = {}, extra = {}) => ({
-    ...block(0, type, props, { parent_id: NOTION_LONG_PAGE_ID, ...extra }),
-    id: longId(n),
-  });
-  const kids = (...ns: number[]) => ({ content: ns.map(longId) });
+  const { id: longId, at, kids } = numberedBlocks(NOTION_LONG_PAGE_ID, '9000');
   const blocks = [
     at(1, 'header', t(['A long letter'])),
     at(
@@ -217,22 +238,13 @@ function longPageBlocks() {
       at(100 + i, 'text', t([`Para ${i}`])),
     ),
   ];
-  const page = {
-    id: NOTION_LONG_PAGE_ID,
-    version: 1,
-    type: 'page',
-    properties: t(['Long letter']),
-    // a block of another workspace's page, which Notion does not answer for, after #16
-    content: [
-      ...[1, 2, 6, 8, 10, 12, 13, 15, 16].map(longId),
-      longId(99),
-      ...[17, 19].map(longId),
-      ...Array.from({ length: NOTION_LONG_PARAGRAPHS }, (_, i) => longId(100 + i)),
-    ],
-    parent_table: 'space',
-    alive: true,
-    space_id: '7f1c2d3e-0000-4000-8000-00000000space',
-  };
+  // a block of another workspace's page, which Notion does not answer for, after #16
+  const page = pageRecord(NOTION_LONG_PAGE_ID, 'Long letter', [
+    ...[1, 2, 6, 8, 10, 12, 13, 15, 16].map(longId),
+    longId(99),
+    ...[17, 19].map(longId),
+    ...Array.from({ length: NOTION_LONG_PARAGRAPHS }, (_, i) => longId(100 + i)),
+  ]);
   return [page, ...blocks];
 }
 
@@ -245,38 +257,23 @@ export const NOTION_LISTS_PAGE_ID = '5e0f0c1e-9d2a-4b7c-8e3f-1a2b3c4d5e71';
 export const NOTION_LISTS_PAGE_URL =
   'https://reaction-demo.notion.site/Nested-lists-5e0f0c1e9d2a4b7c8e3f1a2b3c4d5e71';
 
-const listsId = (n: number) => `5e0f0c1e-0000-4000-a000-${String(n).padStart(12, '0')}`;
-
 /** Block records of the lists page. */
 export function listsPageBlocks() {
-  const at = (n: number, type: string, text: string, kids: number[] = [], props = {}) => ({
-    ...block(0, type, { ...t([text]), ...props }, { parent_id: NOTION_LISTS_PAGE_ID }),
-    id: listsId(n),
-    ...(kids.length ? { content: kids.map(listsId) } : {}),
-  });
+  const { id: listsId, at, kids } = numberedBlocks(NOTION_LISTS_PAGE_ID, 'a000');
   const blocks = [
-    at(1, 'bulleted_list', 'Fruit', [2, 3, 5]),
-    at(2, 'bulleted_list', 'Apples'),
-    at(3, 'bulleted_list', 'Pears', [4]),
-    at(4, 'bulleted_list', 'Conference'),
-    at(5, 'numbered_list', 'Peel first'),
-    at(6, 'bulleted_list', 'Vegetables', [7]),
-    at(7, 'to_do', 'Buy leeks', [], { checked: [['Yes']] }),
-    at(8, 'text', 'Steps:'),
-    at(9, 'numbered_list', 'Wash', [10]),
-    at(10, 'bulleted_list', 'in cold water'),
-    at(11, 'numbered_list', 'Cut'),
+    at(1, 'bulleted_list', t(['Fruit']), kids(2, 3, 5)),
+    at(2, 'bulleted_list', t(['Apples'])),
+    at(3, 'bulleted_list', t(['Pears']), kids(4)),
+    at(4, 'bulleted_list', t(['Conference'])),
+    at(5, 'numbered_list', t(['Peel first'])),
+    at(6, 'bulleted_list', t(['Vegetables']), kids(7)),
+    at(7, 'to_do', { ...t(['Buy leeks']), checked: [['Yes']] }),
+    at(8, 'text', t(['Steps:'])),
+    at(9, 'numbered_list', t(['Wash']), kids(10)),
+    at(10, 'bulleted_list', t(['in cold water'])),
+    at(11, 'numbered_list', t(['Cut'])),
   ];
-  const page = {
-    id: NOTION_LISTS_PAGE_ID,
-    version: 1,
-    type: 'page',
-    properties: t(['Nested lists']),
-    content: [1, 6, 8, 9, 11].map(listsId),
-    parent_table: 'space',
-    alive: true,
-    space_id: '7f1c2d3e-0000-4000-8000-00000000space',
-  };
+  const page = pageRecord(NOTION_LISTS_PAGE_ID, 'Nested lists', [1, 6, 8, 9, 11].map(listsId));
   return [page, ...blocks];
 }
 
@@ -295,30 +292,16 @@ const notionRuns = (name: string, count: number): Title =>
 
 /** Block records of the long items page. */
 function longItemsPageBlocks() {
-  const itemId = (n: number) => `5e0f0c1e-0000-4000-b000-${String(n).padStart(12, '0')}`;
-  const at = (n: number, type: string, props: Record<string, unknown>, kids: number[] = []) => ({
-    ...block(0, type, props, { parent_id: NOTION_LONG_ITEMS_PAGE_ID }),
-    id: itemId(n),
-    ...(kids.length ? { content: kids.map(itemId) } : {}),
-  });
+  const { id: itemId, at, kids } = numberedBlocks(NOTION_LONG_ITEMS_PAGE_ID, 'b000');
   const blocks = [
-    at(1, 'bulleted_list', t(...notionRuns('item', 250)), [2, 3]),
+    at(1, 'bulleted_list', t(...notionRuns('item', 250)), kids(2, 3)),
     at(2, 'text', t(...notionRuns('under', 60))),
     at(3, 'text', t(['Short note'])),
     at(4, 'bulleted_list', t(['Next item'])),
     at(5, 'to_do', { ...t(...notionRuns('todo', 300)), checked: [['No']] }),
     at(6, 'text', t([`${'x'.repeat(5999)}!`])),
   ];
-  const page = {
-    id: NOTION_LONG_ITEMS_PAGE_ID,
-    version: 1,
-    type: 'page',
-    properties: t(['Long items']),
-    content: [1, 4, 5, 6].map(itemId),
-    parent_table: 'space',
-    alive: true,
-    space_id: '7f1c2d3e-0000-4000-8000-00000000space',
-  };
+  const page = pageRecord(NOTION_LONG_ITEMS_PAGE_ID, 'Long items', [1, 4, 5, 6].map(itemId));
   return [page, ...blocks];
 }
 
