@@ -84,6 +84,26 @@ const page =
 const moved = (location: string) => () =>
   new Response(null, { status: 302, headers: { location } });
 
+/**
+ * Every invisible mark the send box reads (recipients.ts `INVISIBLE`), one by one: soft hyphen,
+ * ALM, MVS, ZWSP, ZWNJ, ZWJ, LRM, RLM, the bidi embeddings and overrides, word joiner, the
+ * invisible operators, the isolates and the deprecated format controls, BOM.
+ */
+const INVISIBLE_MARKS = (
+  [
+    [0xad, 0xad],
+    [0x61c, 0x61c],
+    [0x180e, 0x180e],
+    [0x200b, 0x200f],
+    [0x202a, 0x202e],
+    [0x2060, 0x2064],
+    [0x2066, 0x206f],
+    [0xfeff, 0xfeff],
+  ] satisfies [number, number][]
+).flatMap(([from, to]) =>
+  Array.from({ length: to - from + 1 }, (_, i) => String.fromCharCode(from + i)),
+);
+
 describe('the SSRF guard', () => {
   it('fetches an allowed https page', async () => {
     const d = deps({ 'https://a.typedream.app/': page('<p>hi</p>') });
@@ -684,7 +704,7 @@ describe('shared rules', () => {
     ]);
   });
 
-  it('the send box: a zero-width space or BOM is dropped inside an address and ends a whole one', () => {
+  it('the send box: an invisible mark (zero-width space, BOM, LRM, word joiner, ...) is dropped inside an address and ends a whole one', () => {
     // where a page lets a long address wrap (after `@`, around a dot or hyphen) and a pasted
     // file's first character: dropped, never a word's end (before rev N3: `b@` and `x.com`)
     expect(
@@ -703,17 +723,30 @@ describe('shared rules', () => {
       '<c@y.com>',
       '<d@y.com>',
     ]);
-    for (const mark of ['\u200b', '\ufeff', '\u200b\ufeff\u200b']) {
-      expect(parseRecipients(`a@x.com${mark}Bob <b@y.com>`), JSON.stringify(mark)).toEqual({
+    // every invisible mark follows that one rule, a run of mixed ones too (BRK-2: an LRM, a word
+    // joiner, ZWNJ, a bidi isolate, a soft hyphen ... after `a@x.com` was dropped before the
+    // split, and `a@x.com`LRM`Bob <b@y.com>` was sent to a@x.combob)
+    for (const mark of [...INVISIBLE_MARKS, '\u200b\ufeff\u200b', '\u200e\u2060\u00ad\u2069']) {
+      const named = `U+${mark.codePointAt(0)!.toString(16)} (${mark.length})`;
+      expect(parseRecipients(`a@x.com${mark}Bob <b@y.com>`), named).toEqual({
         emails: ['a@x.com', 'b@y.com'],
         duplicates: 0,
         invalid: [],
         error: null,
       });
-      expect(splitRecipients(`mailto:a@x.com${mark}Bob`), JSON.stringify(mark)).toEqual([
-        'mailto:a@x.com',
-        'Bob',
+      expect(splitRecipients(`mailto:a@x.com${mark}Bob`), named).toEqual(['mailto:a@x.com', 'Bob']);
+      expect(splitRecipients(`a@x.com${mark}b@y.com${mark}<c@y.com>${mark}Cy`), named).toEqual([
+        'a@x.com',
+        'b@y.com',
+        '<c@y.com>',
+        'Cy',
       ]);
+      // inside an address and around it: dropped, as given to the server too
+      expect(recipientAddress(`${mark}b@${mark}x.${mark}co${mark}.kr${mark}`), named).toBe(
+        'b@x.co.kr',
+      );
+      expect(ZRecipients.parse([`Ann <${mark}a@x.com${mark}>`]), named).toEqual(['a@x.com']);
+      expect(recipientAddress(`b@x.com${mark}Bob`), named).toBeNull();
     }
     // so a break inside a later label after its second letter reads as two: the box cannot tell
     // `m` from a name, and the send is refused naming it rather than sent to a wrong address
@@ -738,6 +771,14 @@ describe('shared rules', () => {
       'b@y.com',
     ]);
     expect(splitRecipients(`${'a\u200b'.repeat(100_000)}@x.com`)).toEqual([
+      `${'a'.repeat(100_000)}@x.com`,
+    ]);
+    const mixed = Array.from(
+      { length: 100_000 },
+      (_, i) => INVISIBLE_MARKS[i % INVISIBLE_MARKS.length],
+    ).join('');
+    expect(splitRecipients(`a@x.com${mixed}Bob`)).toEqual(['a@x.com', 'Bob']);
+    expect(splitRecipients(`${[...mixed].map((mark) => `a${mark}`).join('')}@x.com`)).toEqual([
       `${'a'.repeat(100_000)}@x.com`,
     ]);
   });

@@ -214,9 +214,10 @@ describe('sending', () => {
       `"Smith, <b>Ann</b>" <${a}>, ${a}`,
       `Ann\n<${a}>`,
       `<b>Ann</b> <${a}>`,
-      // a zero-width space after a whole address ends it (B6), and one in brackets is dropped
+      // an invisible mark after a whole address ends it (B6, BRK-2), and one in brackets is dropped
       `${a}\u200bAnn <${b}>`,
       `Ann <${a}\u200b>, ${b}\u200bBob`,
+      `${a}\u200eAnn <\u2068${b}\u2069>, ${b}\u2060Bob`,
       `${a}, ${Array.from({ length: 100 }, (_, i) => `r${i}@example.com`).join(';')}`,
       Array.from({ length: 2000 }, () => b).join(','),
       'x'.repeat(100_000),

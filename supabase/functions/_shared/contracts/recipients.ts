@@ -13,7 +13,7 @@ export const RECIPIENTS_NAMED = 3;
  * Entry separators: comma, semicolon, line breaks, and what a Korean or Japanese input method
  * types for them (full-width comma and semicolon, the ideographic comma, Unicode's line and
  * paragraph separators, NEL). Spaces end a word: tabs, no-break, Ogham and ideographic spaces.
- * The zero-width space and the byte order mark are neither: `zeroWidthSpaces` reads them.
+ * The invisible marks (`INVISIBLE`) are neither: `invisibleMarks` reads them.
  */
 const LINE_BREAKS = new Set([10, 13, 0x85, 0x2028, 0x2029]);
 const SEPARATORS = new Set([44, 59, ...LINE_BREAKS, 0xff0c, 0xff1b, 0x3001]);
@@ -22,23 +22,23 @@ const isSeparator = (code: number) => SEPARATORS.has(code);
 const isSpace = (code: number) => SPACES.has(code) || (code >= 0x2000 && code <= 0x200a);
 
 /**
- * Invisible format characters a copied page or a mail client puts in or around an address (rev-
- * break2 R3): soft hyphen, the Arabic letter mark, the Mongolian vowel separator, ZWNJ, ZWJ, the
- * left-to-right and right-to-left marks (Gmail and Naver put them around addresses), the bidi
- * embeddings, overrides and isolates, the word joiner and the invisible operators. They are
- * dropped: `a@x.com` with one of them is the address it looks like.
- */
-const OTHER_INVISIBLE = /[\u00ad\u061c\u180e\u200c-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f]/g;
-/**
  * What the full-width mode of a Korean input method types for `@`, `<` and `>` (R4), read as
  * them (what NFKC does to those three; a full-width letter stays, and its address is bad).
  */
 const FULL_WIDTH = /[\uff20\uff1c\uff1e]/g;
 const halfWidth = (c: string) => String.fromCharCode(c.charCodeAt(0) - 0xfee0);
 
-/** A run of zero-width spaces and byte order marks (U+FEFF, inside a line the zero-width no-break space). */
-const ZERO_WIDTHS = /[\u200b\ufeff]+/;
-/** Where a word ends for `zeroWidthSpaces`: a space, a separator, or one of `<>"()`. */
+/**
+ * A run of the invisible marks a copied page or a mail client puts in or around an address (rev-
+ * break2 R3, B6): soft hyphen, the Arabic letter mark, the Mongolian vowel separator, the
+ * zero-width space, ZWNJ, ZWJ, the left-to-right and right-to-left marks (Gmail and Naver put them
+ * around addresses), the bidi embeddings, overrides and isolates, the word joiner and the
+ * invisible operators, the deprecated format controls, and the byte order mark (a pasted file's
+ * first character; inside a line the zero-width no-break space). One class, one rule
+ * (`invisibleMarks`).
+ */
+const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]+/;
+/** Where a word ends for `invisibleMarks`: a space, a separator, or one of `<>"()`. */
 const endsWord = (c: string) =>
   isSpace(c.charCodeAt(0)) || isSeparator(c.charCodeAt(0)) || '<>"()'.includes(c);
 /** The longest word that can be an address the box takes: `mailto:` and the longest address. */
@@ -56,22 +56,25 @@ function lastWord(before: string | null, part: string): string | null {
 }
 
 /**
- * The zero-width space and the byte order mark (B6). A copy carries them in two places, and
- * what stands before one tells which:
- * - inside an address, where a page lets a long address wrap (`a@`ZWSP`x.com`, `a@x.`ZWSP`com`)
- *   or a pasted file begins (a BOM): the text before is no whole address yet, and it is dropped;
- * - between words, where a chat's or a spreadsheet's copy joins an address to the next address
- *   or to a name (`a@x.com`ZWSP`Bob <b@y.com>`): the text before is a whole address (`mailto:`
- *   or not) or a bracket's `>`, and it ends the word, read as a space.
+ * The invisible marks (`INVISIBLE`; B6, BRK-2). A copy carries them in two places, and what
+ * stands before a run of them tells which:
+ * - inside an address, where a page lets a long address wrap (`a@`ZWSP`x.com`, `a@x.`SHY`com`),
+ *   around it (an LRM before it) or where a pasted file begins (a BOM): the text before is no
+ *   whole address yet, and the run is dropped (`a@x.com` with one of them is the address it
+ *   looks like);
+ * - between words, where a chat's, a mail client's or a spreadsheet's copy joins an address to
+ *   the next address or to a name (`a@x.com`ZWSP`Bob <b@y.com>`, `a@x.com`LRM`Bob`): the text
+ *   before is a whole address (`mailto:` or not) or a bracket's `>`, and the run ends the word,
+ *   read as a space.
  * After a whole address it is still dropped when a `.` or `-` follows (`a@x.co`ZWSP`.kr`: a wrap
  * before the domain's next label or hyphen). So a wrap inside a later label, past its second
  * letter (`a@x.co`ZWSP`m`), reads as two words: the box cannot tell `m` from a name, and the send
  * is refused naming `m`, where gluing a name on (`a@x.comBob`, an address shape) sent to a wrong
- * address. A run of them is read as one. One pass: the word before each run is carried from part
- * to part (`lastWord`), never searched for again.
+ * address. A run of them, of any kinds, is read as one. One pass: the word before each run is
+ * carried from part to part (`lastWord`), never searched for again.
  */
-function zeroWidthSpaces(text: string): string {
-  const [first, ...parts] = text.split(ZERO_WIDTHS);
+function invisibleMarks(text: string): string {
+  const [first, ...parts] = text.split(INVISIBLE);
   const out = [first!];
   let word = lastWord('', first!);
   let afterBracket = first!.endsWith('>');
@@ -86,11 +89,11 @@ function zeroWidthSpaces(text: string): string {
 }
 
 /**
- * The text as the box is read: invisible format characters dropped, full-width `＠＜＞` folded,
- * then each zero-width space or byte order mark dropped or read as a space (`zeroWidthSpaces`).
+ * The text as the box is read: full-width `＠＜＞` folded, then each run of invisible marks
+ * dropped or read as a space (`invisibleMarks`).
  */
 export const readableRecipients = (text: string): string =>
-  zeroWidthSpaces(text.replace(OTHER_INVISIBLE, '').replace(FULL_WIDTH, halfWidth));
+  invisibleMarks(text.replace(FULL_WIDTH, halfWidth));
 
 /** A word that opens with a quote: a name in double quotes, or in single quotes as Outlook copies it. */
 const quoted = (word: string) => word[0] === '"' || word[0] === "'";
@@ -117,8 +120,9 @@ const textPrefixed = (word: string) =>
  * separator opens a bracket then (none could close), so each part is read at most twice. A word
  * with an `@` that is not an address, right before a bracket, is the bracket's name
  * (`Ann@Home <a@x.com>`, `@kim <kim@x.com>`). Words before an address with no address of their
- * own are one entry ("Ann Smith"), which is bad. Invisible format characters are dropped and
- * full-width `＠＜＞` read as `@<>` first (`readableRecipients`). It stops after `limit` entries.
+ * own are one entry ("Ann Smith"), which is bad. Full-width `＠＜＞` are read as `@<>` and
+ * invisible marks dropped or read as a space first (`readableRecipients`). It stops after
+ * `limit` entries.
  */
 export function splitRecipients(
   raw: string,
