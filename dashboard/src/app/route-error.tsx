@@ -2,9 +2,11 @@
 // deploy removed while the tab was open ("The dashboard was updated meanwhile. Reload ..."), or a
 // screen that threw while rendering. lib/errors.ts says which, loaded only then (it is not in the
 // landing's first load); when even it cannot load, the tab's chunks are gone: an update. The way
-// on is a reload. Going to another path tries again there.
+// on is a reload. Going to another path tries again there. Its heading says the page could not be
+// shown, and so does the tab's title (PageHeading), not the previous page's name.
 import { Component, type ReactNode } from 'react';
 import i18next from 'i18next';
+import { PageHeading } from '../components/ui/page-heading';
 
 interface Props {
   /** the path shown: an error is forgotten when it changes */
@@ -48,6 +50,7 @@ export class RouteError extends Component<Props, State> {
     if (!this.state.error) return this.props.children;
     return (
       <section className="route-error" role="alert">
+        <PageHeading>{i18next.t('common.notShown')}</PageHeading>
         <p>{this.state.reason}</p>
         <button type="button" className="button button-primary" onClick={() => location.reload()}>
           {i18next.t('common.reload')}

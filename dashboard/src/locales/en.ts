@@ -8,6 +8,8 @@ const en = {
     back: 'Back',
     save: 'Save',
     reload: 'Reload',
+    /** the heading and tab title of a screen that cannot be shown (app/route-error.tsx) */
+    notShown: 'This page could not be shown',
     untitled: 'Untitled',
     blockName: 'Block name',
     dashboard: 'Dashboard',

@@ -16,6 +16,7 @@ const ko: Shape<Resources> = {
     back: '뒤로',
     save: '저장',
     reload: '새로 고침',
+    notShown: '이 페이지를 표시할 수 없습니다',
     untitled: '제목 없음',
     blockName: '블록 이름',
     dashboard: '대시보드',
