@@ -453,6 +453,47 @@ describe('sources on the fixture pages', () => {
     expect(ZLetterModel.safeParse(tooDeep).success).toBe(false);
   });
 
+  it('a long paragraph, item or heading of a page’s HTML keeps all its text within the rules (BRK-8)', () => {
+    // a run longer than a span holds (an emoji across the cut), a paragraph and an item of more
+    // runs than a block holds, a long heading: before, each made a model the save refuses
+    const long = 'a'.repeat(4999) + '😀' + 'b'.repeat(3000);
+    const runs = Array.from({ length: 400 }, (_, i) => (i % 2 ? `<b>b${i}</b>` : `p${i} `)).join(
+      '',
+    );
+    const { blocks, leftOut } = typedreamToBlocks(
+      `<html><head><title>Long</title></head><body><main><p>${long}</p><p>${runs}</p>` +
+        `<ul><li>${long}</li><li>${runs}</li></ul><h2>${runs}</h2></main></body></html>`,
+      new URL('https://reaction-demo.typedream.app/'),
+    );
+    const letter = { version: 1 as const, source: null, blocks, cta: null, imageButton: null };
+    const checked = ZLetterModel.safeParse(letter);
+    expect(checked.success, checked.error?.issues[0]?.message).toBe(true);
+    expect(leftOut).toEqual({ kinds: {}, cutAt: null });
+    const textOf = (spans: Array<{ text: string }>) => spans.map((s) => s.text).join('');
+    const runsText = textOf(
+      Array.from({ length: 400 }, (_, i) => ({ text: i % 2 ? `b${i}` : `p${i} ` })),
+    ).trim();
+    // the long paragraph in spans of at most 5,000, the runs in two paragraphs of 300 and 100
+    expect(blocks.map((b) => b.type)).toEqual([
+      'paragraph',
+      'paragraph',
+      'paragraph',
+      'list',
+      'heading',
+      'heading',
+    ]);
+    const [first, second, third, list] = blocks as unknown as Array<{
+      spans: Array<{ text: string }>;
+      items: Array<Array<{ text: string }>>;
+    }>;
+    expect(textOf(first!.spans)).toBe(long);
+    expect(first!.spans.map((s) => s.text.length)).toEqual([4999, 3002]);
+    expect(second!.spans).toHaveLength(300);
+    expect(textOf([...second!.spans, ...third!.spans])).toBe(runsText);
+    expect(textOf(list!.items[0]!)).toBe(long);
+    expect(list!.items.length).toBe(3);
+  });
+
   it('a Brunch article and profile', () => {
     const { title, blocks } = brunchToBlocks(
       BRUNCH_ARTICLE_HTML,

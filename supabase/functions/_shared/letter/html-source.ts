@@ -8,6 +8,7 @@ import { NON_PROSE_TAGS } from '@reaction-blocks/contracts/html';
 import type { TLetterBlock, TListItem, TMark, TSpan } from '@reaction-blocks/contracts/letters';
 import {
   clip,
+  inParts,
   LETTER_LIMITS,
   makeId,
   PageBlocks,
@@ -118,7 +119,9 @@ class Walker {
   private flush(): void {
     const spans = tidySpans(this.spans);
     this.spans = [];
-    if (spans.length) this.out.push({ id: makeId(), type: 'paragraph', spans });
+    // a paragraph of more spans than a block holds goes on in more paragraphs
+    for (const part of inParts(spans))
+      this.out.push({ id: makeId(), type: 'paragraph', spans: part });
   }
 
   /** Inline content as spans (text with marks and links; images inside become blocks). */
@@ -189,9 +192,11 @@ class Walker {
         undefined,
         out,
       );
-      const spans = tidySpans(out);
-      if (spans.length)
+      // an item of more spans than a block holds goes on in more items of its level
+      for (const spans of inParts(tidySpans(out))) {
+        if (items.length >= LETTER_LIMITS.listItems) break;
         items.push(level === 0 ? spans : { spans, level, ordered: list.tagName === 'ol' });
+      }
       for (const sub of subs) this.listItems(sub, level + 1, items);
     }
   }
@@ -213,8 +218,7 @@ class Walker {
       }
       if (HEADINGS[tag]) {
         this.flush();
-        const spans = this.spansOf(child);
-        if (spans.length)
+        for (const spans of inParts(this.spansOf(child)))
           this.out.push({ id: makeId(), type: 'heading', level: HEADINGS[tag]!, spans });
       } else if (tag === 'p') {
         this.flush();
@@ -222,8 +226,16 @@ class Walker {
         const spans = this.spansOf(child);
         // images inside the paragraph were pushed while reading it: the text goes before them
         if (spans.length && this.out.full) this.out.cutHere();
-        else if (spans.length)
-          this.blocks.splice(before, 0, { id: makeId(), type: 'paragraph', spans });
+        else
+          this.blocks.splice(
+            before,
+            0,
+            ...inParts(spans).map((part) => ({
+              id: makeId(),
+              type: 'paragraph' as const,
+              spans: part,
+            })),
+          );
       } else if (tag === 'ul' || tag === 'ol') {
         this.flush();
         const items: TListItem[] = [];
@@ -232,8 +244,8 @@ class Walker {
           this.out.push({ id: makeId(), type: 'list', ordered: tag === 'ol', items });
       } else if (tag === 'blockquote') {
         this.flush();
-        const spans = this.spansOf(child);
-        if (spans.length) this.out.push({ id: makeId(), type: 'quote', spans });
+        for (const spans of inParts(this.spansOf(child)))
+          this.out.push({ id: makeId(), type: 'quote', spans });
       } else if (tag === 'pre') {
         this.flush();
         const text = textOf(child).replace(/\n+$/, '');
@@ -248,8 +260,8 @@ class Walker {
         // mail clients do not open <details>: the summary as a paragraph, the body after it
         this.flush();
         const summary = childrenOf(child, ['summary'])[0];
-        const spans = summary ? this.spansOf(summary) : [];
-        if (spans.length) this.out.push({ id: makeId(), type: 'paragraph', spans });
+        for (const spans of inParts(summary ? this.spansOf(summary) : []))
+          this.out.push({ id: makeId(), type: 'paragraph', spans });
         this.walk({
           childNodes: child.childNodes.filter((c) => c !== summary),
         } as unknown as ParentNode);
@@ -266,7 +278,7 @@ class Walker {
           this.image(
             img,
             link ? absolute(attr(link, 'href'), this.base, ['http:', 'https:']) : undefined,
-            cap ? this.spansOf(cap) : undefined,
+            cap ? this.spansOf(cap).slice(0, LETTER_LIMITS.spansPerBlock) : undefined,
           );
         } else {
           this.walk(child);
@@ -290,7 +302,11 @@ class Walker {
       .slice(0, LETTER_LIMITS.tableRows)
       .map((tr) => childrenOf(tr, ['td', 'th']));
     const cells = rows
-      .map((row) => row.slice(0, LETTER_LIMITS.tableCells).map((cell) => this.spansOf(cell)))
+      .map((row) =>
+        row
+          .slice(0, LETTER_LIMITS.tableCells)
+          .map((cell) => this.spansOf(cell).slice(0, LETTER_LIMITS.spansPerBlock)),
+      )
       .filter((row) => row.some((cell) => cell.length > 0));
     if (cells.length === 0) return;
     const first = rows[0] ?? [];

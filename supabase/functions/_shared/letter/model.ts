@@ -35,6 +35,14 @@ export function pieces(text: string, max: number): string[] {
 
 const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
 
+/** Spans in the parts a block holds (LETTER_LIMITS.spansPerBlock spans each), in order. */
+export function inParts(spans: TSpan[]): TSpan[][] {
+  const parts: TSpan[][] = [];
+  for (let at = 0; at < spans.length; at += LETTER_LIMITS.spansPerBlock)
+    parts.push(spans.slice(at, at + LETTER_LIMITS.spansPerBlock));
+  return parts;
+}
+
 /** A short random id for a block (the editor deletes rows by it). */
 export function makeId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(9));
@@ -67,7 +75,12 @@ export function tidySpans(spans: TSpan[]): TSpan[] {
     out[0]!.text = out[0]!.text.replace(/^\s+/, '');
     out[out.length - 1]!.text = out[out.length - 1]!.text.replace(/\s+$/, '');
   }
-  return out.filter((s) => s.text !== '');
+  // a run longer than a span holds goes on in spans of the same look (none of it is dropped)
+  return out.flatMap((span) =>
+    span.text === ''
+      ? []
+      : pieces(span.text, LETTER_LIMITS.spanText).map((text) => ({ ...span, text })),
+  );
 }
 
 /** Every image URL of the model, in order. */

@@ -8,6 +8,7 @@ import { parsePageId } from 'notion-utils';
 import type { TLetterBlock, TMark, TSpan } from '@reaction-blocks/contracts/letters';
 import {
   clip,
+  inParts,
   LETTER_LIMITS,
   makeId,
   PageBlocks,
@@ -76,14 +77,6 @@ export function notionSpans(title: unknown): TSpan[] {
     }
   }
   return spans;
-}
-
-/** Spans in the parts a block holds (LETTER_LIMITS.spansPerBlock spans each), in order. */
-function inParts(spans: TSpan[]): TSpan[][] {
-  const parts: TSpan[][] = [];
-  for (let at = 0; at < spans.length; at += LETTER_LIMITS.spansPerBlock)
-    parts.push(spans.slice(at, at + LETTER_LIMITS.spansPerBlock));
-  return parts;
 }
 
 const plain = (title: unknown) =>
