@@ -7,9 +7,11 @@
 --    is written as Notion spells it, lower case with dashes. The block's notes are about its
 --    target, which does not change: their trigger is off for this step only. A like block's last
 --    written page (private.notion_last_pages, a retry's anchor) follows its page's spelling;
--- 2. a listing recorded before it had listed_id has no spelling to link with
---    (private.notion_listed_id would keep the id as sent): it is forgotten, and the Integration
---    section lists again when it is opened, as after connecting again.
+-- 2. a listing recorded before it had listed_id is given Notion's spelling of its id (kept as the
+--    32 hex digits, so the dashed form is known): a duplicated block keeps its link as before the
+--    step (breaker BRK-7: forgetting the listing unlinked every copy made before the section was
+--    opened again). One whose id is not 32 hex digits has no spelling to link with and is
+--    forgotten; the Integration section lists again when it is opened.
 -- No schema change: `npm run db:diff -- --check` still agrees.
 alter table public.block_private disable trigger block_private_notion_target_changed;
 
@@ -40,5 +42,9 @@ update public.block_private bp
   where bp.block_id in (select block_id from respelled);
 
 alter table public.block_private enable trigger block_private_notion_target_changed;
+
+update private.notion_listed
+  set listed_id = regexp_replace(object_id, '^(.{8})(.{4})(.{4})(.{4})(.{12})$', '\1-\2-\3-\4-\5')
+  where listed_id is null and object_id ~ '^[0-9a-f]{32}$';
 
 delete from private.notion_listed where listed_id is null;

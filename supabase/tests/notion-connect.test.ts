@@ -416,15 +416,20 @@ describe('401 and remove', () => {
       expect(await sql(anchor, [like])).toEqual([{ parent_id: a.page }]);
       const { data: shown } = await owner.client.from('integration_notes').select('code');
       expect(shown).toEqual([{ code: 'column_type' }]);
-      // the listing with no spelling is forgotten (the section lists again), the other stays
+      // the listing with no spelling is given Notion's (BRK-7: it was forgotten, and a copy made
+      // before the section listed again lost its link); the other stays as it was
       const listed = await sql<{ listed_id: string | null }>(
         `select l.listed_id from private.notion_listed l
            join public.integrations i on i.id = l.integration_id where i.user_id = $1`,
         [owner.id],
       );
       expect(listed.map((l) => l.listed_id)).toContain(a.ds);
+      expect(listed.map((l) => l.listed_id)).toContain(a.page);
       expect(listed.map((l) => l.listed_id)).not.toContain(null);
-      expect(listed.map((l) => l.listed_id)).not.toContain(a.page);
+      const { data: copy, error } = await owner.client.rpc('duplicate_block', { p_block_id: like });
+      expect(error).toBeNull();
+      const copyId = (copy as { id: string }).id;
+      expect(await linkOf(copyId)).toEqual({ db: null, page: a.page });
       // a second run changes nothing
       await sql(respell);
       expect(await linkOf(button)).toEqual({ db: a.ds, page: null });
