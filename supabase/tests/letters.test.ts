@@ -400,6 +400,29 @@ describe('hostile pages and the SSRF guard', () => {
 });
 
 describe('saving and the public page', () => {
+  it('a letter whose mail is longer than block_private keeps is refused with its reason (BRK-3)', async () => {
+    const o = await letters.letterOwner('notion_letter');
+    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
+    // 80 paragraphs of 5,000 characters: the model (400 kB) is within its limit, the mail's text
+    // is not; before, the column check's name came back
+    const text = 'x'.repeat(LETTER_LIMITS.spanText);
+    const blocks = Array.from({ length: 80 }, (_, i) => ({
+      id: `long${i}`,
+      type: 'paragraph' as const,
+      spans: [{ text }],
+    }));
+    const refused = await letters.save(o, l, { blocks, cta: null, imageButton: null });
+    expect([refused.status, refused.json.error?.message]).toEqual([
+      400,
+      LETTER_MESSAGES.letterTooLong,
+    ]);
+    const [row] = await sql<{ mail_text: string | null }>(
+      'select mail_text from public.block_private where block_id = $1',
+      [o.blockId],
+    );
+    expect(row!.mail_text ?? '').not.toContain(text);
+  });
+
   it('save-letter renders on the server; the sender must be verified; get_letter_view shows it to anyone', async () => {
     const o = await letters.letterOwner('notion_letter');
     const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);

@@ -4,8 +4,8 @@
 // sends HTML), with the allow-list sanitiser as the last gate; public.save_letter (service role
 // only) checks the block is the caller's letter and the sender one of their verified emails.
 import { serviceClient } from '../_shared/clients.ts';
-import { ownerHandler, rpcError } from '../_shared/http.ts';
-import { ZSaveLetter } from '@reaction-blocks/contracts/letters';
+import { HttpError, ownerHandler, rpcError } from '../_shared/http.ts';
+import { LETTER_LIMITS, LETTER_MESSAGES, ZSaveLetter } from '@reaction-blocks/contracts/letters';
 import { renderLetter } from '../_shared/letter/render.ts';
 import { imageOrigins } from '../_shared/letter/runtime.ts';
 
@@ -17,6 +17,13 @@ Deno.serve(
     const rendered = empty
       ? { html: '', text: '' }
       : renderLetter(letter.title, letter.model, { imageOrigins: imageOrigins() });
+    // a model within its limit can render to more mail than block_private keeps: said, not the
+    // column check's name (breaker BRK-3)
+    if (
+      rendered.html.length > LETTER_LIMITS.mailHtml ||
+      rendered.text.length > LETTER_LIMITS.mailText
+    )
+      throw new HttpError(400, 'invalid_input', LETTER_MESSAGES.letterTooLong);
     const { data, error, status } = await serviceClient().rpc('save_letter', {
       p_owner_id: user.id,
       p_block_id: body.blockId,

@@ -28,5 +28,7 @@ export const LETTER_MESSAGES = {
   /** reserve_letter's refusals (supabase/schemas/letters.sql), as it raises them */
   noSuchGroup: 'No such group',
   saveLetterFirst: 'Load a page and save the letter first',
+  /** The mail rendered from the letter is over LETTER_LIMITS.mailHtml or mailText. */
+  letterTooLong: 'The letter is too long for one email',
   paidPlanRequired: 'Paid plan required',
 } as const;

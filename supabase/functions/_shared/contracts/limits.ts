@@ -120,6 +120,12 @@ export const LETTER_LIMITS = {
   freeAudienceRows: 100,
   /** The whole block model as JSON (the database allows 2 MB). */
   modelChars: 1_000_000,
+  /**
+   * The mail save-letter renders from the model, HTML and plain text (block_private's mail_html
+   * and mail_text checks say the same numbers): a model within modelChars can render to more.
+   */
+  mailHtml: 1_000_000,
+  mailText: 300_000,
   /** Page sizes: sent letters and audience rows. */
   pageSize: 10,
 } as const;

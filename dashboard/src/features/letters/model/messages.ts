@@ -18,6 +18,7 @@ const TRANSLATED = [
   'subjectLineBreak',
   'noSuchGroup',
   'saveLetterFirst',
+  'letterTooLong',
 ] as const satisfies readonly (keyof typeof LETTER_MESSAGES)[];
 
 /** A server message's name under letters.errors. */
