@@ -336,6 +336,40 @@ describe('sources on the fixture pages', () => {
     expect(text).toMatch(/\* Fruit\n +\* Apples/);
   });
 
+  it('a Notion heading, quote or callout of more runs than a part holds keeps all of them (BRK-4)', () => {
+    const runs: string[][] = Array.from({ length: 400 }, (_, i) =>
+      i % 2 ? ([`b${i}`, [['b']]] as unknown as string[]) : [`p${i} `],
+    );
+    const block = (id: string, type: string, content?: string[]) => ({
+      value: { id, type, properties: { title: type === 'page' ? [['Runs']] : runs }, content },
+    });
+    const record = {
+      p: block('p', 'page', ['h', 'q', 'c']),
+      h: block('h', 'header'),
+      q: block('q', 'quote'),
+      c: block('c', 'callout'),
+    };
+    const { blocks } = notionToBlocks({ block: record }, 'p');
+    const letter = { version: 1 as const, source: null, blocks, cta: null, imageButton: null };
+    expect(ZLetterModel.safeParse(letter).success).toBe(true);
+    // before: each kept its first 300 runs, the rest dropped unsaid
+    expect(blocks.map((b) => b.type)).toEqual([
+      'heading',
+      'heading',
+      'quote',
+      'quote',
+      'callout',
+      'callout',
+    ]);
+    const all = runs.map((r) => r[0]).join('');
+    for (const at of [0, 2, 4]) {
+      const [one, two] = [blocks[at], blocks[at + 1]] as unknown as Array<{
+        spans: Array<{ text: string }>;
+      }>;
+      expect([...one!.spans, ...two!.spans].map((s) => s.text).join('')).toBe(all);
+    }
+  });
+
   it('a long text is cut between characters, never inside one: an emoji across a cut stays whole (BRK-1)', () => {
     // a run one unit longer than a span holds, an emoji (two UTF-16 units) across the cut; the
     // same emoji across the image caption's 500 and the code block's limit

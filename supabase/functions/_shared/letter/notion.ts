@@ -295,25 +295,28 @@ export function notionToBlocks(
       case 'header':
       case 'sub_header':
       case 'sub_sub_header':
-        // a toggleable heading's body follows it (below, with every block's children)
-        out.push({
-          id: makeId(),
-          type: 'heading',
-          level: b.type === 'header' ? 1 : b.type === 'sub_header' ? 2 : 3,
-          spans,
-        });
+        // a toggleable heading's body follows it (below, with every block's children); a
+        // heading, quote or callout of more spans than one holds goes on in more of its kind
+        for (const part of inParts(all))
+          out.push({
+            id: makeId(),
+            type: 'heading',
+            level: b.type === 'header' ? 1 : b.type === 'sub_header' ? 2 : 3,
+            spans: part,
+          });
         break;
       case 'quote':
-        out.push({ id: makeId(), type: 'quote', spans });
+        for (const part of inParts(all)) out.push({ id: makeId(), type: 'quote', spans: part });
         break;
       case 'callout': {
         const icon = b.format?.page_icon;
-        out.push({
-          id: makeId(),
-          type: 'callout',
-          ...(typeof icon === 'string' && [...icon].length <= 4 ? { icon } : {}),
-          spans,
-        });
+        for (const part of inParts(all))
+          out.push({
+            id: makeId(),
+            type: 'callout',
+            ...(typeof icon === 'string' && [...icon].length <= 4 ? { icon } : {}),
+            spans: part,
+          });
         break;
       }
       case 'divider':
