@@ -336,6 +336,33 @@ describe('sources on the fixture pages', () => {
     expect(text).toMatch(/\* Fruit\n +\* Apples/);
   });
 
+  it('neighbouring spans of one link are one link: the text part names its address once (BRK-9)', () => {
+    const href = 'https://example.com/x';
+    const letter = {
+      version: 1 as const,
+      source: null,
+      cta: null,
+      imageButton: null,
+      blocks: [
+        {
+          id: 'p',
+          type: 'paragraph' as const,
+          spans: [
+            { text: 'L'.repeat(LETTER_LIMITS.spanText), href },
+            { text: 'LLL', href, marks: ['b' as const] },
+            { text: ' and ' },
+            { text: 'another', href: 'https://example.com/y' },
+          ],
+        },
+      ],
+    };
+    const { html, text } = renderLetter('', letter);
+    // before: `[https://example.com/x]` after each of the two spans, two <a> in the HTML
+    expect(text.split(href)).toHaveLength(2);
+    expect(html.match(/<a [^>]*href="https:\/\/example\.com\/x"/g)).toHaveLength(1);
+    expect(html).toMatch(/<strong>LLL<\/strong><\/a> and <a [^>]*href="https:\/\/example\.com\/y"/);
+  });
+
   it('a Notion heading, quote or callout of more runs than a part holds keeps all of them (BRK-4)', () => {
     const runs: string[][] = Array.from({ length: 400 }, (_, i) =>
       i % 2 ? ([`b${i}`, [['b']]] as unknown as string[]) : [`p${i} `],

@@ -58,18 +58,32 @@ const CSS = `
 .th { padding: 6px 10px; border: 1px solid #e4e4e4; background-color: #f4f4f2; text-align: left; vertical-align: top; font-weight: 600; }
 `;
 
-function spanHtml(span: TSpan): string {
+/** A span's text with its marks (its link is spansHtml's). */
+function markedHtml(span: TSpan): string {
   let out = escapeHtml(span.text).replace(/\n/g, '<br>');
   for (const mark of span.marks ?? []) {
     if (mark === 'code') out = `<code class="code">${out}</code>`;
     else
       out = `<${mark === 'b' ? 'strong' : mark === 'i' ? 'em' : mark}>${out}</${mark === 'b' ? 'strong' : mark === 'i' ? 'em' : mark}>`;
   }
-  if (span.href) out = `<a class="link" href="${escapeHtml(span.href)}">${out}</a>`;
   return out;
 }
 
-const spansHtml = (spans: TSpan[]) => spans.map(spanHtml).join('');
+/**
+ * Spans as HTML, neighbouring spans of one link in one <a>: a link whose text changes look, or
+ * a long run a source split in spans, is one link, and the text part names its address once
+ * (breaker BRK-9: once per span before).
+ */
+function spansHtml(spans: TSpan[]): string {
+  let out = '';
+  for (let at = 0; at < spans.length;) {
+    const href = spans[at]!.href;
+    let inner = markedHtml(spans[at++]!);
+    while (href && at < spans.length && spans[at]!.href === href) inner += markedHtml(spans[at++]!);
+    out += href ? `<a class="link" href="${escapeHtml(href)}">${inner}</a>` : inner;
+  }
+  return out;
+}
 
 /** A list with its nested lists inside their items' <li> (at most LETTER_LIMITS.listDepth deep). */
 function listHtml(list: TListTree, className: string): string {
