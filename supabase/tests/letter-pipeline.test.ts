@@ -24,10 +24,12 @@ import { cleanStyle, sanitizeLetterHtml } from '../functions/_shared/letter/sani
 import {
   checkPageUrl,
   LETTER_LIMITS,
+  LETTER_MESSAGES,
   normalizeBrunchProfile,
   parseRecipients,
   recipientAddress,
   shortEntry,
+  SHOWN_MARK,
   splitRecipients,
   ZRecipients,
   ZLetterModel,
@@ -827,16 +829,36 @@ describe('shared rules', () => {
     ]);
     // every invisible mark follows that one rule, a run of mixed ones too (BRK-2: an LRM, a word
     // joiner, ZWNJ, a bidi isolate, a soft hyphen ... after `a@x.com` was dropped before the
-    // split, and `a@x.com`LRM`Bob <b@y.com>` was sent to a@x.combob)
+    // split, and `a@x.com`LRM`Bob <b@y.com>` was sent to a@x.combob). Where the word after it
+    // would make a longer address (`Bob`), the box cannot tell a name from a wrap: the mark is
+    // shown (␣) and the entry named, never guessed (BRK-10)
     for (const mark of [...INVISIBLE_MARKS, '\u200b\ufeff\u200b', '\u200e\u2060\u00ad\u2069']) {
       const named = `U+${mark.codePointAt(0)!.toString(16)} (${mark.length})`;
       expect(parseRecipients(`a@x.com${mark}Bob <b@y.com>`), named).toEqual({
-        emails: ['a@x.com', 'b@y.com'],
+        emails: [],
         duplicates: 0,
-        invalid: [],
-        error: null,
+        invalid: [`a@x.com${SHOWN_MARK}Bob`],
+        error: LETTER_MESSAGES.emailInvalid,
       });
-      expect(splitRecipients(`mailto:a@x.com${mark}Bob`), named).toEqual(['mailto:a@x.com', 'Bob']);
+      expect(parseRecipients(`a@x.com${mark}김철수 <b@y.com>`).emails, named).toEqual([
+        'a@x.com',
+        'b@y.com',
+      ]);
+      expect(splitRecipients(`mailto:a@x.com${mark}Bob`), named).toEqual([
+        `mailto:a@x.com${SHOWN_MARK}Bob`,
+      ]);
+      // a wrap inside the last label, the paste's entries joined by marks too: before, sent to
+      // a@x.co and mb@y.com (or a@x.co and b@y.com), both strangers' domains
+      for (const box of [
+        `a@x.co${mark}m${mark}b@y.com`,
+        `a@x.co${mark}m${mark}Bob <b@y.com>`,
+        `a@x.co${mark}m${mark}<b@y.com>`,
+        `a@x.ne${mark}t${mark}Kim <b@y.com>`,
+      ])
+        expect(parseRecipients(box), `${named} ${box}`).toMatchObject({
+          emails: [],
+          error: LETTER_MESSAGES.emailInvalid,
+        });
       expect(splitRecipients(`a@x.com${mark}b@y.com${mark}<c@y.com>${mark}Cy`), named).toEqual([
         'a@x.com',
         'b@y.com',
@@ -850,10 +872,10 @@ describe('shared rules', () => {
       expect(ZRecipients.parse([`Ann <${mark}a@x.com${mark}>`]), named).toEqual(['a@x.com']);
       expect(recipientAddress(`b@x.com${mark}Bob`), named).toBeNull();
     }
-    // so a break inside a later label after its second letter reads as two: the box cannot tell
-    // `m` from a name, and the send is refused naming it rather than sent to a wrong address
+    // so a break inside the last label reads as neither: the box cannot tell `m` from a name, and
+    // the send is refused naming the entry with its mark shown, rather than sent to a wrong address
     expect(parseRecipients('a@x.co\u200bm, b@\u200bx.com')).toMatchObject({
-      invalid: ['m'],
+      invalid: [`a@x.co${SHOWN_MARK}m`],
       error: 'Email address is invalid',
     });
     // in brackets, through the dialog's read and as an entry the server is given
@@ -879,7 +901,17 @@ describe('shared rules', () => {
       { length: 100_000 },
       (_, i) => INVISIBLE_MARKS[i % INVISIBLE_MARKS.length],
     ).join('');
-    expect(splitRecipients(`a@x.com${mixed}Bob`)).toEqual(['a@x.com', 'Bob']);
+    expect(splitRecipients(`a@x.com${mixed}Bob`)).toEqual([`a@x.com${SHOWN_MARK}Bob`]);
+    // an address glued to a word is never a bracket's name (BRK-2b: before, a@x.com was dropped
+    // unsaid and the mail went to c@z.com alone); a Hangul filler is a blank
+    expect(parseRecipients('a@x.com\u3164김철수 <c@z.com>').emails).toEqual(['a@x.com', 'c@z.com']);
+    for (const box of ['a@x.com김철수 <c@z.com>', 'a@x.com<c@z.com>', 'Ann a@x.co\u200bm<c@z.com>'])
+      expect(parseRecipients(box), box).toMatchObject({
+        emails: [],
+        error: LETTER_MESSAGES.emailInvalid,
+      });
+    expect(ZRecipients.safeParse(['a@x.com<c@z.com>']).success).toBe(false);
+    expect(parseRecipients('Ann@Home <a@x.com>, A@x.com<a@x.com>').emails).toEqual(['a@x.com']);
     expect(splitRecipients(`${[...mixed].map((mark) => `a${mark}`).join('')}@x.com`)).toEqual([
       `${'a'.repeat(100_000)}@x.com`,
     ]);

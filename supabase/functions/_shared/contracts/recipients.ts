@@ -17,7 +17,10 @@ export const RECIPIENTS_NAMED = 3;
  */
 const LINE_BREAKS = new Set([10, 13, 0x85, 0x2028, 0x2029]);
 const SEPARATORS = new Set([44, 59, ...LINE_BREAKS, 0xff0c, 0xff1b, 0x3001]);
-const SPACES = new Set([32, 9, 11, 12, 0xa0, 0x1680, 0x3000, 0x202f, 0x205f]);
+// the Hangul fillers and the braille blank: what a Korean paste uses for an invisible blank (BRK-2b)
+const SPACES = new Set([
+  32, 9, 11, 12, 0xa0, 0x1680, 0x3000, 0x202f, 0x205f, 0x115f, 0x1160, 0x3164, 0xffa0, 0x2800,
+]);
 const isSeparator = (code: number) => SEPARATORS.has(code);
 const isSpace = (code: number) => SPACES.has(code) || (code >= 0x2000 && code <= 0x200a);
 
@@ -56,6 +59,13 @@ function lastWord(before: string | null, part: string): string | null {
 }
 
 /**
+ * What a run of invisible marks is shown as where the box cannot tell a break inside an address
+ * from one between an address and a word (BRK-10): the entry is bad and the dialog names it with
+ * this blank, so the owner sees where the hidden mark was.
+ */
+export const SHOWN_MARK = '\u2423';
+
+/**
  * The invisible marks (`INVISIBLE`; B6, BRK-2). A copy carries them in two places, and what
  * stands before a run of them tells which:
  * - inside an address, where a page lets a long address wrap (`a@`ZWSP`x.com`, `a@x.`SHY`com`),
@@ -67,11 +77,14 @@ function lastWord(before: string | null, part: string): string | null {
  *   before is a whole address (`mailto:` or not) or a bracket's `>`, and the run ends the word,
  *   read as a space.
  * After a whole address it is still dropped when a `.` or `-` follows (`a@x.co`ZWSP`.kr`: a wrap
- * before the domain's next label or hyphen). So a wrap inside a later label, past its second
- * letter (`a@x.co`ZWSP`m`), reads as two words: the box cannot tell `m` from a name, and the send
- * is refused naming `m`, where gluing a name on (`a@x.comBob`, an address shape) sent to a wrong
- * address. A run of them, of any kinds, is read as one. One pass: the word before each run is
- * carried from part to part (`lastWord`), never searched for again.
+ * before the domain's next label or hyphen). And where the word after it would make the address a
+ * longer one (`a@x.co`ZWSP`m`: a wrap inside the last label; `a@x.com`ZWSP`Bob`: a name), the box
+ * cannot tell a wrap from a name, and both guesses sent mail to a stranger (gluing: a@x.combob;
+ * splitting, with the paste's entries joined by marks too: `a@x.co`ZWSP`m`ZWSP`b@y.com` to a@x.co
+ * and mb@y.com, BRK-10): the run is shown as `SHOWN_MARK` (`a@x.co␣m`), a bad entry the dialog
+ * names and the server refuses. A run of them, of any kinds, is read as one. One pass: the word
+ * before each run is carried from part to part (`lastWord`), never searched for again; the word
+ * after a whole address is read up to its end once.
  */
 function invisibleMarks(text: string): string {
   const [first, ...parts] = text.split(INVISIBLE);
@@ -79,10 +92,20 @@ function invisibleMarks(text: string): string {
   let word = lastWord('', first!);
   let afterBracket = first!.endsWith('>');
   for (const part of parts) {
-    const wholeBefore = afterBracket || (word !== null && isEmail(word.replace(/^mailto:/i, '')));
-    const separates = wholeBefore && !/^[.-]/.test(part);
-    out.push(separates ? ' ' : '', part);
-    word = lastWord(separates ? '' : word, part);
+    const address = word === null ? null : word.replace(/^mailto:/i, '');
+    const whole = address !== null && isEmail(address);
+    let joint = '';
+    if ((whole || afterBracket) && !/^[.-]/.test(part)) {
+      let end = 0;
+      while (end < part.length && !endsWord(part[end]!)) end++;
+      // either reading is an address: neither is guessed
+      joint =
+        whole && end > 0 && end <= LONGEST_WORD && isEmail(address + part.slice(0, end))
+          ? SHOWN_MARK
+          : ' ';
+    }
+    out.push(joint, part);
+    word = lastWord(joint === ' ' ? '' : word === null ? null : word + joint, part);
     afterBracket = part.endsWith('>');
   }
   return out.join('');
@@ -94,6 +117,16 @@ function invisibleMarks(text: string): string {
  */
 export const readableRecipients = (text: string): string =>
   invisibleMarks(text.replace(FULL_WIDTH, halfWidth));
+
+/**
+ * Whether `word` is a whole address with more after it that no address holds (`a@x.com␣Bob`,
+ * `a@x.comㅤ김철수`, `a@x.com김철수`): an address glued to a word, a bad entry the dialog names,
+ * never a bracket's name (BRK-2b: `a@x.com김철수 <c@z.com>` sent to c@z.com alone, unsaid).
+ */
+const gluedAddress = (word: string): boolean => {
+  const head = /^(?:mailto:)?([^@\s]+@[a-z\d.-]+)/i.exec(word);
+  return head !== null && head[0].length < word.length && isEmail(head[1]!);
+};
 
 /** A word that opens with a quote: a name in double quotes, or in single quotes as Outlook copies it. */
 const quoted = (word: string) => word[0] === '"' || word[0] === "'";
@@ -119,7 +152,8 @@ const textPrefixed = (word: string) =>
  * alike: the words it took are read again with it a plain character, and no `<` before that
  * separator opens a bracket then (none could close), so each part is read at most twice. A word
  * with an `@` that is not an address, right before a bracket, is the bracket's name
- * (`Ann@Home <a@x.com>`, `@kim <kim@x.com>`). Words before an address with no address of their
+ * (`Ann@Home <a@x.com>`, `@kim <kim@x.com>`), unless it begins with a whole address
+ * (`gluedAddress`). Words before an address with no address of their
  * own are one entry ("Ann Smith"), which is bad. Full-width `＠＜＞` are read as `@<>` and
  * invisible marks dropped or read as a space first (`readableRecipients`). It stops after
  * `limit` entries.
@@ -158,9 +192,10 @@ export function splitRecipients(
     const pending = atEntry;
     atEntry = -1;
     if (opens >= 0 && pending >= 0 && pending === entries.length - 1 && words.length === 0) {
-      // a name with an `@` (not an address itself) before the bracket: the bracket's name
+      // a name with an `@` (not an address itself) before the bracket: the bracket's name,
+      // unless it begins with a whole address (an address glued to a word stays a bad entry)
       const name = entries[pending]!;
-      if (recipientAddress(name) === null) words.push(entries.pop()!);
+      if (recipientAddress(name) === null && !gluedAddress(name)) words.push(entries.pop()!);
     }
     if (bracket) {
       words.push(word);
@@ -241,7 +276,16 @@ export function recipientAddress(entry: string): string | null {
   const named = /^(?:"[^"]*"\s*|'[^']*'\s*|[^<>]*)<([^<>]*)>$/.exec(value);
   const given = (named ? named[1]! : value).trim();
   const address = (textPrefixed(given) ? given.slice(1) : given).replace(/^mailto:/i, '');
-  return address.length <= LETTER_LIMITS.email && isEmail(address) ? address.toLowerCase() : null;
+  if (address.length > LETTER_LIMITS.email || !isEmail(address)) return null;
+  // an unquoted name holding another address, whole or glued to a word (`a@x.co␣m<b@y.com>`,
+  // `a@x.com<b@y.com>`): two addresses run together, not a name; the entry is bad, not sent to
+  // the second alone (BRK-2b)
+  const name = named ? value.slice(0, value.lastIndexOf('<')).trim() : '';
+  const other = (w: string) =>
+    gluedAddress(w) ||
+    (isEmail(w.replace(/^mailto:/i, '')) && w.toLowerCase() !== address.toLowerCase());
+  if (name && !quoted(name) && name.split(/\s+/).some(other)) return null;
+  return address.toLowerCase();
 }
 
 /**
