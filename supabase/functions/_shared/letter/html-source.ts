@@ -10,6 +10,7 @@ import {
   clip,
   inParts,
   LETTER_LIMITS,
+  spanBlocks,
   makeId,
   PageBlocks,
   tidySpans,
@@ -120,8 +121,7 @@ class Walker {
     const spans = tidySpans(this.spans);
     this.spans = [];
     // a paragraph of more spans than a block holds goes on in more paragraphs
-    for (const part of inParts(spans))
-      this.out.push({ id: makeId(), type: 'paragraph', spans: part });
+    for (const block of spanBlocks(spans, { type: 'paragraph' })) this.out.push(block);
   }
 
   /** Inline content as spans (text with marks and links; images inside become blocks). */
@@ -218,24 +218,15 @@ class Walker {
       }
       if (HEADINGS[tag]) {
         this.flush();
-        for (const spans of inParts(this.spansOf(child)))
-          this.out.push({ id: makeId(), type: 'heading', level: HEADINGS[tag]!, spans });
+        const heading = { type: 'heading', level: HEADINGS[tag]! } as const;
+        for (const block of spanBlocks(this.spansOf(child), heading)) this.out.push(block);
       } else if (tag === 'p') {
         this.flush();
         const before = this.blocks.length;
         const spans = this.spansOf(child);
         // images inside the paragraph were pushed while reading it: the text goes before them
         if (spans.length && this.out.full) this.out.cutHere();
-        else
-          this.blocks.splice(
-            before,
-            0,
-            ...inParts(spans).map((part) => ({
-              id: makeId(),
-              type: 'paragraph' as const,
-              spans: part,
-            })),
-          );
+        else this.blocks.splice(before, 0, ...spanBlocks(spans, { type: 'paragraph' }));
       } else if (tag === 'ul' || tag === 'ol') {
         this.flush();
         const items: TListItem[] = [];
@@ -244,8 +235,8 @@ class Walker {
           this.out.push({ id: makeId(), type: 'list', ordered: tag === 'ol', items });
       } else if (tag === 'blockquote') {
         this.flush();
-        for (const spans of inParts(this.spansOf(child)))
-          this.out.push({ id: makeId(), type: 'quote', spans });
+        for (const block of spanBlocks(this.spansOf(child), { type: 'quote' }))
+          this.out.push(block);
       } else if (tag === 'pre') {
         this.flush();
         const text = textOf(child).replace(/\n+$/, '');
@@ -260,8 +251,8 @@ class Walker {
         // mail clients do not open <details>: the summary as a paragraph, the body after it
         this.flush();
         const summary = childrenOf(child, ['summary'])[0];
-        for (const spans of inParts(summary ? this.spansOf(summary) : []))
-          this.out.push({ id: makeId(), type: 'paragraph', spans });
+        const spans = summary ? this.spansOf(summary) : [];
+        for (const block of spanBlocks(spans, { type: 'paragraph' })) this.out.push(block);
         this.walk({
           childNodes: child.childNodes.filter((c) => c !== summary),
         } as unknown as ParentNode);

@@ -43,6 +43,23 @@ export function inParts(spans: TSpan[]): TSpan[][] {
   return parts;
 }
 
+/** A span whose text is longer than a span holds as spans of the same look (pieces). */
+export const spanPieces = (span: TSpan): TSpan[] =>
+  pieces(span.text, LETTER_LIMITS.spanText).map((text) => ({ ...span, text }));
+
+/** The blocks made of spans, without their id and spans: a paragraph, heading, quote or callout. */
+type SpanBlockKind<B = TLetterBlock> = B extends { spans: TSpan[] }
+  ? Omit<B, 'id' | 'spans'>
+  : never;
+
+/**
+ * Spans as blocks of one kind, as many as they take (inParts), each with its own id: a
+ * paragraph, heading, quote or callout longer than one block goes on in more of its kind. None
+ * for no spans.
+ */
+export const spanBlocks = (spans: TSpan[], kind: SpanBlockKind): TLetterBlock[] =>
+  inParts(spans).map((part) => ({ ...kind, id: makeId(), spans: part }) as TLetterBlock);
+
 /** A short random id for a block (the editor deletes rows by it). */
 export function makeId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(9));
@@ -76,11 +93,7 @@ export function tidySpans(spans: TSpan[]): TSpan[] {
     out[out.length - 1]!.text = out[out.length - 1]!.text.replace(/\s+$/, '');
   }
   // a run longer than a span holds goes on in spans of the same look (none of it is dropped)
-  return out.flatMap((span) =>
-    span.text === ''
-      ? []
-      : pieces(span.text, LETTER_LIMITS.spanText).map((text) => ({ ...span, text })),
-  );
+  return out.flatMap((span) => (span.text === '' ? [] : spanPieces(span)));
 }
 
 /** Every image URL of the model, in order. */

@@ -12,7 +12,8 @@ import {
   LETTER_LIMITS,
   makeId,
   PageBlocks,
-  pieces,
+  spanBlocks,
+  spanPieces,
   type TLeftOut,
   type TLeftOutKind,
 } from './model.ts';
@@ -68,13 +69,9 @@ export function notionSpans(title: unknown): TSpan[] {
     // mentions (‣) carry no readable text
     if (text === '‣') continue;
     // a run longer than a span holds goes on in spans of the same look (none of it is dropped)
-    for (const piece of pieces(text, LETTER_LIMITS.spanText)) {
-      spans.push({
-        text: piece,
-        ...(marks.length ? { marks } : {}),
-        ...(href ? { href } : {}),
-      });
-    }
+    spans.push(
+      ...spanPieces({ text, ...(marks.length ? { marks } : {}), ...(href ? { href } : {}) }),
+    );
   }
   return spans;
 }
@@ -192,7 +189,7 @@ export function notionToBlocks(
   const text = (spans: TSpan[]) => spans.slice(0, LETTER_LIMITS.spansPerBlock);
   /** Text as paragraphs: one, or more when it has more spans than one holds. */
   const paragraphs = (spans: TSpan[]) => {
-    for (const part of inParts(spans)) out.push({ id: makeId(), type: 'paragraph', spans: part });
+    for (const block of spanBlocks(spans, { type: 'paragraph' })) out.push(block);
   };
   /**
    * Items whose text did not all fit in them: the rest of it, and their later paragraphs, follow
@@ -297,26 +294,19 @@ export function notionToBlocks(
       case 'sub_sub_header':
         // a toggleable heading's body follows it (below, with every block's children); a
         // heading, quote or callout of more spans than one holds goes on in more of its kind
-        for (const part of inParts(all))
-          out.push({
-            id: makeId(),
-            type: 'heading',
-            level: b.type === 'header' ? 1 : b.type === 'sub_header' ? 2 : 3,
-            spans: part,
-          });
+        for (const block of spanBlocks(all, {
+          type: 'heading',
+          level: b.type === 'header' ? 1 : b.type === 'sub_header' ? 2 : 3,
+        }))
+          out.push(block);
         break;
       case 'quote':
-        for (const part of inParts(all)) out.push({ id: makeId(), type: 'quote', spans: part });
+        for (const block of spanBlocks(all, { type: 'quote' })) out.push(block);
         break;
       case 'callout': {
         const icon = b.format?.page_icon;
-        for (const part of inParts(all))
-          out.push({
-            id: makeId(),
-            type: 'callout',
-            ...(typeof icon === 'string' && [...icon].length <= 4 ? { icon } : {}),
-            spans: part,
-          });
+        const kind = typeof icon === 'string' && [...icon].length <= 4 ? { icon } : {};
+        for (const block of spanBlocks(all, { type: 'callout', ...kind })) out.push(block);
         break;
       }
       case 'divider':
