@@ -218,6 +218,11 @@ describe('sending', () => {
       `${a}\u200bAnn <${b}>`,
       `Ann <${a}\u200b>, ${b}\u200bBob`,
       `${a}\u200eAnn <\u2068${b}\u2069>, ${b}\u2060Bob`,
+      // a name joined to an address by a mark, an address ending a sentence before a bracket,
+      // a quote closed by an apostrophe inside a name (breaker F1, F3, F4): refused in both
+      `Bob\u200b${a}`,
+      `${a}. <${b}>`,
+      `'Bob, ${a}, O'Neil <${b}>`,
       `${a}, ${Array.from({ length: 100 }, (_, i) => `r${i}@example.com`).join(';')}`,
       Array.from({ length: 2000 }, () => b).join(','),
       'x'.repeat(100_000),

@@ -67,47 +67,71 @@ export const SHOWN_MARK = '\u2423';
 
 /**
  * The invisible marks (`INVISIBLE`; B6, BRK-2). A copy carries them in two places, and what
- * stands before a run of them tells which:
+ * stands around a run of them tells which:
  * - inside an address, where a page lets a long address wrap (`a@`ZWSP`x.com`, `a@x.`SHY`com`),
- *   around it (an LRM before it) or where a pasted file begins (a BOM): the text before is no
- *   whole address yet, and the run is dropped (`a@x.com` with one of them is the address it
- *   looks like);
+ *   around it (an LRM before it) or where a pasted file begins (a BOM): the run is dropped
+ *   (`a@x.com` with one of them is the address it looks like);
  * - between words, where a chat's, a mail client's or a spreadsheet's copy joins an address to
- *   the next address or to a name (`a@x.com`ZWSP`Bob <b@y.com>`, `a@x.com`LRM`Bob`): the text
- *   before is a whole address (`mailto:` or not) or a bracket's `>`, and the run ends the word,
- *   read as a space.
- * After a whole address it is still dropped when a `.` or `-` follows (`a@x.co`ZWSP`.kr`: a wrap
- * before the domain's next label or hyphen). And where the word after it would make the address a
- * longer one (`a@x.co`ZWSP`m`: a wrap inside the last label; `a@x.com`ZWSP`Bob`: a name), the box
- * cannot tell a wrap from a name, and both guesses sent mail to a stranger (gluing: a@x.combob;
- * splitting, with the paste's entries joined by marks too: `a@x.co`ZWSP`m`ZWSP`b@y.com` to a@x.co
- * and mb@y.com, BRK-10): the run is shown as `SHOWN_MARK` (`a@x.co␣m`), a bad entry the dialog
- * names and the server refuses. A run of them, of any kinds, is read as one. One pass: the word
- * before each run is carried from part to part (`lastWord`), never searched for again; the word
- * after a whole address is read up to its end once.
+ *   the next address or to a name (`a@x.com`ZWSP`Bob <b@y.com>`, `a@x.com`LRM`Bob`), or a name
+ *   or a label to an address (`Bob`ZWSP`bob@x.com`): after a whole address (`mailto:` or not) or
+ *   a bracket's `>` the run ends the word, read as a space.
+ * Where the box cannot tell a wrap from a join, it guesses neither, as both guesses sent mail to
+ * strangers (gluing: a@x.combob, bobbob@x.com; splitting, with the paste's entries joined by
+ * marks too: `a@x.co`ZWSP`m`ZWSP`b@y.com` to a@x.co and mb@y.com, BRK-10): the run is shown as
+ * `SHOWN_MARK`, a bad entry the dialog names and the server refuses. That is:
+ * - after a whole address, where the word after would make it a longer one (`a@x.co␣m`: a wrap
+ *   inside the last label; `a@x.com␣Bob`: a name). A `.` or `-` after the run is a wrap before
+ *   the domain's next label or hyphen (`a@x.co`ZWSP`.kr`), dropped;
+ * - after a whole address and a `.` or `-` (a sentence's full stop, a cell's dash), before a
+ *   word (`a@x.com.␣Bob`, F6), unless that word is two small letters ending the word, a country's
+ *   label after the commonest wrap (`a@x.co.`ZWSP`kr` is a@x.co.kr);
+ * - inside the word before an address's `@`, between a word and what follows (`Bob␣bob@x.com`,
+ *   `010-1234-5678␣kim@x.com`: a wrap inside the local part or a name, a phone or a label joined
+ *   to the address, F1). The local part's surely-wraps are dropped: at its `@`, after a `.`, after
+ *   `mailto:`, or with no word before (an LRM before the address). A run in a word that reaches
+ *   its `@` only in a later part is shown once that part is read (`pending`).
+ * A run of them, of any kinds, is read as one. One pass: the word before each run is carried from
+ * part to part (`lastWord`), never searched for again; each part is read up to its first word end
+ * once.
  */
 function invisibleMarks(text: string): string {
   const [first, ...parts] = text.split(INVISIBLE);
   const out = [first!];
   let word = lastWord('', first!);
   let afterBracket = first!.endsWith('>');
-  for (const part of parts) {
+  /** In `out`, a dropped run inside the current word before its `@` (F1), or -1. */
+  let pending = -1;
+  parts.forEach((part, index) => {
     const address = word === null ? null : word.replace(/^mailto:/i, '');
     const whole = address !== null && isEmail(address);
+    let end = 0;
+    while (end < part.length && !endsWord(part[end]!)) end++;
+    const next = part.slice(0, end);
+    // the word ends in this part, or where the next part begins (`kr`, then marks, then `<`)
+    const after = parts[index + 1];
+    const endsHere =
+      end < part.length || after === undefined || (after !== '' && endsWord(after[0]!));
+    if (pending >= 0 && next.includes('@')) out[pending] = SHOWN_MARK;
+    if (end < part.length || next.includes('@')) pending = -1;
     let joint = '';
     if ((whole || afterBracket) && !/^[.-]/.test(part)) {
-      let end = 0;
-      while (end < part.length && !endsWord(part[end]!)) end++;
       // either reading is an address: neither is guessed
-      joint =
-        whole && end > 0 && end <= LONGEST_WORD && isEmail(address + part.slice(0, end))
-          ? SHOWN_MARK
-          : ' ';
+      joint = whole && end > 0 && end <= LONGEST_WORD && isEmail(address + next) ? SHOWN_MARK : ' ';
+    } else if (address && end > 0 && !address.includes('@')) {
+      // a word before the local part's rest (F1)
+      if (!address.endsWith('.') && !next.startsWith('@') && !next.startsWith('.')) {
+        if (next.includes('@')) joint = SHOWN_MARK;
+        else if (!endsHere && pending < 0) pending = out.length;
+      }
+    } else if (address && end > 0 && /[.-]$/.test(address)) {
+      // a whole address, a `.` or `-`, then a word (F6)
+      const country = endsHere && /^[a-z]{2}$/.test(next);
+      if (!country && isEmail(address.replace(/[.-]+$/, ''))) joint = SHOWN_MARK;
     }
     out.push(joint, part);
     word = lastWord(joint === ' ' ? '' : word === null ? null : word + joint, part);
     afterBracket = part.endsWith('>');
-  }
+  });
   return out.join('');
 }
 
@@ -119,14 +143,33 @@ export const readableRecipients = (text: string): string =>
   invisibleMarks(text.replace(FULL_WIDTH, halfWidth));
 
 /**
- * Whether `word` is a whole address with more after it that no address holds (`a@x.com␣Bob`,
- * `a@x.comㅤ김철수`, `a@x.com김철수`): an address glued to a word, a bad entry the dialog names,
- * never a bracket's name (BRK-2b: `a@x.com김철수 <c@z.com>` sent to c@z.com alone, unsaid).
+ * The one word with an `@` that is a bracket's name (R6): a handle, `@kim <kim@x.com>`, an `@`
+ * first and no dot, which no address or typo of one looks like. Any other (`Ann@Home`, `a@x`,
+ * `kim@naver.com.`, `(kim@naver.com)`, `a@x.com-김철수`, `Bob␣bob@x.com`) may be an address the
+ * owner meant, whole, decorated or mistyped: as a name it would vanish unsaid, so it is a bad
+ * entry (F3, F7).
  */
-const gluedAddress = (word: string): boolean => {
-  const head = /^(?:mailto:)?([^@\s]+@[a-z\d.-]+)/i.exec(word);
-  return head !== null && head[0].length < word.length && isEmail(head[1]!);
-};
+const handle = (word: string) => /^@[^\s@.<>"'()[\]\u2423]+$/.test(word);
+
+/** Where a quote opens: at a word's start, before more of the word. */
+const opensQuote = (next: number) => !isSpace(next) && !isSeparator(next) && !Number.isNaN(next);
+/** Where a quote closes: its closing quote ends the word (`'O'Neil, Pat'` is one quoted name, F4). */
+const closesQuote = (next: number) =>
+  Number.isNaN(next) || isSpace(next) || isSeparator(next) || next === 60;
+
+/**
+ * A name that is one closed quoted string (`"Lee, Ann"`, `'O'Neil, Pat'`): its first quote
+ * closes only at its end (`closesQuote`). `'Bob, c@z.com, O'Neil` or `"Lee, Ann"a@x.com` is not,
+ * and its words are checked like any unquoted name's (F4, F7).
+ */
+function quotedName(name: string): boolean {
+  const mark = name[0];
+  if (name.length < 2 || (mark !== '"' && mark !== "'")) return false;
+  let close = name.indexOf(mark, 1);
+  while (close >= 0 && !closesQuote(name.charCodeAt(close + 1)))
+    close = name.indexOf(mark, close + 1);
+  return close === name.length - 1;
+}
 
 /** A word that opens with a quote: a name in double quotes, or in single quotes as Outlook copies it. */
 const quoted = (word: string) => word[0] === '"' || word[0] === "'";
@@ -136,7 +179,9 @@ const quoted = (word: string) => word[0] === '"' || word[0] === "'";
  * text, and an export or a copy of its formula bar carries the apostrophe. A word of one
  * apostrophe and then an address is that address (the address rule itself allows an apostrophe
  * first, so `'a@x.com` would be taken as written); `'Last, First' <a@x.com>` is still a quoted
- * name, since what follows its apostrophe is no address.
+ * name, since what follows its apostrophe is no address. Read off once, by `splitRecipients`:
+ * `recipientAddress` takes an entry's address as written, so it gives its own answer back
+ * (`''b@x.com` in the box is `'b@x.com` in the dialog and in send-letter alike; F2).
  */
 const textPrefixed = (word: string) =>
   word.length > 1 && word[0] === "'" && isEmail(word.slice(1).replace(/^mailto:/i, ''));
@@ -145,16 +190,17 @@ const textPrefixed = (word: string) =>
  * The box's entries: separated by commas, semicolons (Outlook), line breaks or spaces; a
  * `Name <address>`, `Name < address >`, `"Last, First" <address>` or `'Last, First' <address>`
  * (Outlook) stays one entry. A quote (double or single) opens a quoted name only at a word's
- * start and keeps its commas up to the same quote or the line's end; one still open there was a
- * stray quote, and the line is read again from it with the quote a plain character, so it never
- * swallows the addresses after it (no such quote follows it on its line, so a line is read at
- * most three times). A `<` never closed before the entry's end (a separator) is a stray one
+ * start, before more of the word, and keeps its commas up to the same quote where that ends the
+ * word (`'O'Neil, Pat'`: F4) or up to the line's end; one still open there was a stray quote, and
+ * the line is read again from it with the quote a plain character, so it never swallows the
+ * addresses after it (no quote of its kind opens again before that line's end, so a line is read
+ * at most three times). A `<` never closed before the entry's end (a separator) is a stray one
  * alike: the words it took are read again with it a plain character, and no `<` before that
- * separator opens a bracket then (none could close), so each part is read at most twice. A word
- * with an `@` that is not an address, right before a bracket, is the bracket's name
- * (`Ann@Home <a@x.com>`, `@kim <kim@x.com>`), unless it begins with a whole address
- * (`gluedAddress`). Words before an address with no address of their
- * own are one entry ("Ann Smith"), which is bad. Full-width `＠＜＞` are read as `@<>` and
+ * separator opens a bracket then (none could close), so each part is read at most twice. Of the
+ * words with an `@` that are no address, only a handle (`@kim <kim@x.com>`) right before a
+ * bracket is its name; any other (`a@x`, `kim@naver.com.`, `Ann@Home`) is an entry of its own,
+ * bad (F3). Words before an address with no address of their own are one entry ("Ann Smith"),
+ * which is bad. Full-width `＠＜＞` are read as `@<>` and
  * invisible marks dropped or read as a space first (`readableRecipients`). It stops after
  * `limit` entries.
  */
@@ -168,6 +214,8 @@ export function splitRecipients(
   let start = -1;
   /** Where the open quoted name began, or -1. */
   let quote = -1;
+  /** Before these indexes a double, a single quote opens no name: one was stray on that line. */
+  const plainQuotes = [-1, -1];
   /** An angle bracket opened and not closed yet: the words up to its `>` are one entry. */
   let bracket = false;
   /** The open bracket's word: where it ends, and how many words were before it. */
@@ -192,10 +240,8 @@ export function splitRecipients(
     const pending = atEntry;
     atEntry = -1;
     if (opens >= 0 && pending >= 0 && pending === entries.length - 1 && words.length === 0) {
-      // a name with an `@` (not an address itself) before the bracket: the bracket's name,
-      // unless it begins with a whole address (an address glued to a word stays a bad entry)
-      const name = entries[pending]!;
-      if (recipientAddress(name) === null && !gluedAddress(name)) words.push(entries.pop()!);
+      // a handle before the bracket is its name; any other `@` word stays a bad entry (F3)
+      if (handle(entries[pending]!)) words.push(entries.pop()!);
     }
     if (bracket) {
       words.push(word);
@@ -231,9 +277,11 @@ export function splitRecipients(
   for (let i = 0; i <= text.length && entries.length < limit; i++) {
     const code = i < text.length ? text.charCodeAt(i) : 10;
     if (quote >= 0) {
-      if (code === text.charCodeAt(quote)) quote = -1;
+      if (code === text.charCodeAt(quote) && closesQuote(text.charCodeAt(i + 1))) quote = -1;
       else if (LINE_BREAKS.has(code)) {
-        // a stray quote: on from the character after it, the word still starting at the quote
+        // a stray quote: on from the character after it, the word still starting at the quote;
+        // no quote of its kind closes before this line's end, so none opens there now
+        plainQuotes[text.charCodeAt(quote) === 34 ? 0 : 1] = i;
         i = quote;
         quote = -1;
       }
@@ -258,7 +306,14 @@ export function splitRecipients(
       atEntry = -1;
     } else if (isSpace(code)) endWord(i);
     else {
-      if ((code === 34 || code === 39) && start < 0 && !(code === 39 && prefixAt(i))) quote = i;
+      if (
+        (code === 34 || code === 39) &&
+        start < 0 &&
+        i >= plainQuotes[code === 34 ? 0 : 1]! &&
+        opensQuote(text.charCodeAt(i + 1)) &&
+        !(code === 39 && prefixAt(i))
+      )
+        quote = i;
       if (start < 0) start = i;
     }
   }
@@ -275,16 +330,20 @@ export function recipientAddress(entry: string): string | null {
   if (value.length > LETTER_LIMITS.recipientEntry) return null;
   const named = /^(?:"[^"]*"\s*|'[^']*'\s*|[^<>]*)<([^<>]*)>$/.exec(value);
   const given = (named ? named[1]! : value).trim();
-  const address = (textPrefixed(given) ? given.slice(1) : given).replace(/^mailto:/i, '');
+  // an entry's address as written: the box's text prefix was read off once, by the split (F2)
+  const address = given.replace(/^mailto:/i, '');
   if (address.length > LETTER_LIMITS.email || !isEmail(address)) return null;
-  // an unquoted name holding another address, whole or glued to a word (`a@x.co␣m<b@y.com>`,
-  // `a@x.com<b@y.com>`): two addresses run together, not a name; the entry is bad, not sent to
-  // the second alone (BRK-2b)
+  // a name that is not one closed quoted string, holding an `@` word other than a handle or the
+  // address itself (`a@x.com<b@y.com>`, `kim@naver.com. <c@z.com>`, `Bob␣bob@x.com <b@y.com>`),
+  // or a shown mark: maybe an address the owner meant, so the entry is bad, not sent to the
+  // bracket's address alone (BRK-2b, F3, F7)
   const name = named ? value.slice(0, value.lastIndexOf('<')).trim() : '';
   const other = (w: string) =>
-    gluedAddress(w) ||
-    (isEmail(w.replace(/^mailto:/i, '')) && w.toLowerCase() !== address.toLowerCase());
-  if (name && !quoted(name) && name.split(/\s+/).some(other)) return null;
+    w.includes(SHOWN_MARK) ||
+    (w.includes('@') &&
+      !handle(w) &&
+      w.replace(/^mailto:/i, '').toLowerCase() !== address.toLowerCase());
+  if (name && !quotedName(name) && name.split(/\s+/).some(other)) return null;
   return address.toLowerCase();
 }
 
@@ -325,9 +384,17 @@ export const ZRecipients = z
     return [...emails];
   });
 
-/** An entry as a message shows it: at most 40 characters. */
-export const shortEntry = (entry: string): string =>
-  entry.length > 40 ? `${entry.slice(0, 39)}…` : entry;
+/**
+ * An entry as a message shows it: at most 40 characters. A long one is cut around its first shown
+ * mark if the first 39 would leave it out, so the owner sees where the hidden mark is (F9).
+ */
+export function shortEntry(entry: string): string {
+  if (entry.length <= 40) return entry;
+  const mark = entry.indexOf(SHOWN_MARK);
+  if (mark < 39) return `${entry.slice(0, 39)}…`;
+  if (mark >= entry.length - 20) return `…${entry.slice(-39)}`;
+  return `…${entry.slice(mark - 19, mark + 19)}…`;
+}
 
 /**
  * What a message names of the bad entries: the first RECIPIENTS_NAMED, each as `shortEntry`

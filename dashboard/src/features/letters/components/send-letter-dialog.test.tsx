@@ -159,13 +159,13 @@ describe('send letter dialog', () => {
       expect(screen.queryByRole('alert')).toBeNull();
     });
 
-    it('reads a copied page and a Korean input method: invisible marks, full-width ＠＜＞, a name with "@" (rev-break2 R3, R4, R6)', async () => {
+    it('reads a copied page and a Korean input method: invisible marks, full-width ＠＜＞, a handle as a name (rev-break2 R3, R4, R6)', async () => {
       await open();
       // LRM and RLM around an address (Gmail, Naver), a soft hyphen and a ZWJ inside ones, the
       // full-width mode's ＜＠＞, a name that is not an address but has an "@" (a handle)
       paste(
-        '\u200eann@example.com\u200f, bo\u00adb@exa\u200dmple.com; 김철수 ＜kim＠example.com＞\n' +
-          'Ann@Home <e@example.com> @lee <f@example.com>',
+        '\u200eann@example.com\u200f, bob@exa\u00adm\u200dple.com; 김철수 ＜kim＠example.com＞\n' +
+          'Ann <e@example.com> @lee <f@example.com>',
       );
       expect(
         await screen.findByText(
@@ -174,6 +174,19 @@ describe('send letter dialog', () => {
       ).toBeTruthy();
       expect(screen.queryByRole('alert')).toBeNull();
       expect(send().disabled).toBe(false);
+    });
+
+    it('a word joined to an address by a hidden mark, or an "@" word before a bracket, is named with the mark shown (breaker F1, F3, F9)', async () => {
+      await open();
+      paste(
+        'Bob\u200bbob@example.com, kim@example.com. <c@example.com>\n' +
+          'Kim Cheolsu Team Lead <firstname@company.co\u200bm>',
+      );
+      const alert = await screen.findByRole('alert');
+      expect(alert.textContent).toBe(
+        '3 entries are not email addresses: “Bob␣bob@example.com”, “kim@example.com.”, “…olsu Team Lead <firstname@company.co␣m>”',
+      );
+      expect(send().disabled).toBe(true);
     });
 
     it('a stray "<" is named alone and takes none of the addresses after it (rev-break2 R5)', async () => {
