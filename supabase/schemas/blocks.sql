@@ -365,7 +365,11 @@ begin
           else 'response_id' end,
         mail_from = s.mail_from,
         mail_name = s.mail_name, mail_html = s.mail_html, template_mode = s.template_mode,
-        brunch_profile_page = s.brunch_profile_page, publish_mode = s.publish_mode
+        brunch_profile_page = s.brunch_profile_page, publish_mode = s.publish_mode,
+        -- a letter's copy is the whole letter: the model the workspace edits and send-letter
+        -- checks, the subject, the text part and the page address with the mail
+        mail_title = s.mail_title, mail_text = s.mail_text, page_url = s.page_url,
+        letter = s.letter
     from public.block_private s
     where s.block_id = v_src.id and d.block_id = v_new.id;
 

@@ -7,8 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { DeleteEmailIdentityCommand } from '@aws-sdk/client-sesv2';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_AWS } from '../local/config.ts';
+import { NOTION_PAGE_URL } from '../local/providers/pages/fixtures.ts';
 import {
   DELIVERY_SKIP_REASONS,
+  LETTER_MESSAGES,
   parseRecipients,
   splitRecipients,
 } from '@reaction-blocks/contracts/letters';
@@ -270,6 +272,77 @@ describe('sending', () => {
       o.sender,
     ]);
     expect((await send()).json.error?.message).toBe('Load a page and save the letter first');
+  });
+
+  it('a stored letter the rules now refuse is not sent until it is saved again (BRK-5)', async () => {
+    const o = await savedLetterOwner();
+    // saved before a rule tightened (3031f41d): an image address with a user name and password,
+    // in the stored model and in the mail rendered then
+    const src = 'https://user:pw@cdn.example.com/a.png';
+    await sql(
+      `update public.block_private
+          set letter = jsonb_set(letter, '{blocks}', (letter -> 'blocks') || $2::jsonb),
+              mail_html = mail_html || $3
+        where block_id = $1`,
+      [o.blockId, JSON.stringify([{ id: 'old', type: 'image', src }]), `<img src="${src}">`],
+    );
+    const member = inbox('member');
+    await sql(
+      `insert into public.audience_members (user_id, creator_name, email, history)
+       values ($1, 'Member', $2, '[]')`,
+      [o.owner.id, member],
+    );
+    const to = inbox('refused-letter');
+    // before, both reserved the stored mail, the image's password in it
+    for (const [fn, body] of [
+      ['send-letter', { blockId: o.blockId, emailList: [to] }],
+      ['publish-letter', { blockId: o.blockId, group: 'activated' }],
+    ] as const) {
+      const refused = await callFunction(fn, body, o.owner.accessToken);
+      expect([fn, refused.status, refused.json.error?.message]).toEqual([
+        fn,
+        400,
+        LETTER_MESSAGES.saveLetterAgain,
+      ]);
+    }
+    expect(await sql('select 1 from public.publishes where block_id = $1', [o.blockId])).toEqual(
+      [],
+    );
+    // saved again (the workspace opens it without the refused part), it goes
+    const saved = await letters.save(o, await letters.loaded(o, 'notion', NOTION_PAGE_URL));
+    expect(saved.status, JSON.stringify(saved.json.error)).toBe(200);
+    expect(await letters.sendAndDeliver(o, [to])).toMatchObject({ reservedCount: 1 });
+    expect((await letters.delivered(to)).html).not.toContain('user:pw@');
+  });
+
+  it('a copy of a saved letter is the whole letter: its model, subject and text part go with its mail', async () => {
+    const o = await savedLetterOwner();
+    const { data: copy, error } = await o.owner.client.rpc('duplicate_block', {
+      p_block_id: o.blockId,
+    });
+    expect(error).toBeNull();
+    const letterOf = async (blockId: string) =>
+      (
+        await sql(
+          `select letter, mail_title, mail_text, mail_html, page_url
+             from public.block_private where block_id = $1`,
+          [blockId],
+        )
+      )[0];
+    const copyId = (copy as { id: string }).id;
+    // before, the copy had the mail only: an empty letter in the workspace, sent under the
+    // block's name without a text part (and refused by send-letter's check of the stored letter)
+    expect(await letterOf(copyId)).toEqual(await letterOf(o.blockId));
+    const to = inbox('copy');
+    const sent = await callFunction(
+      'send-letter',
+      { blockId: copyId, emailList: [to] },
+      o.owner.accessToken,
+    );
+    expect(sent.json.error, JSON.stringify(sent.json.error)).toBeUndefined();
+    const mail = await letters.delivered(to);
+    expect(mail.subject).toBe('Weekly letter');
+    expect(mail.text).toContain('Thanks for reading. See you next week!');
   });
 
   it('a DMARC reject domain without DKIM sends from the platform address with Reply-To the owner', async () => {

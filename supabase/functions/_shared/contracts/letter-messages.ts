@@ -28,6 +28,12 @@ export const LETTER_MESSAGES = {
   /** reserve_letter's refusals (supabase/schemas/letters.sql), as it raises them */
   noSuchGroup: 'No such group',
   saveLetterFirst: 'Load a page and save the letter first',
+  /**
+   * send-letter and publish-letter: the stored letter no longer meets the rules save-letter
+   * checks (one tightened after it was saved): its stored mail is not sent (breaker BRK-5).
+   */
+  saveLetterAgain:
+    'The saved letter no longer meets the letter rules: open it and save the letter again',
   /** The mail rendered from the letter is over LETTER_LIMITS.mailHtml or mailText. */
   letterTooLong: 'The letter is too long for one email',
   paidPlanRequired: 'Paid plan required',

@@ -4,6 +4,7 @@ import { dbError, HttpError } from '../http.ts';
 import {
   LETTER_MESSAGES,
   LETTER_TYPES,
+  ZSaveLetter,
   type TLetterType,
 } from '@reaction-blocks/contracts/letters';
 import { platformSender } from '../mail-delivery.ts';
@@ -52,6 +53,43 @@ export async function ownLetterBlock(
     ...row,
     private: priv ?? { mail_from: null, mail_name: null, brunch_profile_page: null },
   };
+}
+
+/**
+ * Why the letter as stored may not be sent, or null. The mail a send carries is what save-letter
+ * rendered when the letter was saved; a rule tightened since (an image address with a user name,
+ * 3031f41d) does not reach that mail, so the stored letter is read again with the schema
+ * save-letter takes (ZSaveLetter's letter): one it now refuses is not sent until it is saved again
+ * (the workspace opens it without the refused parts, breaker BRK-5). A letter with no stored
+ * model was never saved through save-letter (a copy made before 20261129120906 has the mail
+ * only): it is to be loaded and saved first.
+ */
+export async function storedLetterRefusal(
+  db: SupabaseClient,
+  blockId: string,
+): Promise<string | null> {
+  const { data, error, status } = await db
+    .from('block_private')
+    .select('letter, mail_title, mail_from, mail_name, page_url')
+    .eq('block_id', blockId)
+    .maybeSingle();
+  if (error) throw dbError(error, status);
+  const row = data as {
+    letter: unknown;
+    mail_title: string | null;
+    mail_from: string | null;
+    mail_name: string | null;
+    page_url: string | null;
+  } | null;
+  if (!row || row.letter === null) return LETTER_MESSAGES.saveLetterFirst;
+  const stored = ZSaveLetter.shape.letter.safeParse({
+    title: row.mail_title ?? '',
+    mailFrom: row.mail_from ?? '',
+    mailName: row.mail_name ?? '',
+    pageUrl: row.page_url ?? '',
+    model: row.letter,
+  });
+  return stored.success ? null : LETTER_MESSAGES.saveLetterAgain;
 }
 
 export interface Sender {

@@ -3,8 +3,8 @@
 // worker and answer at once with the reserved count; the mails go out at the worker's pace.
 import { kickWorker } from '../background.ts';
 import { serviceClient } from '../clients.ts';
-import { dbError, rpcError } from '../http.ts';
-import { ownLetterBlock, senderFor } from './calls.ts';
+import { dbError, HttpError, rpcError } from '../http.ts';
+import { ownLetterBlock, senderFor, storedLetterRefusal } from './calls.ts';
 
 export interface ReserveInput {
   ownerId: string;
@@ -30,6 +30,9 @@ export async function reserveSend(input: ReserveInput) {
     block,
     (profile as { name?: string } | null)?.name ?? '',
   );
+  // the stored mail goes out only while the stored letter meets the rules save-letter checks
+  const refusal = await storedLetterRefusal(db, input.blockId);
+  if (refusal) throw new HttpError(400, 'invalid_input', refusal);
   const { data, error, status } = await db.rpc('reserve_letter', {
     p_owner_id: input.ownerId,
     p_block_id: input.blockId,

@@ -9,9 +9,10 @@
 // address and send, the letter job's dedupe key), so a worker that dies after it and before the
 // outcome is recorded only makes the next run answer "already went to this address".
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { LETTER_MESSAGES } from '@reaction-blocks/contracts/letters';
 import { HttpError } from '../http.ts';
 import type { ClaimedJob, JobHandler, Outcome } from '../jobs.ts';
-import { ownLetterBlock, senderFor, type Sender } from './calls.ts';
+import { ownLetterBlock, senderFor, storedLetterRefusal, type Sender } from './calls.ts';
 
 interface TriggerPayload {
   owner_id?: string;
@@ -22,7 +23,10 @@ type Reserved =
   | { skip: string; awaiting?: string }
   | { delivery_id: string; publish_id: string; skipped?: string };
 
-/** The sender of each letter of the batch, decided once (a sender refused is a skip reason). */
+/**
+ * The sender of each letter of the batch, decided once (a sender refused is a skip reason, and so
+ * is a stored letter the rules save-letter checks now refuse, as send-letter refuses it).
+ */
 async function senderOf(
   db: SupabaseClient,
   ownerId: string,
@@ -30,6 +34,9 @@ async function senderOf(
 ): Promise<Sender | { skip: string }> {
   try {
     const block = await ownLetterBlock(db, ownerId, letterId);
+    // a letter never saved is reserve_trigger_letter's to name ('the letter has no content yet')
+    const refusal = await storedLetterRefusal(db, letterId);
+    if (refusal && refusal !== LETTER_MESSAGES.saveLetterFirst) return { skip: refusal };
     const { data: profile } = await db
       .from('profiles')
       .select('name')

@@ -193,6 +193,8 @@ export const en = {
     subjectLineBreak: 'The title is the mail’s subject: it cannot contain line breaks.',
     noSuchGroup: 'This group no longer exists: pick another.',
     saveLetterFirst: 'Load a page and save the letter first.',
+    saveLetterAgain:
+      'The saved letter no longer meets the letter rules: open it and save the letter again.',
     letterTooLong: 'The letter is too long for one email: shorten it, then save.',
     paidPlanRequired: 'Sending to your audience needs a paid plan.',
   },
@@ -390,6 +392,7 @@ export const ko: typeof en = {
     subjectLineBreak: '제목은 메일 제목으로 쓰이므로 줄바꿈을 넣을 수 없습니다.',
     noSuchGroup: '이 그룹은 더 이상 없습니다. 다른 그룹을 고르세요.',
     saveLetterFirst: '먼저 페이지를 불러와 레터를 저장하세요.',
+    saveLetterAgain: '저장된 레터가 지금의 레터 규칙에 맞지 않습니다. 레터를 열어 다시 저장하세요.',
     letterTooLong: '레터가 메일 한 통에 담기에는 너무 깁니다. 줄인 뒤 저장하세요.',
     paidPlanRequired: '오디언스에 보내려면 유료 플랜이 필요합니다.',
   },

@@ -6,6 +6,20 @@ import { letterMessage, letterReason } from './messages';
 
 registerLetterTranslations();
 
+/** A failed call's reason as letterReason says it in English, then in Korean. */
+async function reasonInEnAndKo(cause: unknown): Promise<string[]> {
+  const said: string[] = [];
+  try {
+    for (const language of ['en', 'ko']) {
+      await i18next.changeLanguage(language);
+      said.push(letterReason(i18next.t, cause));
+    }
+  } finally {
+    await i18next.changeLanguage('en');
+  }
+  return said;
+}
+
 describe('letter messages', () => {
   it('a subject with a line break: the shared schema refuses it, said in English and Korean', async () => {
     const checked = ZSaveLetter.safeParse({
@@ -33,18 +47,19 @@ describe('letter messages', () => {
     }
   });
 
+  it('send-letter refusing a stored letter the rules now refuse says to save it again, in en and ko (BRK-5)', async () => {
+    expect(await reasonInEnAndKo(new Error(LETTER_MESSAGES.saveLetterAgain))).toEqual([
+      'The saved letter no longer meets the letter rules: open it and save the letter again.',
+      '저장된 레터가 지금의 레터 규칙에 맞지 않습니다. 레터를 열어 다시 저장하세요.',
+    ]);
+  });
+
   it("a failed call's unknown message reads as failureReason says, in en and ko, never the server's English", async () => {
     const cause = new Error('Notion API responded 502 Bad Gateway');
     expect(letterReason(i18next.t, new Error(LETTER_MESSAGES.subjectLineBreak))).toBe(
       'The title is the mail’s subject: it cannot contain line breaks.',
     );
-    const said: string[] = [];
-    for (const language of ['en', 'ko']) {
-      await i18next.changeLanguage(language);
-      said.push(letterReason(i18next.t, cause));
-    }
-    await i18next.changeLanguage('en');
-    expect(said).toEqual([
+    expect(await reasonInEnAndKo(cause)).toEqual([
       'Something went wrong on our side. Try again in a moment.',
       '서버에서 문제가 발생했습니다. 잠시 후 다시 시도해 주세요.',
     ]);

@@ -18,6 +18,7 @@ const TRANSLATED = [
   'subjectLineBreak',
   'noSuchGroup',
   'saveLetterFirst',
+  'saveLetterAgain',
   'letterTooLong',
 ] as const satisfies readonly (keyof typeof LETTER_MESSAGES)[];
 
