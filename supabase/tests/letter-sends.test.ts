@@ -225,6 +225,8 @@ describe('sending', () => {
       `Bob\u200b${a}`,
       `${a}. <${b}>`,
       `'Bob, ${a}, O'Neil <${b}>`,
+      // a copied list's bullets, a wrap inside a bracket (F5, F8): taken by both
+      `- ${a}\n1. Bob <${b.slice(0, -1)}\u200b${b.slice(-1)}>`,
       `${a}, ${Array.from({ length: 100 }, (_, i) => `r${i}@example.com`).join(';')}`,
       Array.from({ length: 2000 }, () => b).join(','),
       'x'.repeat(100_000),

@@ -47,13 +47,18 @@ const endsWord = (c: string) =>
 /** The longest word that can be an address the box takes: `mailto:` and the longest address. */
 const LONGEST_WORD = 'mailto:'.length + LETTER_LIMITS.email;
 
+/** Where the last word of `part` begins (after its last word end, or 0). */
+function wordStart(part: string): number {
+  let start = part.length;
+  while (start > 0 && !endsWord(part[start - 1]!)) start--;
+  return start;
+}
+
 /**
  * The word `part` ends with: what follows its last word end, or with none, the word before it
  * (`before`) with `part` added; null when longer than any address.
  */
-function lastWord(before: string | null, part: string): string | null {
-  let start = part.length;
-  while (start > 0 && !endsWord(part[start - 1]!)) start--;
+function lastWord(before: string | null, part: string, start = wordStart(part)): string | null {
   const word = start > 0 ? part.slice(start) : before === null ? null : before + part;
   return word !== null && word.length <= LONGEST_WORD ? word : null;
 }
@@ -90,6 +95,8 @@ export const SHOWN_MARK = '\u2423';
  *   to the address, F1). The local part's surely-wraps are dropped: at its `@`, after a `.`, after
  *   `mailto:`, or with no word before (an LRM before the address). A run in a word that reaches
  *   its `@` only in a later part is shown once that part is read (`pending`).
+ * Between a `<` and its `>`, in a word with no other end (`Bob <a@x.co`ZWSP`m>`), a bracket holds one
+ * address and no name, so the run can only be a wrap: dropped (F8).
  * A run of them, of any kinds, is read as one. One pass: the word before each run is carried from
  * part to part (`lastWord`), never searched for again; each part is read up to its first word end
  * once.
@@ -97,8 +104,11 @@ export const SHOWN_MARK = '\u2423';
 function invisibleMarks(text: string): string {
   const [first, ...parts] = text.split(INVISIBLE);
   const out = [first!];
-  let word = lastWord('', first!);
+  let start = wordStart(first!);
+  let word = lastWord('', first!, start);
   let afterBracket = first!.endsWith('>');
+  /** Whether the word before the run began right after a `<`. */
+  let opened = start > 0 && first![start - 1] === '<';
   /** In `out`, a dropped run inside the current word before its `@` (F1), or -1. */
   let pending = -1;
   parts.forEach((part, index) => {
@@ -111,10 +121,13 @@ function invisibleMarks(text: string): string {
     const after = parts[index + 1];
     const endsHere =
       end < part.length || after === undefined || (after !== '' && endsWord(after[0]!));
-    if (pending >= 0 && next.includes('@')) out[pending] = SHOWN_MARK;
+    // between a `<` and its `>` with no word end, a bracket of one address: only a wrap (F8)
+    const inBracket = opened && (part[end] === '>' || (end === part.length && after?.[0] === '>'));
+    if (pending >= 0 && next.includes('@')) out[pending] = inBracket ? '' : SHOWN_MARK;
     if (end < part.length || next.includes('@')) pending = -1;
     let joint = '';
-    if ((whole || afterBracket) && !/^[.-]/.test(part)) {
+    if (inBracket) joint = '';
+    else if ((whole || afterBracket) && !/^[.-]/.test(part)) {
       // either reading is an address: neither is guessed
       joint = whole && end > 0 && end <= LONGEST_WORD && isEmail(address + next) ? SHOWN_MARK : ' ';
     } else if (address && end > 0 && !address.includes('@')) {
@@ -129,7 +142,9 @@ function invisibleMarks(text: string): string {
       if (!country && isEmail(address.replace(/[.-]+$/, ''))) joint = SHOWN_MARK;
     }
     out.push(joint, part);
-    word = lastWord(joint === ' ' ? '' : word === null ? null : word + joint, part);
+    start = wordStart(part);
+    word = lastWord(joint === ' ' ? '' : word === null ? null : word + joint, part, start);
+    opened = start > 0 ? part[start - 1] === '<' : joint !== ' ' && opened;
     afterBracket = part.endsWith('>');
   });
   return out.join('');
@@ -171,6 +186,14 @@ function quotedName(name: string): boolean {
   return close === name.length - 1;
 }
 
+/**
+ * A list's bullet or number (`-`, `*`, `•`, `◦`, `▪`, `–`, `1.`, `2)`), which Notion, Google Docs
+ * and Word put before each item of a copied list: read off as a line's first word, it is neither
+ * an address nor a name.
+ */
+const LIST_MARK =
+  /^(?:[-*+\u2022\u00b7\u25e6\u25aa\u2023\u2043\u2013\u2014\u25cf\u25cb\u25a0]|\d{1,3}[.)])$/;
+
 /** A word that opens with a quote: a name in double quotes, or in single quotes as Outlook copies it. */
 const quoted = (word: string) => word[0] === '"' || word[0] === "'";
 
@@ -200,7 +223,7 @@ const textPrefixed = (word: string) =>
  * words with an `@` that are no address, only a handle (`@kim <kim@x.com>`) right before a
  * bracket is its name; any other (`a@x`, `kim@naver.com.`, `Ann@Home`) is an entry of its own,
  * bad (F3). Words before an address with no address of their own are one entry ("Ann Smith"),
- * which is bad. Full-width `＠＜＞` are read as `@<>` and
+ * which is bad. A list's bullet or number as a line's first word is read off (`LIST_MARK`). Full-width `＠＜＞` are read as `@<>` and
  * invisible marks dropped or read as a space first (`readableRecipients`). It stops after
  * `limit` entries.
  */
@@ -225,6 +248,8 @@ export function splitRecipients(
   let plainUntil = -1;
   /** The index in entries of the `@` word just read, while nothing else has come after it. */
   let atEntry = -1;
+  /** Whether the next word is its line's first. */
+  let lineStart = true;
   const endName = () => {
     if (words.length > 0) entries.push(words.join(' '));
     words = [];
@@ -236,6 +261,10 @@ export function splitRecipients(
     const word = textPrefixed(written) ? written.slice(1) : written;
     const at = start;
     start = -1;
+    const first = lineStart;
+    lineStart = false;
+    // a list's bullet or number at a line's start, as a document copies a list (F5)
+    if (first && LIST_MARK.test(word)) return;
     const opens = word.lastIndexOf('<');
     const pending = atEntry;
     atEntry = -1;
@@ -304,6 +333,7 @@ export function splitRecipients(
       }
       endName();
       atEntry = -1;
+      if (LINE_BREAKS.has(code)) lineStart = true;
     } else if (isSpace(code)) endWord(i);
     else {
       if (
