@@ -972,6 +972,25 @@ describe('shared rules', () => {
         [],
       ],
       ['a@x.com - b@y.com', [], ['-']],
+      // a sheet's name cells, a tab, the address: the row's address (before: Bob, Ann named); a
+      // cell that could be a mistyped address, or a name after a space, stays named
+      [
+        'Bob\tbob@x.com\r\nKim Cheolsu\tkim@x.com\nAnn\tSmith\tann@y.com',
+        ['bob@x.com', 'kim@x.com', 'ann@y.com'],
+        [],
+      ],
+      [
+        'kim.naver.com\tlee@y.com\nDr. Kim\tkim@x.com\n홍길동 hong@naver.com',
+        [],
+        ['kim.naver.com', 'Dr. Kim', '홍길동'],
+      ],
+      // chips copied with nothing between them: nothing after a bracket's `>` is its address's
+      [
+        'Bob <b@x.com>Ann <a@y.com>홍길동<hong@naver.com><c@z.com>d@w.net',
+        ['b@x.com', 'a@y.com', 'hong@naver.com', 'c@z.com', 'd@w.net'],
+        [],
+      ],
+      ['<b@x.com><a@y.com Bob, c@z.com', [], ['<a@y.com', 'Bob']],
       // F8: a bracket holds one address and no name, so a mark inside it is a wrap (before:
       // Bob <a@x.co␣m> named); a bracket not closed in the word is read as before
       [

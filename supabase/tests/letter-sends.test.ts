@@ -227,6 +227,8 @@ describe('sending', () => {
       `'Bob, ${a}, O'Neil <${b}>`,
       // a copied list's bullets, a wrap inside a bracket (F5, F8): taken by both
       `- ${a}\n1. Bob <${b.slice(0, -1)}\u200b${b.slice(-1)}>`,
+      // a sheet's name column beside the address column, chips with nothing between them (F5)
+      `Bob\t${a}\r\nAnn <${b}>Cy <${a}>`,
       `${a}, ${Array.from({ length: 100 }, (_, i) => `r${i}@example.com`).join(';')}`,
       Array.from({ length: 2000 }, () => b).join(','),
       'x'.repeat(100_000),

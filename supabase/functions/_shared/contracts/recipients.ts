@@ -194,6 +194,9 @@ function quotedName(name: string): boolean {
 const LIST_MARK =
   /^(?:[-*+\u2022\u00b7\u25e6\u25aa\u2023\u2043\u2013\u2014\u25cf\u25cb\u25a0]|\d{1,3}[.)])$/;
 
+/** A word of a spreadsheet's name cell: no `@`, dot, bracket, quote or parenthesis. */
+const NAME_CELL = /^[^@.<>"'()[\]\u2423]+$/;
+
 /** A word that opens with a quote: a name in double quotes, or in single quotes as Outlook copies it. */
 const quoted = (word: string) => word[0] === '"' || word[0] === "'";
 
@@ -223,7 +226,9 @@ const textPrefixed = (word: string) =>
  * words with an `@` that are no address, only a handle (`@kim <kim@x.com>`) right before a
  * bracket is its name; any other (`a@x`, `kim@naver.com.`, `Ann@Home`) is an entry of its own,
  * bad (F3). Words before an address with no address of their own are one entry ("Ann Smith"),
- * which is bad. A list's bullet or number as a line's first word is read off (`LIST_MARK`). Full-width `＠＜＞` are read as `@<>` and
+ * which is bad, but for a spreadsheet row's name cells before a tab and its address (`NAME_CELL`).
+ * A list's bullet or number as a line's first word is read off (`LIST_MARK`), and a bracket's
+ * `>` (after an `@`) ends its word (chips with nothing between them). Full-width `＠＜＞` are read as `@<>` and
  * invisible marks dropped or read as a space first (`readableRecipients`). It stops after
  * `limit` entries.
  */
@@ -241,8 +246,9 @@ export function splitRecipients(
   const plainQuotes = [-1, -1];
   /** An angle bracket opened and not closed yet: the words up to its `>` are one entry. */
   let bracket = false;
-  /** The open bracket's word: where it ends, and how many words were before it. */
+  /** The open bracket's word: where it ends and begins, and how many words were before it. */
   let bracketEnd = -1;
+  let bracketStart = -1;
   let bracketWords = 0;
   /** Before this index a `<` opens no bracket: one opened there was never closed. */
   let plainUntil = -1;
@@ -250,6 +256,14 @@ export function splitRecipients(
   let atEntry = -1;
   /** Whether the next word is its line's first. */
   let lineStart = true;
+  /** How many entries there were when this line began. */
+  let lineEntries = 0;
+  /** Whether a tab came since the last word, and before the word being read. */
+  let tab = false;
+  let tabBefore = false;
+  /** In the word being read: a `<` that opens a bracket, and an `@` after it (a chip's end). */
+  let chipOpen = false;
+  let chipAt = false;
   const endName = () => {
     if (words.length > 0) entries.push(words.join(' '));
     words = [];
@@ -279,6 +293,7 @@ export function splitRecipients(
     else if (opens >= 0 && !word.includes('>', opens) && at >= plainUntil) {
       bracketWords = words.length;
       bracketEnd = end;
+      bracketStart = at;
       words.push(word);
       bracket = true;
     } else if (quoted(word)) words.push(word);
@@ -287,6 +302,10 @@ export function splitRecipients(
       entries.push([...words, word].join(' '));
       words = [];
     } else if (word.includes('@')) {
+      // a spreadsheet row's name cells, then a tab and the address (`Bob<TAB>bob@x.com`): the
+      // name is the address's; a cell that could be a mistyped address (a dot, an `@`) is not (F5)
+      if (tabBefore && entries.length === lineEntries && words.every((w) => NAME_CELL.test(w)))
+        words = [];
       endName();
       entries.push(word);
       atEntry = entries.length - 1;
@@ -321,21 +340,22 @@ export function splitRecipients(
         words.length = bracketWords;
         bracket = false;
         plainUntil = i;
-        start = bracketEnd - 1;
-        while (
-          start > 0 &&
-          !isSpace(text.charCodeAt(start - 1)) &&
-          !isSeparator(text.charCodeAt(start - 1))
-        )
-          start--;
+        start = bracketStart;
+        chipOpen = false;
+        chipAt = false;
         i = bracketEnd - 1;
         continue;
       }
       endName();
       atEntry = -1;
-      if (LINE_BREAKS.has(code)) lineStart = true;
-    } else if (isSpace(code)) endWord(i);
-    else {
+      if (LINE_BREAKS.has(code)) {
+        lineStart = true;
+        lineEntries = entries.length;
+      }
+    } else if (isSpace(code)) {
+      endWord(i);
+      if (code === 9) tab = true;
+    } else {
       if (
         (code === 34 || code === 39) &&
         start < 0 &&
@@ -344,7 +364,20 @@ export function splitRecipients(
         !(code === 39 && prefixAt(i))
       )
         quote = i;
-      if (start < 0) start = i;
+      if (start < 0) {
+        start = i;
+        tabBefore = tab;
+        tab = false;
+        chipOpen = false;
+        chipAt = false;
+      }
+      if (code === 60 && i >= plainUntil) chipOpen = true;
+      else if (code === 64) chipAt = chipOpen;
+      else if (code === 62 && chipAt && i + 1 < text.length && !isSpace(text.charCodeAt(i + 1))) {
+        // a chip's `<address>` with more right after it (`Bob <b@x.com>Ann <a@y.com>`): nothing
+        // after its `>` belongs to that address, so the word ends there (F5)
+        if (!isSeparator(text.charCodeAt(i + 1))) endWord(i + 1);
+      }
     }
   }
   return entries.slice(0, limit);
