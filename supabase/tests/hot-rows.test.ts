@@ -309,14 +309,14 @@ describe("one popular form or A/B: a submit does not wait for another's option c
     });
     expect(sent.error).toBeNull();
     // the response deleted while another write holds the option's row: the option's decrement
-    // waits beside it, the block's goes on its free row (no block or group delta of this block)
+    // waits beside it, the block's goes on its free row (no block or group delta of this block);
+    // checked while the row is held, so no fold can run (pg_cron's may come as soon as it is free)
     const holder = await session();
     await holder.query('begin');
     await holder.query('select 1 from public.options where id = $1 for no key update', [
       options[0],
     ]);
     await sql('delete from public.responses where block_id = $1', [block]);
-    await holder.query('commit');
     const [waiting] = await sql<{ blocks: number }>(
       'select count(*)::int as blocks from private.block_count_deltas where block_id = $1',
       [block],
@@ -328,6 +328,7 @@ describe("one popular form or A/B: a submit does not wait for another's option c
       beside: -1,
       shown: 0,
     });
+    await holder.query('commit');
     // what pg_cron runs every 5 seconds (it may run meanwhile too)
     const [job] = await sql<{ command: string }>(
       "select command from cron.job where jobname = 'fold-counters'",

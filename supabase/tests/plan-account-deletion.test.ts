@@ -11,6 +11,7 @@ import {
   newUser,
   sql,
   stack,
+  transaction,
   type TestUser,
 } from './support/clients.ts';
 import * as plans from './support/plans.ts';
@@ -20,6 +21,7 @@ import {
   paymentStatus,
   renewalDue,
   scheduleAtPortOne,
+  releaseRevokeJob,
   scheduled,
   stoppedLate,
 } from './support/renewals.ts';
@@ -32,11 +34,29 @@ const deleteAccount = async (owner: TestUser) => {
   expect(res.status, JSON.stringify(res.json)).toBe(200);
 };
 
+/** The account's stop jobs (plan.account-stop), queued ones only, due at `runAt`. */
+const stopsDueAt = (runAt: string) =>
+  `update private.jobs j set run_at = ${runAt} from private.account_stops s
+    where j.payload ->> 'stop_id' = s.id::text and s.user_id = $1 and j.status = 'queued'
+    returning j.id`;
+
 /**
  * The same deletion without delete-user's kick of the worker, so the provider can be made to
- * charge before the stop job runs (the job queued by the deletion waits for the next run).
+ * charge (or fail) before the stop job runs: the stop jobs the deletion queues are held, due in
+ * an hour from the deleting transaction on, until stopsDue. Queued due now, the queue's 5-second
+ * tick could run them first (the schedule revoked before PortOne ran it, the subscription
+ * cancelled before PayPal billed it).
  */
-const deleteQuietly = (owner: TestUser) => sql('delete from auth.users where id = $1', [owner.id]);
+const deleteQuietly = (owner: TestUser) =>
+  transaction(async (client) => {
+    await client.query('delete from auth.users where id = $1', [owner.id]);
+    const held = await client.query(stopsDueAt(`now() + interval '1 hour'`), [owner.id]);
+    expect(held.rowCount).toBeGreaterThan(0);
+  });
+
+/** The deleted account's held stop jobs due now. */
+const stopsDue = async (owner: TestUser) =>
+  expect(await sql(stopsDueAt('now()'), [owner.id])).not.toEqual([]);
 
 const stopJobs = (ref: string) =>
   sql(
@@ -102,6 +122,7 @@ describe('deleting an account with a plan', () => {
     await deleteQuietly(owner);
     // PortOne runs the schedule before the stop job revoked it; its webhook reaches us
     await plans.control('portone', '/schedules/run', { paymentId: chargeId });
+    await stopsDue(owner);
     await untilWorked(key, () => paymentStatus(chargeId), givenBack);
     // the first payment (the period the owner had) stays; the webhook replayed changes nothing
     const st = await plans.portoneState();
@@ -125,11 +146,14 @@ describe('deleting an account with a plan', () => {
   it('card: a schedule a Stop revoked too late runs after the deletion: refunded', async () => {
     const { owner, key, paymentId, chargeId } = await renewalDue('del-card-late');
     // the Stop is recorded as the schedule job marked the charge after PortOne's revoke by key
-    // (a schedule made late): plan.revoke-schedule is queued for it, and has not run
-    await stoppedLate(owner, paymentId, chargeId);
+    // (a schedule made late): plan.revoke-schedule is queued for it, and has not run (held, as
+    // the stop jobs are, until PortOne has run the schedule)
+    await stoppedLate(owner, paymentId, chargeId, { held: true });
     await deleteQuietly(owner);
     // PortOne runs the schedule before the stop job revoked it; its webhook reaches us
     await plans.control('portone', '/schedules/run', { paymentId: chargeId });
+    await releaseRevokeJob(chargeId);
+    await stopsDue(owner);
     await untilWorked(key, () => paymentStatus(chargeId), givenBack);
     // the first payment (the period the owner had) stays
     expect((await ownPortonePayments(owner)).map(([, status]) => status).sort()).toEqual([
@@ -150,6 +174,7 @@ describe('deleting an account with a plan', () => {
     await deleteQuietly(owner);
     // PortOne runs them before the stop job revoked the key's schedules; their webhooks reach us
     for (const paymentId of ids) await plans.control('portone', '/schedules/run', { paymentId });
+    await stopsDue(owner);
     const states = async () => Promise.all(ids.map(paymentStatus));
     await untilWorked(key, states, (seen) => seen.join() === 'CANCELLED,CANCELLED');
     // the first payment (the period the owner had) stays; nothing was recorded for the account
@@ -168,6 +193,7 @@ describe('deleting an account with a plan', () => {
     await deleteQuietly(owner);
     await plans.control('paypal', '/outage', { subscription: sub, refund: 1 });
     await plans.control('paypal', `/subscriptions/${sub}/bill`);
+    await stopsDue(owner);
     await untilWorked(
       sub,
       () => subTransactions(sub),
@@ -184,6 +210,7 @@ describe('deleting an account with a plan', () => {
     await plans.control('paypal', '/refund-answer', { subscription: sub, status: 'FAILED' });
     try {
       await plans.control('paypal', `/subscriptions/${sub}/bill`);
+      await stopsDue(owner);
       await untilWorked(
         sub,
         async () => ({
@@ -230,6 +257,7 @@ describe('deleting an account with a plan', () => {
           where j.payload ->> 'stop_id' = s.id::text and s.provider_ref = $1`,
         [key],
       );
+      await stopsDue(owner);
       await untilWorked(
         key,
         async () => ({

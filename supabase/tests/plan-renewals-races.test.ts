@@ -280,12 +280,14 @@ describe('a schedule PortOne made whose id we do not have', () => {
   /**
    * Basic by card, its renewal due in three days; the Stop is recorded as the schedule job marked
    * it before PortOne's revoke by key reached it (a schedule made late): plan.revoke-schedule is
-   * queued, and PortOne runs the schedule before that job (`webhook`: whether its webhook reaches us).
+   * queued, and PortOne runs the schedule before that job (`webhook`: whether its webhook reaches us),
+   * which is held until then.
    */
   async function ranAfterStop(label: string, webhook: boolean) {
     const { owner, key, paymentId, chargeId } = await renewals.renewalDue(label);
-    const end = await renewals.stoppedLate(owner, paymentId, chargeId);
+    const end = await renewals.stoppedLate(owner, paymentId, chargeId, { held: true });
     await plans.control('portone', '/schedules/run', { paymentId: chargeId, webhook });
+    await renewals.releaseRevokeJob(chargeId);
     const status = () => renewals.paymentStatus(chargeId);
     // PortOne took it; its webhook, sent as it ran, may already have had it given back (it read
     // PAID unless the webhook won the race: 1 run in 9 it read CANCELLED)
@@ -298,11 +300,11 @@ describe('a schedule PortOne made whose id we do not have', () => {
 
   /**
    * As ranAfterStop, but PortOne's payment of the renewal stays under way (PAY_PENDING) and its
-   * webhook is lost.
+   * webhook is lost. Its plan.revoke-schedule job is still held (renewals.releaseRevokeJob).
    */
   async function pendingAfterStop(label: string) {
     const { owner, key, paymentId, chargeId } = await renewals.renewalDue(label);
-    await renewals.stoppedLate(owner, paymentId, chargeId);
+    await renewals.stoppedLate(owner, paymentId, chargeId, { held: true });
     await plans.control('portone', `/billing-keys/${key}`, { pendingPayments: true });
     await plans.control('portone', '/schedules/run', { paymentId: chargeId, webhook: false });
     return { owner, chargeId };
@@ -357,6 +359,7 @@ describe('a schedule PortOne made whose id we do not have', () => {
         )
       )[0];
     // the job reads it under way: it looks again later, not done
+    await renewals.releaseRevokeJob(chargeId);
     await eventually(
       async () => {
         await plans.runWorker();
@@ -376,14 +379,9 @@ describe('a schedule PortOne made whose id we do not have', () => {
 
   it('one still under way after 14 days: the job stops looking and mails the operator', async () => {
     const { chargeId } = await pendingAfterStop('late-run-stuck');
-    // 15 days old, its next look due: the schedule's worker may have run it already and deferred
-    // it an hour (the payment under way), and created_at alone left it waiting (1 run in 5:
-    // still queued after 60 s)
-    await sql(
-      `update private.jobs set created_at = now() - interval '15 days', run_at = now()
-        where dedupe_key = $1`,
-      [`plan.revoke-schedule:${chargeId}`],
-    );
+    // 15 days old, its next look due (held until now: a worker that took it younger deferred it
+    // an hour, the payment under way, and one holding it as it aged wrote that hour after)
+    await renewals.releaseRevokeJob(chargeId, 15);
     const alerts = async () =>
       (await mailbox('operator@reaction-blocks.local')).filter((m) => m.subject.includes(chargeId));
     await eventually(

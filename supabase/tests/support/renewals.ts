@@ -3,7 +3,7 @@
 // (its schedules, a renewal charged without its webhook, what it took).
 import { expect } from 'vitest';
 import type { TPlan } from '@reaction-blocks/contracts/plans';
-import { callFunction, newUser, sql, type TestUser } from './clients.ts';
+import { callFunction, newUser, sql, transaction, type TestUser } from './clients.ts';
 import * as plans from './plans.ts';
 import { eventually } from './providers.ts';
 
@@ -67,20 +67,53 @@ export async function renewalDue(label: string) {
   return { owner, key, paymentId, chargeId };
 }
 
+/** The dedupe key of the job that revokes the renewal charge `chargeId`'s schedule. */
+const revokeJobKey = (chargeId: string) => `plan.revoke-schedule:${chargeId}`;
+
 /**
  * A Stop recorded as the schedule job marked the renewal charge `chargeId` after PortOne's revoke
  * by key (a schedule made late): plan.revoke-schedule is queued for it and has not run. Answers
- * the plan's end date.
+ * the plan's end date. `held`: the job is queued an hour out in the Stop's own transaction, so
+ * that no worker (the queue's 5-second tick, a kick) takes it before the caller has PortOne run
+ * the schedule (once the job revoked it, PortOne runs nothing); releaseRevokeJob makes it due.
  */
-export async function stoppedLate(owner: TestUser, paymentId: string, chargeId: string) {
+export async function stoppedLate(
+  owner: TestUser,
+  paymentId: string,
+  chargeId: string,
+  { held = false } = {},
+) {
   await sql(`update private.payment_charges set schedule_id = 'existing' where id = $1`, [
     chargeId,
   ]);
-  const [stop] = await sql<{ end_date: string }>(
-    `select (public.record_plan_stop($1, $2) ->> 'end_date') as end_date`,
-    [owner.id, paymentId],
+  return transaction(async (client) => {
+    const { rows } = await client.query<{ end_date: string }>(
+      `select (public.record_plan_stop($1, $2) ->> 'end_date') as end_date`,
+      [owner.id, paymentId],
+    );
+    if (held) {
+      const job = await client.query(
+        `update private.jobs set run_at = now() + interval '1 hour'
+          where dedupe_key = $1 and status = 'queued'`,
+        [revokeJobKey(chargeId)],
+      );
+      expect(job.rowCount).toBe(1);
+    }
+    return rows[0]!.end_date;
+  });
+}
+
+/**
+ * The held plan.revoke-schedule job of `chargeId` due now; `createdDaysAgo`: as if queued that
+ * many days ago (how long it has looked at a payment under way).
+ */
+export async function releaseRevokeJob(chargeId: string, createdDaysAgo = 0) {
+  const released = await sql(
+    `update private.jobs set run_at = now(), created_at = least(created_at, now() - make_interval(days => $2))
+      where dedupe_key = $1 and status = 'queued' returning id`,
+    [revokeJobKey(chargeId), createdDaysAgo],
   );
-  return stop!.end_date;
+  expect(released).toHaveLength(1);
 }
 
 /**
