@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     globalSetup: ['tests/support/global-setup.ts'],
+    // a test process ends when vitest's own process is gone (tests/support/setup.ts)
+    setupFiles: ['tests/support/setup.ts'],
     // deadlines that only bound a hang: on a busy machine (2 cores at load 20) a test that takes
     // a few seconds alone takes minutes; a wait for a state (scripts/poll.ts's eventually, 60 s
     // by default; expect.poll) answers as soon as the state holds
