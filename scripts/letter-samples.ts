@@ -93,7 +93,7 @@ const spanHtml = (spans: TSpan[]) =>
 
 /** A list with its nested lists inside their items. */
 const listHtml = (list: TListTree): string =>
-  `<${list.ordered ? 'ol' : 'ul'}>${list.items
+  `<${list.ordered ? 'ol' : 'ul'}${list.start ? ` start="${list.start}"` : ''}>${list.items
     .map((i) => `<li>${spanHtml(i.spans)}${i.lists.map(listHtml).join('')}</li>`)
     .join('')}</${list.ordered ? 'ol' : 'ul'}>`;
 

@@ -17,9 +17,14 @@ import {
   brunchToBlocks,
   typedreamToBlocks,
 } from '../functions/_shared/letter/html-source.ts';
-import { clip, pieces } from '../functions/_shared/letter/model.ts';
+import { clip, codePieces, pieces } from '../functions/_shared/letter/model.ts';
 import { notionToBlocks } from '../functions/_shared/letter/notion.ts';
-import { letterDocument, letterFooter, renderLetter } from '../functions/_shared/letter/render.ts';
+import {
+  fitLetter,
+  letterDocument,
+  letterFooter,
+  renderLetter,
+} from '../functions/_shared/letter/render.ts';
 import { cleanStyle, sanitizeLetterHtml } from '../functions/_shared/letter/sanitize-letter.ts';
 import {
   checkPageUrl,
@@ -27,6 +32,7 @@ import {
   normalizeBrunchProfile,
   ZLetterModel,
   type TLetterModel,
+  type TSpan,
 } from '@reaction-blocks/contracts/letters';
 import {
   BRUNCH_ARTICLE_HTML,
@@ -439,6 +445,138 @@ describe('sources on the fixture pages', () => {
     expect(bare).toContain(
       '<ul><li>Fruit<br>a note under Fruit<ul><li>Apples</li><li>Pears</li></ul></li><li>Veg</li></ul>',
     );
+  });
+
+  it('Notion: the rest of a long item follows the item, and its list goes on after it, numbered on (BRK-6)', () => {
+    const block = (id: string, type: string, title: unknown, content?: string[]) => ({
+      value: { id, type, properties: { title }, content },
+    });
+    // 400 runs of changing look: an item holds 300 spans
+    const runs = Array.from({ length: 400 }, (_, i) => [`one${i} `, i % 2 ? [['b']] : []]);
+    const record = {
+      p: block('p', 'page', [['Steps']], ['one', 'two', 'three', 'dot', 'after']),
+      one: block('one', 'numbered_list', runs),
+      two: block('two', 'numbered_list', [['two']], ['note']),
+      // a paragraph its item has no room for is the item's tail too
+      note: block('note', 'text', runs.slice(0, 299)),
+      three: block('three', 'numbered_list', [['three']]),
+      dot: block('dot', 'bulleted_list', [['dot']]),
+      after: block('after', 'text', [['after']]),
+    };
+    const { blocks } = notionToBlocks({ block: record }, 'p');
+    const letter = { version: 1 as const, source: null, blocks, cta: null, imageButton: null };
+    expect(ZLetterModel.safeParse(letter).success).toBe(true);
+    // before: list[one (300 runs), two, three], list[dot], paragraph(one300..), paragraph(note),
+    // paragraph(after): the mail's 1. stopped mid-sentence and went on after 3. three
+    const first = (spans: TSpan[]) => spans[0]!.text;
+    expect(
+      blocks.map((b) =>
+        b.type === 'list'
+          ? [b.start ?? 1, ...b.items.map((i) => first(Array.isArray(i) ? i : i.spans))]
+          : b.type === 'paragraph'
+            ? first(b.spans)
+            : b.type,
+      ),
+    ).toEqual([[1, 'one0 '], 'one300 ', [2, 'two'], 'one0 ', [3, 'three'], [1, 'dot'], 'after']);
+    const { html, text } = renderLetter('', letter);
+    const rows = html.replace(/ style="[^"]*"/g, '').replace(/<\/td><\/tr><tr><td>/g, '');
+    expect(rows).toMatch(
+      /one399 <\/strong><\/p><ol start="2"><li>two<\/li><\/ol><p>one0 .*<ol start="3"><li>three<\/li><\/ol><ul><li>dot/,
+    );
+    // the text part numbers on
+    expect(text).toMatch(/one399\s+2\. two\s+one0 [^]*one298\s+3\. three\s+\* dot\s+after$/);
+    expect(sanitizeLetterHtml(html)).toBe(html);
+  });
+
+  it('a code block longer than one holds goes on in more, cut at line ends; a caption or table cut at its limit is said', () => {
+    // 45,000 characters of 30-character lines, the first line a long one with an emoji across
+    // the limit, in Notion runs of changing look (more runs than a part holds)
+    const long = `${'a'.repeat(LETTER_LIMITS.code - 1)}😀${'b'.repeat(10)}`;
+    const lines = Array.from(
+      { length: 1500 },
+      (_, i) => `line ${String(i).padStart(4, '0')} ${'c'.repeat(19)}`,
+    );
+    const source = [long, ...lines].join('\n');
+    const runs = source.match(/[^]{1,100}/g)!.map((text, i) => [text, i % 2 ? [['b']] : []]);
+    expect(runs.length).toBeGreaterThan(LETTER_LIMITS.spansPerBlock);
+    const cell = (n: number) =>
+      Array.from({ length: n }, (_, i) => [`w${i} `, i % 2 ? [['i']] : []]);
+    const block = (id: string, type: string, more: object) => ({ value: { id, type, ...more } });
+    const record = {
+      p: block('p', 'page', { properties: { title: [['Code']] }, content: ['code', 'img', 'tbl'] }),
+      code: block('code', 'code', { properties: { title: runs, language: [['TypeScript']] } }),
+      img: block('img', 'image', {
+        properties: { caption: cell(400) },
+        format: { display_source: 'https://images.example/a.png' },
+      }),
+      tbl: block('tbl', 'table', { content: ['r1'], format: { table_block_column_order: ['a'] } }),
+      r1: block('r1', 'table_row', { properties: { a: cell(301) } }),
+    };
+    const { blocks, leftOut } = notionToBlocks({ block: record }, 'p');
+    const code = blocks.flatMap((b) => (b.type === 'code' ? [b] : []));
+    // before: one code block of the first 300 runs' text, cut at 20,000 characters
+    // the long line goes on in the next block as it is; every other cut is a line end
+    const rejoined = (texts: string[]) => texts[0]! + texts.slice(1).join('\n');
+    expect(rejoined(code.map((b) => b.text))).toBe(source);
+    expect(
+      code.every((b) => b.text.length <= LETTER_LIMITS.code && b.language === 'TypeScript'),
+    ).toBe(true);
+    // the long line is cut before the emoji, the rest at line ends
+    expect(code[0]!.text).toBe('a'.repeat(LETTER_LIMITS.code - 1));
+    expect(code.slice(2).every((b) => b.text.startsWith('line '))).toBe(true);
+    expect(codePieces('x\n'.repeat(5), 4)).toEqual(['x\nx', 'x\nx', 'x\n']);
+    // the caption and the cell keep their first 300 spans, and the workspace is told (before,
+    // nothing was said)
+    expect(leftOut).toEqual({ kinds: {}, cutAt: null, shortened: 2 });
+    const letter = { version: 1 as const, source: null, blocks, cta: null, imageButton: null };
+    expect(ZLetterModel.safeParse(letter).success).toBe(true);
+    // the web sources: a <pre> as long, and a table of more rows than a letter's table holds
+    const pre = `<pre>${source.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</pre>`;
+    const rows = '<tr><td>r</td></tr>'.repeat(LETTER_LIMITS.tableRows + 1);
+    const web = typedreamToBlocks(
+      `<html><body><main>${pre}<table>${rows}</table></main></body></html>`,
+      new URL('https://reaction-demo.typedream.app/'),
+    );
+    expect(rejoined(web.blocks.flatMap((b) => (b.type === 'code' ? [b.text] : [])))).toBe(source);
+    expect(web.leftOut.shortened).toBe(1);
+  });
+
+  it('a page whose mail would be longer than one email keeps its first parts that fit, and says so', () => {
+    // 80 paragraphs of 5,000 characters: within the model's limit, past the text part's; before,
+    // web-to-template handed it over and every Save was refused (BRK-3's reason)
+    const text = 'x'.repeat(LETTER_LIMITS.spanText);
+    const blocks = Array.from({ length: 80 }, (_, i) => ({
+      id: `p${i}`,
+      type: 'paragraph' as const,
+      spans: [{ text }],
+    }));
+    const model: TLetterModel = { version: 1, source: null, blocks, cta: null, imageButton: null };
+    expect(renderLetter('Long', model).text.length).toBeGreaterThan(LETTER_LIMITS.mailText);
+    const fitted = fitLetter('Long', model);
+    expect(fitted.cutAt).toBeGreaterThan(0);
+    expect(fitted.model.blocks).toEqual(blocks.slice(0, fitted.cutAt!));
+    expect(fitted.rendered).toEqual(renderLetter('Long', fitted.model));
+    // one more block would not fit; what it keeps saves even with the longest subject, call to
+    // action and image button the owner may add
+    const url = `https://${'y'.repeat(LETTER_LIMITS.url - 8)}`;
+    const most = {
+      ...fitted.model,
+      cta: { text: 'y'.repeat(LETTER_LIMITS.ctaText), link: url },
+      imageButton: { src: url, link: url },
+    };
+    const mail = renderLetter('y'.repeat(LETTER_LIMITS.title), most);
+    expect(mail.text.length).toBeLessThanOrEqual(LETTER_LIMITS.mailText);
+    expect(mail.html.length).toBeLessThanOrEqual(LETTER_LIMITS.mailHtml);
+    expect(ZLetterModel.safeParse(most).success).toBe(true);
+    const more = { ...model, blocks: blocks.slice(0, fitted.cutAt! + 1) };
+    expect(fitLetter('Long', more).cutAt).toBe(fitted.cutAt);
+    // a letter within the limits is left whole
+    const short = { ...model, blocks: blocks.slice(0, 3) };
+    expect(fitLetter('Long', short)).toEqual({
+      model: short,
+      rendered: renderLetter('Long', short),
+      cutAt: null,
+    });
   });
 
   it('the same nesting from a page’s HTML (Typedream, Brunch): a <ul> in an <li> is not its text', () => {

@@ -157,21 +157,22 @@ describe('page to letter', () => {
     const runs = (name: string, from: number, to: number) =>
       Array.from({ length: to - from }, (_, i) => `${name}${from + i} `).join('');
     const textOf = (spans: Array<{ text: string }>) => spans.map((s) => s.text).join('');
-    const [list, ...after] = l.letter.blocks;
-    expect(list?.type).toBe('list');
-    const items = (list as Extract<TLetterModel['blocks'][number], { type: 'list' }>).items;
-    // the bullet keeps its 250 runs; the next bullet and the to-do stay in the same list, the
-    // to-do with as many runs as an item holds (its box is one)
-    expect(items.map((i) => textOf(Array.isArray(i) ? i : i.spans))).toEqual([
-      runs('item', 0, 250),
-      'Next item',
-      `☐ ${runs('todo', 0, LETTER_LIMITS.spansPerBlock - 1)}`,
-    ]);
-    // the paragraph the bullet has no room for follows the list, the short one after it (the
-    // order read), then the rest of the to-do, then the 6,000 characters in two runs
-    expect(after.map((b) => (b.type === 'paragraph' ? textOf(b.spans) : b.type))).toEqual([
+    type List = Extract<TLetterModel['blocks'][number], { type: 'list' }>;
+    const said = (b: TLetterModel['blocks'][number]) =>
+      b.type === 'paragraph'
+        ? textOf(b.spans)
+        : b.type === 'list'
+          ? (b as List).items.map((i) => textOf(Array.isArray(i) ? i : i.spans))
+          : b.type;
+    // the bullet keeps its 250 runs; the paragraph it has no room for is its tail, right after
+    // it, with its short one (the order read); the list goes on after them with the next bullet
+    // and the to-do, which holds as many runs as an item holds (its box is one), its rest after
+    // it; then the 6,000 characters in two runs (breaker BRK-6: the tails followed the whole list)
+    expect(l.letter.blocks.map(said)).toEqual([
+      [runs('item', 0, 250)],
       runs('under', 0, 60),
       'Short note',
+      ['Next item', `☐ ${runs('todo', 0, LETTER_LIMITS.spansPerBlock - 1)}`],
       runs('todo', LETTER_LIMITS.spansPerBlock - 1, 300),
       `${'x'.repeat(5999)}!`,
     ]);

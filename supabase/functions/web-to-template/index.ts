@@ -15,7 +15,7 @@ import {
 } from '@reaction-blocks/contracts/letters';
 import { ownLetterBlock } from '../_shared/letter/calls.ts';
 import { loadLetter, LoadError } from '../_shared/letter/load.ts';
-import { renderLetter } from '../_shared/letter/render.ts';
+import { fitLetter } from '../_shared/letter/render.ts';
 import { imageOrigins, loadDeps } from '../_shared/letter/runtime.ts';
 
 /** LETTER_SAMPLE_URLS: `notion=https://...,typedream=https://...` (the load-sample button). */
@@ -49,18 +49,22 @@ Deno.serve(
       }
       throw err;
     }
-    const rendered = renderLetter(loaded.title, loaded.model, { imageOrigins: imageOrigins() });
+    // a page whose mail would be longer than one email keeps its first parts that fit, and
+    // says so (cutAt), as a page longer than 400 parts does: else no Save of it could pass
+    const { model, rendered, cutAt } = fitLetter(loaded.title, loaded.model, {
+      imageOrigins: imageOrigins(),
+    });
     return {
       status: true,
       message: '',
       pageUrl: checked.url.href,
       title: loaded.title,
-      letter: loaded.model,
+      letter: model,
       html: rendered.html,
       text: rendered.text,
       warnings: loaded.warnings,
       // what the page had that the letter does not carry, for the workspace to say
-      leftOut: loaded.leftOut,
+      leftOut: cutAt === null ? loaded.leftOut : { ...loaded.leftOut, cutAt },
     };
   }),
 );

@@ -104,6 +104,8 @@ export const itemSpans = (item: TListItem): TSpan[] => (Array.isArray(item) ? it
 /** A list as a tree, for the renderers: each item with the lists nested inside it. */
 export interface TListTree {
   ordered: boolean;
+  /** the number of a numbered list's first item when it is not 1 (the list's `start`) */
+  start?: number;
   items: Array<{ spans: TSpan[]; lists: TListTree[] }>;
 }
 
@@ -112,8 +114,16 @@ export interface TListTree {
  * (or with nothing above it to nest in) nests one level below that item; a nested item of the
  * other kind than its neighbour at that level starts a sub-list of its own.
  */
-export function listTree(list: { ordered: boolean; items: TListItem[] }): TListTree {
-  const root: TListTree = { ordered: list.ordered, items: [] };
+export function listTree(list: {
+  ordered: boolean;
+  start?: number;
+  items: TListItem[];
+}): TListTree {
+  const root: TListTree = {
+    ordered: list.ordered,
+    ...(list.ordered && list.start ? { start: list.start } : {}),
+    items: [],
+  };
   const open: TListTree[] = [root]; // open[level]: the list items of that level go to
   for (const item of list.items) {
     const nested = Array.isArray(item) ? null : item;
@@ -142,6 +152,15 @@ export const ZLetterBlock = z.discriminatedUnion('type', [
     id: blockId,
     type: z.literal('list'),
     ordered: z.boolean(),
+    /**
+     * A numbered list's first number when it goes on from a list before it (a page's list that
+     * the rest of a long item's text interrupted); 1 when not said.
+     */
+    start: z
+      .int()
+      .min(1)
+      .max(LETTER_LIMITS.blocks * LETTER_LIMITS.listItems)
+      .optional(),
     /** every item, nested ones too (ZNestedItem) */
     items: z.array(z.union([spans, ZNestedItem])).max(LETTER_LIMITS.listItems),
   }),
@@ -201,8 +220,9 @@ export type TLetterModel = z.infer<typeof ZLetterModel>;
 /**
  * What a loaded page had that its letter does not carry (web-to-template's `leftOut`, which the
  * workspace says under the page address): the kinds of parts with no mail equivalent, counted,
- * and `cutAt` when the page was longer than a letter holds (LETTER_LIMITS.blocks) or than the
- * reads allowed for one load, the number of parts kept.
+ * `cutAt` when the page was longer than a letter holds (LETTER_LIMITS.blocks, or the mail's
+ * size: mailHtml, mailText, modelChars) or than the reads allowed for one load, the number of
+ * parts kept, and `shortened`, the parts whose end was left out.
  */
 export const LEFT_OUT_KINDS = [
   'subpage',
@@ -217,6 +237,12 @@ export type TLeftOutKind = (typeof LEFT_OUT_KINDS)[number];
 export interface TLeftOut {
   kinds: Partial<Record<TLeftOutKind, number>>;
   cutAt: number | null;
+  /**
+   * Parts kept in part, when any: an image caption or a table cell of more than
+   * LETTER_LIMITS.spansPerBlock spans, a table of more than tableRows rows or tableCells columns
+   * (none of them can go on in another part of its kind).
+   */
+  shortened?: number;
 }
 
 export const emptyLetter = (): TLetterModel => ({

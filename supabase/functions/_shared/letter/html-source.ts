@@ -8,6 +8,7 @@ import { NON_PROSE_TAGS } from '@reaction-blocks/contracts/html';
 import type { TLetterBlock, TListItem, TMark, TSpan } from '@reaction-blocks/contracts/letters';
 import {
   clip,
+  codePieces,
   inParts,
   LETTER_LIMITS,
   spanBlocks,
@@ -169,6 +170,16 @@ class Walker {
     });
   }
 
+  /**
+   * A caption's spans as one caption holds them: it cannot go on in another caption, so the end
+   * of a longer one is left out and counted (PageBlocks.shorten).
+   */
+  private caption(spans: TSpan[]): TSpan[] {
+    if (spans.length <= LETTER_LIMITS.spansPerBlock) return spans;
+    this.out.shorten();
+    return spans.slice(0, LETTER_LIMITS.spansPerBlock);
+  }
+
   private spansOf(el: Element): TSpan[] {
     const out: TSpan[] = [];
     this.inline(el, [], undefined, out);
@@ -240,7 +251,10 @@ class Walker {
       } else if (tag === 'pre') {
         this.flush();
         const text = textOf(child).replace(/\n+$/, '');
-        if (text) this.out.push({ id: makeId(), type: 'code', text: clip(text, 20000) });
+        // longer than a code block holds: more code blocks, cut at line ends where it can be
+        if (text)
+          for (const piece of codePieces(text))
+            this.out.push({ id: makeId(), type: 'code', text: piece });
       } else if (tag === 'hr') {
         this.flush();
         this.out.push({ id: makeId(), type: 'divider' });
@@ -269,7 +283,7 @@ class Walker {
           this.image(
             img,
             link ? absolute(attr(link, 'href'), this.base, ['http:', 'https:']) : undefined,
-            cap ? this.spansOf(cap).slice(0, LETTER_LIMITS.spansPerBlock) : undefined,
+            cap ? this.caption(this.spansOf(cap)) : undefined,
           );
         } else {
           this.walk(child);
@@ -287,19 +301,27 @@ class Walker {
     }
   }
 
-  /** A <table> as the letter's table: its rows (through thead, tbody, tfoot) and cells. */
+  /**
+   * A <table> as the letter's table: its rows (through thead, tbody, tfoot) and cells; one with
+   * more rows, columns or spans in a cell than a letter's table holds is kept in part, and said.
+   */
   private table(el: Element): void {
-    const rows = childrenOf(el, ['tr'], ['thead', 'tbody', 'tfoot'])
-      .slice(0, LETTER_LIMITS.tableRows)
-      .map((tr) => childrenOf(tr, ['td', 'th']));
+    const all = childrenOf(el, ['tr'], ['thead', 'tbody', 'tfoot']);
+    const rows = all.slice(0, LETTER_LIMITS.tableRows).map((tr) => childrenOf(tr, ['td', 'th']));
+    let shortened =
+      all.length > LETTER_LIMITS.tableRows ||
+      rows.some((row) => row.length > LETTER_LIMITS.tableCells);
     const cells = rows
       .map((row) =>
-        row
-          .slice(0, LETTER_LIMITS.tableCells)
-          .map((cell) => this.spansOf(cell).slice(0, LETTER_LIMITS.spansPerBlock)),
+        row.slice(0, LETTER_LIMITS.tableCells).map((cell) => {
+          const spans = this.spansOf(cell);
+          if (spans.length > LETTER_LIMITS.spansPerBlock) shortened = true;
+          return spans.slice(0, LETTER_LIMITS.spansPerBlock);
+        }),
       )
       .filter((row) => row.some((cell) => cell.length > 0));
     if (cells.length === 0) return;
+    if (shortened) this.out.shorten();
     const first = rows[0] ?? [];
     this.out.push({
       id: makeId(),

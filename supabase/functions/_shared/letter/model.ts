@@ -33,6 +33,24 @@ export function pieces(text: string, max: number): string[] {
   return out;
 }
 
+/**
+ * A code block's text in pieces of at most `max` units, each a code block of its own: cut at the
+ * last line end within the limit (the line end is the boundary between the blocks), or as clip
+ * cuts where one line alone is longer. None of the text is dropped.
+ */
+export function codePieces(text: string, max: number = LETTER_LIMITS.code): string[] {
+  const out: string[] = [];
+  let rest = text;
+  while (rest.length > max) {
+    const end = rest.lastIndexOf('\n', max);
+    const piece = end > 0 ? rest.slice(0, end) : clip(rest, max);
+    out.push(piece);
+    rest = rest.slice(end > 0 ? end + 1 : piece.length);
+  }
+  out.push(rest);
+  return out;
+}
+
 const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
 
 /** Spans in the parts a block holds (LETTER_LIMITS.spansPerBlock spans each), in order. */
@@ -110,6 +128,7 @@ export class PageBlocks {
   readonly blocks: TLetterBlock[] = [];
   private readonly kinds: Partial<Record<TLeftOutKind, number>> = {};
   private cut = false;
+  private shortened = 0;
 
   /** Whether the page was cut (nothing more is read). */
   get isCut(): boolean {
@@ -137,7 +156,20 @@ export class PageBlocks {
     this.kinds[kind] = (this.kinds[kind] ?? 0) + 1;
   }
 
+  /**
+   * A part kept in part: an image caption or a table cell of more spans than a block holds, a
+   * table of more rows or columns than a letter's table holds (they cannot go on in a part of
+   * their own kind, so their end is left out, and said).
+   */
+  shorten(): void {
+    this.shortened += 1;
+  }
+
   leftOut(): TLeftOut {
-    return { kinds: { ...this.kinds }, cutAt: this.cut ? this.blocks.length : null };
+    return {
+      kinds: { ...this.kinds },
+      cutAt: this.cut ? this.blocks.length : null,
+      ...(this.shortened ? { shortened: this.shortened } : {}),
+    };
   }
 }

@@ -5,9 +5,16 @@
 // The page address itself is never fetched; only its page id is read from it.
 import { NotionAPI } from 'notion-client';
 import { parsePageId } from 'notion-utils';
-import type { TLetterBlock, TMark, TSpan } from '@reaction-blocks/contracts/letters';
+import {
+  listTree,
+  type TLetterBlock,
+  type TListTree,
+  type TMark,
+  type TSpan,
+} from '@reaction-blocks/contracts/letters';
 import {
   clip,
+  codePieces,
   inParts,
   LETTER_LIMITS,
   makeId,
@@ -108,23 +115,32 @@ const LEFT_OUT: Record<string, TLeftOutKind> = {
 /** Children deeper than this are not read (a sane page nests a few levels). */
 const MAX_DEPTH = 12;
 
-/** A table's rows as cells of spans, in the table's column order (Notion: table + table_row). */
+/**
+ * A table's rows as cells of spans, in the table's column order (Notion: table + table_row), and
+ * whether it was kept in part (more rows, columns or spans in a cell than a letter's table holds).
+ */
 function tableRows(table: NotionBlock, get: (id: string) => NotionBlock | undefined) {
   const order = (table.format?.table_block_column_order as string[] | undefined) ?? [];
   const rows: TSpan[][][] = [];
+  let shortened = false;
   for (const rowId of table.content ?? []) {
     const row = get(rowId);
-    if (row?.type !== 'table_row' || rows.length >= LETTER_LIMITS.tableRows) continue;
+    if (row?.type !== 'table_row') continue;
+    if (rows.length >= LETTER_LIMITS.tableRows) {
+      shortened = true;
+      break;
+    }
     const columns = order.length ? order : Object.keys(row.properties ?? {});
+    if (columns.length > LETTER_LIMITS.tableCells) shortened = true;
     rows.push(
-      columns
-        .slice(0, LETTER_LIMITS.tableCells)
-        .map((column) =>
-          notionSpans(row.properties?.[column]).slice(0, LETTER_LIMITS.spansPerBlock),
-        ),
+      columns.slice(0, LETTER_LIMITS.tableCells).map((column) => {
+        const spans = notionSpans(row.properties?.[column]);
+        if (spans.length > LETTER_LIMITS.spansPerBlock) shortened = true;
+        return spans.slice(0, LETTER_LIMITS.spansPerBlock);
+      }),
     );
   }
-  return rows;
+  return { rows, shortened };
 }
 
 /**
@@ -175,6 +191,13 @@ export function notionToBlocks(
   if (!page) return { title: '', blocks: [], leftOut: out.leftOut() };
   const title = plain(page.properties?.title);
   let list: Extract<TLetterBlock, { type: 'list' }> | null = null;
+  /** how many list items the open list's own items are nested in (0: a list of the page) */
+  let listRoot = 0;
+  /**
+   * Where the numbered lists a long item's tail ended go on (breaker BRK-6): by how many items
+   * they are nested in, the number of the next item.
+   */
+  const goOn = new Map<number, number>();
   /** The blocks being read (a synced block may show one original twice, never inside itself). */
   const path = new Set<string>();
   let stopped = false;
@@ -193,9 +216,27 @@ export function notionToBlocks(
   };
   /**
    * Items whose text did not all fit in them: the rest of it, and their later paragraphs, follow
-   * the list as paragraphs (in the order read), like any other block under an item.
+   * the item as paragraphs (in the order read), the list ended there (tail).
    */
   const overflowed = new Set<TSpan[]>();
+  /**
+   * The rest of an item's text, right after the item: the open list ends there and the items
+   * after the text start a new list, a numbered one going on with its numbers (breaker BRK-6:
+   * the text followed the whole list, the later items between the item and its own words).
+   */
+  const tail = (spans: TSpan[]) => {
+    if (list) {
+      // the numbers each open level of the list reached: its last item's chain of sub-lists
+      let level = listRoot;
+      for (let open: TListTree | undefined = listTree(list); open; level++) {
+        if (open.ordered) goOn.set(level, (open.start ?? 1) + open.items.length);
+        else goOn.delete(level);
+        open = open.items.at(-1)?.lists.at(-1);
+      }
+      list = null;
+    }
+    paragraphs(spans);
+  };
 
   /**
    * `item`: how many list items the blocks are nested in (their list level when they are items);
@@ -234,7 +275,6 @@ export function notionToBlocks(
 
   const read = (b: NotionBlock, depth: number, item: number, holder?: TSpan[]) => {
     const all = notionSpans(b.properties?.title);
-    const spans = text(all);
     const listKind =
       b.type === 'bulleted_list' || b.type === 'to_do'
         ? 'ul'
@@ -246,12 +286,20 @@ export function notionToBlocks(
       // an item inside an item is a nested item of the same list block (listTree nests it in
       // the <li> before it); one of the list itself, or one after the list was interrupted,
       // belongs to a list of its kind
-      const nested = item > 0 && list !== null && list.items.length < LETTER_LIMITS.listItems;
+      const nested =
+        list !== null && item > listRoot && list.items.length < LETTER_LIMITS.listItems;
       if (
         !nested &&
-        (!list || list.ordered !== ordered || list.items.length >= LETTER_LIMITS.listItems)
+        (!list ||
+          list.ordered !== ordered ||
+          item !== listRoot ||
+          list.items.length >= LETTER_LIMITS.listItems)
       ) {
-        list = { id: makeId(), type: 'list', ordered, items: [] };
+        // after an item's tail, a numbered list of that level goes on with its numbers
+        const start = ordered ? goOn.get(item) : undefined;
+        for (const level of goOn.keys()) if (level >= item) goOn.delete(level);
+        list = { id: makeId(), type: 'list', ordered, ...(start ? { start } : {}), items: [] };
+        listRoot = item;
         out.push(list);
       }
       const checked = (b.properties?.checked as string[][] | undefined)?.[0]?.[0] === 'Yes';
@@ -259,32 +307,37 @@ export function notionToBlocks(
         b.type === 'to_do' ? [{ text: checked ? '☑ ' : '☐ ' }, ...all] : all,
       );
       list!.items.push(
-        nested ? { spans: line, level: Math.min(item, LETTER_LIMITS.listDepth), ordered } : line,
+        nested
+          ? { spans: line, level: Math.min(item - listRoot, LETTER_LIMITS.listDepth), ordered }
+          : line,
       );
       if (rest.length) {
         overflowed.add(line);
-        paragraphs(rest.flat());
+        tail(rest.flat());
       }
       walk(b.content, depth + 1, item + 1, line);
       return;
     }
     if (item > 0 && holder && b.type === 'text') {
       // a paragraph under a list item is more of the item's text, on a line of its own, while
-      // the item holds it; else it follows the list, as do the item's later paragraphs
+      // the item holds it; else it is the item's tail, as are the item's later paragraphs
       const fits =
         !overflowed.has(holder) && holder.length + 1 + all.length <= LETTER_LIMITS.spansPerBlock;
       if (all.length && fits) {
         holder.push({ text: '\n' }, ...all);
       } else if (all.length) {
         overflowed.add(holder);
-        paragraphs(all);
+        tail(all);
       }
       walk(b.content, depth + 1, item, holder);
       return;
     }
     // any other block under a list item follows the list, which goes on: the item's later
     // child items stay nested in it and its next sibling stays in the same list
-    if (item === 0) list = null;
+    if (item === 0) {
+      list = null;
+      goOn.clear();
+    }
     switch (b.type) {
       case 'text':
         paragraphs(all);
@@ -313,21 +366,26 @@ export function notionToBlocks(
         out.push({ id: makeId(), type: 'divider' });
         break;
       case 'code':
-      case 'equation':
-        // an equation block as its source (TeX): mail renders no math
-        out.push({
-          id: makeId(),
-          type: 'code',
-          text: clip(spans.map((s) => s.text).join(''), LETTER_LIMITS.code),
-          ...(typeof (b.properties?.language as string[][] | undefined)?.[0]?.[0] === 'string'
-            ? { language: clip(String((b.properties!.language as string[][])[0]![0]), 40) }
-            : {}),
-        });
+      case 'equation': {
+        // an equation block as its source (TeX): mail renders no math; a code block longer
+        // than one holds goes on in more code blocks, cut at line ends where it can be
+        const language = (b.properties?.language as string[][] | undefined)?.[0]?.[0];
+        for (const text of codePieces(all.map((s) => s.text).join('')))
+          out.push({
+            id: makeId(),
+            type: 'code',
+            text,
+            ...(typeof language === 'string' ? { language: clip(language, 40) } : {}),
+          });
         break;
+      }
       case 'image': {
         const src = imageOf(b);
         if (src) {
-          const caption = text(notionSpans(b.properties?.caption));
+          // a caption cannot go on in another caption: its end is left out, and said
+          const whole = notionSpans(b.properties?.caption);
+          if (whole.length > LETTER_LIMITS.spansPerBlock) out.shorten();
+          const caption = text(whole);
           out.push({
             id: makeId(),
             type: 'image',
@@ -351,7 +409,8 @@ export function notionToBlocks(
         break;
       }
       case 'table': {
-        const rows = tableRows(b, get);
+        const { rows, shortened } = tableRows(b, get);
+        if (shortened) out.shorten();
         if (rows.length) {
           out.push({
             id: makeId(),

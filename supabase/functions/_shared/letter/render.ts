@@ -5,6 +5,7 @@
 import juice from 'juice';
 import type { TLanguage } from '@reaction-blocks/contracts/enums';
 import {
+  LETTER_LIMITS,
   listTree,
   type TLetterBlock,
   type TLetterModel,
@@ -92,7 +93,9 @@ function listHtml(list: TListTree, className: string): string {
     (item) =>
       `<li class="li">${spansHtml(item.spans)}${item.lists.map((sub) => listHtml(sub, 'sublist')).join('')}</li>`,
   );
-  return `<${tag} class="${className}">${items.join('')}</${tag}>`;
+  // a numbered list that goes on from one before it says its first number (the text part too)
+  const start = list.start && list.start > 1 ? ` start="${list.start}"` : '';
+  return `<${tag} class="${className}"${start}>${items.join('')}</${tag}>`;
 }
 
 function blockHtml(block: TLetterBlock): string {
@@ -166,6 +169,60 @@ export function renderLetter(
   });
   const html = sanitizeLetterHtml(inlined, opts);
   return { html, text: textOf(html) };
+}
+
+/**
+ * A loaded letter within one email: its mail (LETTER_LIMITS.mailHtml, mailText) and its model
+ * (modelChars) within what save-letter takes, with room kept for the longest subject, call to
+ * action and image button the owner may add. A page that renders to more keeps its first blocks
+ * that fit, and `cutAt` says how many (the workspace says it as it says a page cut at 400 parts):
+ * before, such a page loaded, and every Save of it was refused. A letter within the limits is
+ * rendered once; a longer one a few more times (a binary search over its blocks).
+ */
+export function fitLetter(
+  title: string,
+  model: TLetterModel,
+  opts: LetterSanitizeOptions = {},
+): { model: TLetterModel; rendered: RenderedLetter; cutAt: number | null } {
+  // what the longest subject, call to action and image button add to a letter
+  const url = `https://${'x'.repeat(LETTER_LIMITS.url - 'https://'.length)}`;
+  const none = { ...model, blocks: [], cta: null, imageButton: null };
+  const plain = renderLetter(title, none, opts);
+  const roomy = {
+    ...none,
+    cta: { text: 'x'.repeat(LETTER_LIMITS.ctaText), link: url },
+    imageButton: { src: url, link: url },
+  };
+  const full = renderLetter('x'.repeat(LETTER_LIMITS.title), roomy, opts);
+  const room = {
+    html: full.html.length - plain.html.length,
+    text: full.text.length - plain.text.length,
+    model: JSON.stringify(roomy).length - JSON.stringify(none).length,
+  };
+  const within = (m: TLetterModel, r: RenderedLetter) =>
+    r.html.length + room.html <= LETTER_LIMITS.mailHtml &&
+    r.text.length + room.text <= LETTER_LIMITS.mailText &&
+    JSON.stringify(m).length + room.model <= LETTER_LIMITS.modelChars;
+  const rendered = renderLetter(title, model, opts);
+  if (within(model, rendered)) return { model, rendered, cutAt: null };
+  // the most blocks that fit: `fits` of them do, `over` do not
+  let fits = 0;
+  let over = model.blocks.length;
+  let best: { model: TLetterModel; rendered: RenderedLetter } | null = null;
+  while (over - fits > 1) {
+    const at = Math.floor((fits + over) / 2);
+    const part = { ...model, blocks: model.blocks.slice(0, at) };
+    const partRendered = renderLetter(title, part, opts);
+    if (within(part, partRendered)) {
+      fits = at;
+      best = { model: part, rendered: partRendered };
+    } else over = at;
+  }
+  best ??= {
+    model: { ...model, blocks: [] },
+    rendered: renderLetter(title, { ...model, blocks: [] }, opts),
+  };
+  return { ...best, cutAt: fits };
 }
 
 const FOOTER_TEXTS = {

@@ -32,7 +32,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   h3: COMMON,
   blockquote: COMMON,
   ul: COMMON,
-  ol: COMMON,
+  ol: [...COMMON, 'start'],
   li: COMMON,
   pre: COMMON,
   code: COMMON,

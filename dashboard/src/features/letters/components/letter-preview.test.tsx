@@ -127,4 +127,11 @@ describe('LetterPreview lists', () => {
       screen.getByRole('button', { name: /Fruit, Apples, Peel first, Vegetables/ }),
     ).toBeTruthy();
   });
+
+  it('numbers a list that goes on after a long item’s tail from where it was (BRK-6)', () => {
+    const { container } = renderPreview([
+      { id: 'l', type: 'list', ordered: true, start: 3, items: [[{ text: 'Third' }]] },
+    ]);
+    expect(container.querySelector('ol.letter-list')!.getAttribute('start')).toBe('3');
+  });
 });

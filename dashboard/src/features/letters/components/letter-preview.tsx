@@ -47,7 +47,7 @@ const plain = (spans: TSpan[] = []) => spans.map((s) => s.text).join('');
 function List({ list }: { list: TListTree }) {
   const Tag = list.ordered ? 'ol' : 'ul';
   return (
-    <Tag className="letter-list">
+    <Tag className="letter-list" start={list.ordered ? list.start : undefined}>
       {list.items.map((item, i) => (
         <li key={i}>
           <Spans spans={item.spans} />

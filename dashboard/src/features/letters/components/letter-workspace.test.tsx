@@ -289,7 +289,7 @@ describe('what a loaded page had that the letter does not carry (rev-uncov3 D1)'
       },
       pageUrl: 'https://example.notion.site/long',
       warnings: [],
-      leftOut: { kinds: { video: 1, embed: 2 }, cutAt: 400 },
+      leftOut: { kinds: { video: 1, embed: 2 }, cutAt: 400, shortened: 2 },
     });
     renderLetter();
     fireEvent.click(await screen.findByRole('button', { name: 'Load sample' }));
@@ -298,6 +298,12 @@ describe('what a loaded page had that the letter does not carry (rev-uncov3 D1)'
     expect((await screen.findByText(cut)).getAttribute('role')).toBe('note');
     expect(
       screen.getByText('Not in the letter (a mail cannot show them): 2 embeds, 1 video.'),
+    ).toBeTruthy();
+    // a caption or a table cut at its limit is said too (before, it was cut without a word)
+    expect(
+      screen.getByText(
+        '2 image captions or tables are longer than a letter holds: only their beginning is in the letter.',
+      ),
     ).toBeTruthy();
     const table = within(screen.getByRole('table'));
     expect(table.getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['Name', 'Price']);
@@ -311,6 +317,11 @@ describe('what a loaded page had that the letter does not carry (rev-uncov3 D1)'
       expect(
         screen.getByText(
           '레터에 담지 못한 부분(메일에서 보여 줄 수 없음): 임베드 2개, 동영상 1개.',
+        ),
+      ).toBeTruthy();
+      expect(
+        screen.getByText(
+          '이미지 캡션이나 표 2개가 레터에 담을 수 있는 것보다 길어 앞부분만 레터에 담겼습니다.',
         ),
       ).toBeTruthy();
     } finally {

@@ -40,6 +40,11 @@ export const en = {
   leftOut: {
     cut: 'The page is long: the letter holds its first {{count}} parts; the rest of the page is not in it.',
     kinds: 'Not in the letter (a mail cannot show them): {{list}}.',
+    // an image caption or a table longer than a letter holds (web-to-template's leftOut.shortened)
+    shortened_one:
+      '{{count}} image caption or table is longer than a letter holds: only its beginning is in the letter.',
+    shortened_other:
+      '{{count}} image captions or tables are longer than a letter holds: only their beginning is in the letter.',
     subpage_one: '{{count}} sub-page',
     subpage_other: '{{count}} sub-pages',
     database_one: '{{count}} database',
@@ -238,6 +243,10 @@ export const ko: typeof en = {
   leftOut: {
     cut: '페이지가 깁니다. 레터에는 앞의 {{count}}개 부분만 담겼고 나머지는 빠졌습니다.',
     kinds: '레터에 담지 못한 부분(메일에서 보여 줄 수 없음): {{list}}.',
+    shortened_one:
+      '이미지 캡션이나 표 {{count}}개가 레터에 담을 수 있는 것보다 길어 앞부분만 레터에 담겼습니다.',
+    shortened_other:
+      '이미지 캡션이나 표 {{count}}개가 레터에 담을 수 있는 것보다 길어 앞부분만 레터에 담겼습니다.',
     subpage_one: '하위 페이지 {{count}}개',
     subpage_other: '하위 페이지 {{count}}개',
     database_one: '데이터베이스 {{count}}개',

@@ -61,7 +61,8 @@ export function letterReason(
 
 /**
  * What a loaded page had that its letter does not carry, as the lines the workspace shows under
- * the page address: the page cut at N parts, and the kinds of parts left out, counted.
+ * the page address: the page cut at N parts, the kinds of parts left out, counted, and the
+ * captions and tables kept in part.
  */
 export function leftOutLines(t: TFunction, leftOut: TLeftOut | null | undefined): string[] {
   if (!leftOut) return [];
@@ -72,5 +73,6 @@ export function leftOutLines(t: TFunction, leftOut: TLeftOut | null | undefined)
     return count > 0 ? [t(`letters.leftOut.${kind}`, { count })] : [];
   });
   if (kinds.length) lines.push(t('letters.leftOut.kinds', { list: kinds.join(', ') }));
+  if (leftOut.shortened) lines.push(t('letters.leftOut.shortened', { count: leftOut.shortened }));
   return lines;
 }
