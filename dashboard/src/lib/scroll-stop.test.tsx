@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeResizeObserver, layOut, observing } from '../test/scroll-box';
 import { scrollStop } from './scroll-stop';
@@ -33,6 +33,29 @@ describe('scrollStop', () => {
     expect(box().hasAttribute('tabindex')).toBe(false);
     unmount();
     expect(observing()).toBe(0);
+  });
+
+  it("watches content put in place of the box's own: /send's frame for another source (look3)", async () => {
+    fakeResizeObserver();
+    const { rerender } = render(
+      <div ref={scrollStop} role="region" aria-label="Rows">
+        <iframe key="notion" title="notion" />
+      </div>,
+    );
+    layOut(box(), 'auto', [700, 500], [700, 900]);
+    expect(box().tabIndex).toBe(0);
+    // another frame, as tall as the box until its document loads
+    Object.defineProperty(box(), 'scrollHeight', { configurable: true, value: 500 });
+    rerender(
+      <div ref={scrollStop} role="region" aria-label="Rows">
+        <iframe key="brunch" title="brunch" />
+      </div>,
+    );
+    await waitFor(() => expect(box().hasAttribute('tabindex')).toBe(false));
+    // its document loaded: the new frame grows past the box
+    layOut(box(), 'auto', [700, 500], [700, 1200]);
+    expect(box().tabIndex).toBe(0);
+    expect(observing()).toBe(1);
   });
 
   it('checks once where the browser has no ResizeObserver', () => {

@@ -1,6 +1,6 @@
 // jsdom lays nothing out and has no ResizeObserver: a box's overflow and sizes are stood in for,
 // and a resize is told to every observer (lib/scroll-stop.ts).
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 
 const observers = new Set<() => void>();
 
@@ -42,4 +42,17 @@ export function layOut(
   for (const [name, value] of Object.entries(sizes))
     Object.defineProperty(box, name, { configurable: true, value });
   for (const resized of observers) resized();
+}
+
+/**
+ * Checks that `box` is a Tab stop only while it scrolls (lib/scroll-stop.ts): not as rendered
+ * in jsdom (nothing past its edges), then one once its content is taller than it, and none again
+ * once the content fits. Call fakeResizeObserver() before rendering it.
+ */
+export function stopsOnlyWhileScrolling(box: HTMLElement) {
+  expect(box.hasAttribute('tabindex')).toBe(false);
+  layOut(box, 'auto', [400, 220], [400, 900]);
+  expect(box.tabIndex).toBe(0);
+  layOut(box, 'auto', [400, 900], [400, 600]);
+  expect(box.hasAttribute('tabindex')).toBe(false);
 }

@@ -35,4 +35,8 @@ afterEach(async () => {
 
 // jsdom does not implement scrolling; the router scrolls to the top on navigation. (Tests of code
 // that runs outside a browser, such as the edge worker, use the node environment: no window.)
-if (typeof window !== 'undefined') window.scrollTo = (() => {}) as typeof window.scrollTo;
+if (typeof window !== 'undefined') {
+  window.scrollTo = (() => {}) as typeof window.scrollTo;
+  // nor an element's (the rich-text editor brings its caret's line into view on focus)
+  Element.prototype.scrollIntoView = () => {};
+}

@@ -3,7 +3,7 @@
 // import, the members 10 at a time (more at 90% scroll) in view or edit mode, delete visitor.
 // Unpaid owners see their first 100 members (a display limit; see docs/dashboard.md) and no
 // add, import or new group (the database refuses those too).
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -16,7 +16,7 @@ import { paths } from '../../../config/paths';
 import { useSession } from '../../../lib/session';
 import { usePagedQuery } from '../../../lib/use-paged-query';
 import { useQuery } from '../../../lib/use-query';
-import { scrollStop } from '../../../lib/scroll-stop';
+import { useScrollStop } from '../../../lib/scroll-stop';
 import { useScrollLoading } from '../../../lib/use-scroll-loading';
 import { LETTER_LIMITS } from '@reaction-blocks/contracts/letters';
 import {
@@ -143,14 +143,7 @@ export function AudiencePage({ blockId, blockName }: AudiencePageProps) {
   const error = list.error;
   const tableWrap = useRef<HTMLDivElement>(null);
   // the list's box: its scroller (above 480 px) and a Tab stop only while it scrolls
-  const wrapRef = useCallback((node: HTMLDivElement | null) => {
-    tableWrap.current = node;
-    const stop = scrollStop(node);
-    return () => {
-      tableWrap.current = null;
-      stop?.();
-    };
-  }, []);
+  const wrapRef = useScrollStop(tableWrap);
   useScrollLoading(
     tableWrap,
     !done && list.status === 'ready' && !error,

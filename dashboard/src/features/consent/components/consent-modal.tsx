@@ -6,6 +6,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { TextList } from '../../../components/ui/text-list';
 import { paths } from '../../../config/paths';
 import { failureReason } from '../../../lib/errors';
+import { scrollStop } from '../../../lib/scroll-stop';
 import { ErrorText } from '../../../components/ui/error-text';
 
 export interface ConsentModalProps {
@@ -69,7 +70,8 @@ export function ConsentModal({ open, onAgree, onDecline }: ConsentModalProps) {
       }
     >
       <p>{t('consent.intro')}</p>
-      <div className="consent-terms" role="region" tabIndex={0} aria-label={t('consent.title')}>
+      {/* a Tab stop while the terms scroll in their box (lib/scroll-stop.ts) */}
+      <div ref={scrollStop} className="consent-terms" role="region" aria-label={t('consent.title')}>
         <TextList ordered lines={terms} />
       </div>
       {/* what is agreed to, in full, before the box is ticked (rev-owner D10): /terms holds both;

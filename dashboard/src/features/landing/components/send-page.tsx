@@ -1,6 +1,7 @@
-import { useEffect, useRef, type Ref, type UIEvent } from 'react';
+import { useEffect, useRef, type RefObject, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LETTER_TYPES, type LetterType } from '../../../lib/db-types';
+import { useScrollStop } from '../../../lib/scroll-stop';
 import { ProductPage } from './product-page';
 
 const FEATURES = ['page', 'audience', 'manual', 'stats', 'cta', 'history'] as const;
@@ -55,19 +56,24 @@ function SampleFrame({ src, title }: { src: string; title: string }) {
   );
 }
 
-/** The page (before) or the letter made of it (after): its title over its scrolling pane. */
+/**
+ * The page (before) or the letter made of it (after): its title over its scrolling pane, a Tab
+ * stop only while its frame is taller than it (before the frame has loaded, or for a page
+ * shorter than the pane, there is nothing to scroll).
+ */
 function SamplePane({
   side,
   type,
-  ref,
+  pane,
   onScroll,
 }: {
   side: Side;
   type: LetterType;
-  ref: Ref<HTMLDivElement>;
+  pane: RefObject<HTMLDivElement | null>;
   onScroll: (side: Side, event: UIEvent<HTMLDivElement>) => void;
 }) {
   const { t } = useTranslation();
+  const ref = useScrollStop(pane);
   return (
     <div>
       <h2 className="pane-title">{t(`send.${side}`)}</h2>
@@ -75,7 +81,6 @@ function SamplePane({
         ref={ref}
         className={side === 'after' ? 'pane pane-mail' : 'pane'}
         role="region"
-        tabIndex={0}
         aria-label={t(`send.${side}`)}
         onScroll={(event) => onScroll(side, event)}
       >
@@ -118,8 +123,8 @@ export function SendPage() {
       {(selected) => (
         <>
           <div className="before-after">
-            <SamplePane side="before" type={selected} ref={before} onScroll={onScroll} />
-            <SamplePane side="after" type={selected} ref={after} onScroll={onScroll} />
+            <SamplePane side="before" type={selected} pane={before} onScroll={onScroll} />
+            <SamplePane side="after" type={selected} pane={after} onScroll={onScroll} />
           </div>
           <p className="sample-note">{t('send.sampleNote')}</p>
         </>

@@ -88,7 +88,10 @@ export function WorkspaceTopBar(props: WorkspaceTopBarProps) {
             icon={<Download size={18} />}
             onClick={() => void exportCsv()}
           >
-            {t('workspace.exportCsv')}
+            <span className="workspace-action-long">{t('workspace.exportCsv')}</span>
+            <span className="workspace-action-short" aria-hidden="true">
+              {t('workspace.exportCsvShort')}
+            </span>
           </BusyButton>
         ) : null}
         {mode !== 'result' && dirty ? (

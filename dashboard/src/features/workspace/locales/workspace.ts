@@ -18,6 +18,8 @@ export const en = {
   fixErrors: 'Please check the highlighted fields.',
   blockLink: 'Block link',
   exportCsv: 'Export CSV',
+  /** Export CSV's label on a phone, beside its icon (its name stays exportCsv) */
+  exportCsvShort: 'CSV',
   exporting: 'Exporting…',
   notificationAddress: {
     waiting: 'We sent a link to {{email}}; notifications start once it is confirmed.',
@@ -224,6 +226,7 @@ export const ko: typeof en = {
   fixErrors: '표시된 항목을 확인해 주세요.',
   blockLink: '블록 링크',
   exportCsv: 'CSV 내보내기',
+  exportCsvShort: 'CSV',
   exporting: '내보내는 중…',
   notificationAddress: {
     waiting: '{{email}}(으)로 확인 링크를 보냈습니다. 확인되면 알림이 시작됩니다.',

@@ -172,6 +172,30 @@ describe('RichTextEditor', () => {
     expect(box.innerHTML).toBe('<p>hi</p><p><strong>there</strong></p>');
   });
 
+  it('brings the field and its caret line into view when focused from the keyboard, not on a press', async () => {
+    const shown = vi.spyOn(Element.prototype, 'scrollIntoView');
+    const { box } = setup('<p>one</p><p>two</p>');
+    const frame = () => act(() => new Promise((done) => requestAnimationFrame(() => done(null))));
+    act(() => {
+      box.focus();
+      // the caret on the second line, where the link form's Apply (placeSelection) leaves it
+      const caret = document.createRange();
+      caret.setStart(box.querySelectorAll('p')[1]!.firstChild!, 3);
+      document.getSelection()!.removeAllRanges();
+      document.getSelection()!.addRange(caret);
+    });
+    await frame();
+    expect(shown.mock.contexts).toEqual([box.closest('.rich-text'), box.querySelectorAll('p')[1]]);
+    expect(shown).toHaveBeenCalledWith({ block: 'nearest' });
+    // a click puts the caret where the pointer is, already in view: nothing scrolls under it
+    act(() => box.blur());
+    shown.mockClear();
+    fireEvent.mouseDown(box);
+    act(() => box.focus());
+    await frame();
+    expect(shown).not.toHaveBeenCalled();
+  });
+
   it('in Korean', async () => {
     await setLanguage('ko', false);
     renderWithProviders(<RichTextEditor label="설명" value="" onChange={() => {}} />);

@@ -40,6 +40,7 @@ import {
 } from './doc';
 import { docToHtml, htmlToDoc, pointAt, readDom, renderInto } from './dom';
 import { FormatIcon, type Format } from './format-icon';
+import { revealCaretLine } from './reveal';
 
 export interface RichTextEditorProps {
   label: string;
@@ -98,6 +99,9 @@ export function RichTextEditor({ label, value, onChange, hint, error }: RichText
   const linkRange = useRef<Selection>({ from: 0, to: 0 });
   const [focusIndex, setFocusIndex] = useState(0);
   const toolbarRef = useRef<HTMLDivElement>(null);
+  const fieldRef = useRef<HTMLDivElement>(null);
+  /** The next focus comes from a press on the text: the caret is where the pointer is, in view. */
+  const pressed = useRef(false);
   const mod = isMac() ? 'Meta' : 'Control';
   const modLabel = isMac() ? '⌘' : 'Ctrl+';
 
@@ -428,7 +432,7 @@ export function RichTextEditor({ label, value, onChange, hint, error }: RichText
   };
 
   return (
-    <div className="field editor-field rich-text">
+    <div ref={fieldRef} className="field editor-field rich-text">
       <span id={labelId} className="rich-text-label">
         {label}
       </span>
@@ -525,6 +529,23 @@ export function RichTextEditor({ label, value, onChange, hint, error }: RichText
         tabIndex={0}
         suppressContentEditableWarning
         spellCheck
+        onMouseDown={() => {
+          pressed.current = true;
+        }}
+        onFocus={() => {
+          const byPointer = pressed.current;
+          pressed.current = false;
+          if (byPointer) return;
+          // after the browser (or placeSelection) has put the caret
+          requestAnimationFrame(() => {
+            const box = contentRef.current;
+            if (fieldRef.current && box && box.ownerDocument.activeElement === box)
+              revealCaretLine(fieldRef.current, box);
+          });
+        }}
+        onBlur={() => {
+          pressed.current = false;
+        }}
         onKeyDown={onKeyDown}
         onInput={onInput}
         onPaste={onPaste}
