@@ -25,7 +25,8 @@
 // - Cafe24: connect a mall in the popup, place the comment block on product pages, a shopper's
 //   review on the fake storefront stays on its product, remove (cafe24.ts);
 // - the seeded demo owner: result pages and CSV not empty, focus on arrival, long names and
-//   texts at 1280 and 375 px, the description's rich-text editor (demo-owner.ts);
+//   texts at 1280 and 375 px, the description's rich-text editor, every top bar two rows at 375 px
+//   (demo-owner.ts);
 // - the owner on their own public block, one session with the dashboard: Admin, sign-out in
 //   either, a plain session from before sealed once; storage blocked (own-block.ts);
 // - letters and audience (letters.ts, also alone: npm run e2e:letters);
@@ -171,8 +172,9 @@ try {
   await step('moderation: held comment approved live', () =>
     moderateComments(page, journey, ids.comment),
   );
-  await step('demo owner: seeded results, focus, long texts, description editor', () =>
-    demoOwner(journey, errors),
+  await step(
+    'demo owner: seeded results, focus, long texts, description editor, phone top bars',
+    () => demoOwner(journey, errors),
   );
   await step('a second owner pays with PayPal (ko)', () =>
     secondOwnerPaysByPaypal(journey, errors),
