@@ -13,6 +13,8 @@ import {
   BRUNCH_WRITER_EMAIL,
   NOTION_LISTS_PAGE_URL,
   NOTION_LONG_ITEMS_PAGE_URL,
+  NOTION_LONG_MAIL_PAGE_URL,
+  NOTION_LONG_MAIL_PARAGRAPHS,
   NOTION_LONG_PAGE_URL,
   NOTION_PAGE_URL,
   TYPEDREAM_PAGE_URL,
@@ -179,6 +181,22 @@ describe('page to letter', () => {
     expect(l.html).toContain(`${'x'.repeat(5999)}!`);
     letters.expectMailSafe(l.html);
     const saved = await letters.save(o, l);
+    expect(saved.status, JSON.stringify(saved.json.error)).toBe(200);
+  });
+
+  it('a page within 400 parts but longer than one email keeps the parts that fit, says so, and saves', async () => {
+    const o = await letters.letterOwner('notion_letter');
+    const l = await letters.loaded(o, 'notion', NOTION_LONG_MAIL_PAGE_URL);
+    // before: all 70 paragraphs and no word of a cut; the Save after any edit was refused
+    // ("The letter is too long for one email")
+    const kept = l.letter.blocks.length;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(NOTION_LONG_MAIL_PARAGRAPHS);
+    expect(l.leftOut).toEqual({ kinds: {}, cutAt: kept });
+    expect(l.text.length).toBeLessThanOrEqual(LETTER_LIMITS.mailText);
+    const saved = await letters.save(o, l, {
+      cta: { text: 'Read on the site', link: 'https://example.com/more' },
+    });
     expect(saved.status, JSON.stringify(saved.json.error)).toBe(200);
   });
 

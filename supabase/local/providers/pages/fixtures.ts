@@ -305,7 +305,25 @@ function longItemsPageBlocks() {
   return [page, ...blocks];
 }
 
-/** Every block record the fake's page-chunk API knows: the four pages'. */
+/**
+ * A fifth public page, within a letter's 400 parts but longer than one email holds: 70
+ * paragraphs of one 5,000-character run each (350,000 characters of text; the mail's text part
+ * holds 300,000).
+ */
+export const NOTION_LONG_MAIL_PAGE_ID = '5e0f0c1e-9d2a-4b7c-8e3f-1a2b3c4d5e73';
+export const NOTION_LONG_MAIL_PAGE_URL =
+  'https://reaction-demo.notion.site/Long-mail-5e0f0c1e9d2a4b7c8e3f1a2b3c4d5e73';
+export const NOTION_LONG_MAIL_PARAGRAPHS = 70;
+
+/** Block records of the long mail page. */
+function longMailPageBlocks() {
+  const { id: paragraphId, at } = numberedBlocks(NOTION_LONG_MAIL_PAGE_ID, 'c000');
+  const numbers = Array.from({ length: NOTION_LONG_MAIL_PARAGRAPHS }, (_, i) => i + 1);
+  const blocks = numbers.map((n) => at(n, 'text', t([`${n} ${'m'.repeat(4990)}`.slice(0, 5000)])));
+  return [pageRecord(NOTION_LONG_MAIL_PAGE_ID, 'Long mail', numbers.map(paragraphId)), ...blocks];
+}
+
+/** Every block record the fake's page-chunk API knows: the five pages'. */
 export function allNotionBlocks(): Record<
   string,
   { role: string; value: Record<string, unknown> }
@@ -313,10 +331,12 @@ export function allNotionBlocks(): Record<
   return {
     ...notionBlocks(),
     ...Object.fromEntries(
-      [...longPageBlocks(), ...listsPageBlocks(), ...longItemsPageBlocks()].map((b) => [
-        b.id,
-        { role: 'reader', value: b },
-      ]),
+      [
+        ...longPageBlocks(),
+        ...listsPageBlocks(),
+        ...longItemsPageBlocks(),
+        ...longMailPageBlocks(),
+      ].map((b) => [b.id, { role: 'reader', value: b }]),
     ),
   };
 }
