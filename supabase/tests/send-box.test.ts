@@ -34,6 +34,10 @@ const INVISIBLE_MARKS = (
 ).flatMap(([from, to]) =>
   Array.from({ length: to - from + 1 }, (_, i) => String.fromCharCode(from + i)),
 );
+/** Of them, the bidi embeddings, overrides and isolates, which can reorder what the box draws (G7). */
+const REORDERING_MARKS = ['\u202a', '\u202b', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068'];
+/** The marks that draw the letters around them where they are. */
+const IN_PLACE_MARKS = INVISIBLE_MARKS.filter((mark) => !REORDERING_MARKS.includes(mark));
 
 describe('the send box', () => {
   it('the manual send box: commas, semicolons, lines and spaces; "Name <address>"; repeats once; bad entries named', () => {
@@ -182,12 +186,13 @@ describe('the send box', () => {
       '<c@y.com>',
       '<d@y.com>',
     ]);
-    // every invisible mark follows that one rule, a run of mixed ones too (BRK-2: an LRM, a word
+    // every invisible mark that draws its letters in place follows that one rule (the ones that
+    // reorder are always shown: the third round's case), a run of mixed ones too (BRK-2: an LRM, a word
     // joiner, ZWNJ, a bidi isolate, a soft hyphen ... after `a@x.com` was dropped before the
     // split, and `a@x.com`LRM`Bob <b@y.com>` was sent to a@x.combob). Where the word after it
     // would make a longer address (`Bob`), the box cannot tell a name from a wrap: the mark is
     // shown (␣) and the entry named, never guessed (BRK-10)
-    for (const mark of [...INVISIBLE_MARKS, '\u200b\ufeff\u200b', '\u200e\u2060\u00ad\u2069']) {
+    for (const mark of [...IN_PLACE_MARKS, '\u200b\ufeff\u200b', '\u200e\u2060\u00ad\u2069']) {
       const named = `U+${mark.codePointAt(0)!.toString(16)} (${mark.length})`;
       expect(parseRecipients(`a@x.com${mark}Bob <b@y.com>`), named).toEqual({
         emails: [],
@@ -255,7 +260,7 @@ describe('the send box', () => {
     ]);
     const mixed = Array.from(
       { length: 100_000 },
-      (_, i) => INVISIBLE_MARKS[i % INVISIBLE_MARKS.length],
+      (_, i) => IN_PLACE_MARKS[i % IN_PLACE_MARKS.length],
     ).join('');
     expect(splitRecipients(`a@x.com${mixed}Bob`)).toEqual([`a@x.com${SHOWN_MARK}Bob`]);
     // an address glued to a word is never a bracket's name (BRK-2b: before, a@x.com was dropped
@@ -404,5 +409,60 @@ describe('the send box', () => {
     // hostile: 100,000 entries of these shapes, read in one pass
     const hostile = Array.from({ length: 100_000 }, (_, i) => boxes[i % boxes.length]![0]);
     expect(splitRecipients(hostile.join('\n'), Infinity).length).toBeGreaterThan(100_000);
+  });
+
+  it("the send box, the breaker's third round: a mark that reorders what is drawn is shown, a quoted name holding another address is bad", () => {
+    const M = SHOWN_MARK;
+    // [box, the dialog's bad entries]; nothing is sent. Each failed before: G7 mailed the reversed
+    // address the box drew right (ceo@ynapmoc.com, oec@company.com), G1 dropped the addresses
+    // inside a quote that closed at a later word's end unsaid (only the last bracket was mailed)
+    const boxes: [string, string[]][] = [
+      // G7: an override, an embedding or an isolate inside, before or after an address
+      ['ceo@\u202eynapmoc\u202c.com', [`ceo@${M}ynapmoc.com`]],
+      ['Bob <ceo@\u202eynapmoc\u202c.com>', [`Bob <ceo@${M}ynapmoc.com>`]],
+      ['\u202eoec\u202c@company.com', [`${M}oec@company.com`]],
+      ['\u202bceo@x.com\u202c', [`${M}ceo@x.com`]],
+      // an override reaches past spaces and commas to the line's end
+      ['a@x.com \u202emoc.liam@ku.oc', [`${M}moc.liam@ku.oc`]],
+      ['a@x.com\u202e, ku.oc@ten.xx', [`a@x.com${M}`]],
+      ['"Bob \u202e" <moc.y@b.co>', [`"Bob ${M}" <moc.y@b.co>`]],
+      // G1: a quote opening a word and closing at a later word's end on the line
+      ['"Ann"ann@x.com, "Bob" <b@y.com>', ['"Ann"ann@x.com, "Bob" <b@y.com>']],
+      [
+        "'Lee, Ann'bob@x.com, c@z.com, 'Kim, B' <k@x.com>",
+        ["'Lee, Ann'bob@x.com, c@z.com, 'Kim, B' <k@x.com>"],
+      ],
+      [
+        "'Kim e@w.net; 'O'Neil, Pat' <kim.lee@naver.com>",
+        ["'Kim e@w.net; 'O'Neil, Pat' <kim.lee@naver.com>"],
+      ],
+      ['"Kim <kim@x.com>, Lee" <lee@y.com>', ['"Kim <kim@x.com>, Lee" <lee@y.com>']],
+      ['"Kim\tkim@x.com, "Bob" <b@y.com>', ['"Kim\tkim@x.com, "Bob" <b@y.com>']],
+      [
+        "<bob@x.com>, 'til (Bob); Ann <e@w.net>; the Jones' <j@x.com>",
+        ["'til (Bob); Ann <e@w.net>; the Jones' <j@x.com>"],
+      ],
+    ];
+    for (const [box, invalid] of boxes) {
+      expect(parseRecipients(box), box).toMatchObject({ emails: [], invalid });
+      expect(ZRecipients.safeParse(splitRecipients(box)).success, box).toBe(false);
+    }
+    for (const mark of REORDERING_MARKS) {
+      const named = `U+${mark.codePointAt(0)!.toString(16)}`;
+      expect(recipientAddress(`b@x.${mark}com`), named).toBeNull();
+      expect(parseRecipients(`Ann <${mark}a@x.com>`).invalid, named).toEqual([`Ann <${M}a@x.com>`]);
+    }
+    // kept: a quoted name that is the address itself, or holds no other address
+    expect(
+      parseRecipients(
+        `"Kim <kim@x.com>" <kim@x.com>, 'o'neil@x.com' <o'neil@x.com>, "Kim @ Sales" <k@x.com>`,
+      ),
+    ).toMatchObject({ emails: ['kim@x.com', "o'neil@x.com", 'k@x.com'], invalid: [] });
+    // hostile: 100,000 of them, and 100,000 overrides in one word, read in one pass
+    const hostile = Array.from({ length: 100_000 }, (_, i) => boxes[i % boxes.length]![0]);
+    expect(splitRecipients(hostile.join('\n'), Infinity).length).toBeGreaterThan(100_000);
+    expect(splitRecipients(`${'a\u202e'.repeat(100_000)}@x.com`)).toEqual([
+      `${'a' + M}`.repeat(100_000) + '@x.com',
+    ]);
   });
 });

@@ -41,6 +41,16 @@ const halfWidth = (c: string) => String.fromCharCode(c.charCodeAt(0) - 0xfee0);
  * (`invisibleMarks`).
  */
 const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]+/;
+const INVISIBLE_RUNS = new RegExp(INVISIBLE.source, 'g');
+/**
+ * The marks of `INVISIBLE` that change the order a text's letters are drawn in (G7): the bidi
+ * embeddings (LRE, RLE), overrides (LRO, RLO) and isolates (LRI, RLI, FSI).
+ * `ceo@`RLO`ynapmoc`PDF`.com` is drawn ceo@company.com and would be mailed to ceo@ynapmoc.com, and
+ * an override reaches past spaces and commas to the line's end; a run holding one is never dropped
+ * nor read as a space but always shown (`SHOWN_MARK`), so its entry is bad and named. The others
+ * (LRM, RLM, ZWSP, SHY, PDF, PDI, ...) draw Latin letters where they are.
+ */
+const REORDERING = /[\u202a\u202b\u202d\u202e\u2066-\u2068]/;
 /** Where a word ends for `invisibleMarks`: a space, a separator, or one of `<>"()`. */
 const endsWord = (c: string) =>
   isSpace(c.charCodeAt(0)) || isSeparator(c.charCodeAt(0)) || '<>"()'.includes(c);
@@ -97,12 +107,14 @@ export const SHOWN_MARK = '\u2423';
  *   its `@` only in a later part is shown once that part is read (`pending`).
  * Between a `<` and its `>`, in a word with no other end (`Bob <a@x.co`ZWSP`m>`), a bracket holds one
  * address and no name, so the run can only be a wrap: dropped (F8).
- * A run of them, of any kinds, is read as one. One pass: the word before each run is carried from
- * part to part (`lastWord`), never searched for again; each part is read up to its first word end
- * once.
+ * A run of them, of any kinds, is read as one; a run holding a mark that reorders what is drawn
+ * (`REORDERING`, G7) is always shown, wherever it stands. One pass: the word before each run is
+ * carried from part to part (`lastWord`), never searched for again; each part is read up to its
+ * first word end once.
  */
 function invisibleMarks(text: string): string {
   const [first, ...parts] = text.split(INVISIBLE);
+  const runs = text.match(INVISIBLE_RUNS) ?? [];
   const out = [first!];
   let start = wordStart(first!);
   let word = lastWord('', first!, start);
@@ -126,7 +138,9 @@ function invisibleMarks(text: string): string {
     if (pending >= 0 && next.includes('@')) out[pending] = inBracket ? '' : SHOWN_MARK;
     if (end < part.length || next.includes('@')) pending = -1;
     let joint = '';
-    if (inBracket) joint = '';
+    // a mark that can reorder what the box draws: shown wherever it is (G7)
+    if (REORDERING.test(runs[index]!)) joint = SHOWN_MARK;
+    else if (inBracket) joint = '';
     else if ((whole || afterBracket) && !/^[.-]/.test(part)) {
       // either reading is an address: neither is guessed
       joint = whole && end > 0 && end <= LONGEST_WORD && isEmail(address + next) ? SHOWN_MARK : ' ';
@@ -395,6 +409,9 @@ export function recipientAddress(entry: string): string | null {
   const given = (named ? named[1]! : value).trim();
   // an entry's address as written: the box's text prefix was read off once, by the split (F2)
   const address = given.replace(/^mailto:/i, '');
+  // a shown mark anywhere, a quoted name's too: a break the box could not read, or a mark that
+  // reorders what the box draws (G7)
+  if (value.includes(SHOWN_MARK)) return null;
   if (address.length > LETTER_LIMITS.email || !isEmail(address)) return null;
   // a name that is not one closed quoted string, holding an `@` word other than a handle or the
   // address itself (`a@x.com<b@y.com>`, `kim@naver.com. <c@z.com>`, `Bob␣bob@x.com <b@y.com>`),
@@ -407,6 +424,13 @@ export function recipientAddress(entry: string): string | null {
       !handle(w) &&
       w.replace(/^mailto:/i, '').toLowerCase() !== address.toLowerCase());
   if (name && !quotedName(name) && name.split(/\s+/).some(other)) return null;
+  // a quoted name holding an address other than the entry's own, bare or in brackets: a quote
+  // that opened a word and closed at a later word's end took whole entries into one "name"
+  // (`"Ann"ann@x.com, "Bob" <b@y.com>`, `"Kim <kim@x.com>, Lee" <lee@y.com>`), or the name is an
+  // address the owner meant; either way bad, never dropped unsaid (G1). A name that is the
+  // address itself (`"ann@x.com" <ann@x.com>`, `"Kim <kim@x.com>" <kim@x.com>`) stays a name.
+  const word = (w: string) => w.replace(/^'+|[',;]+$/g, '');
+  if (name && name.split(/[\s<>()"]+/).some((w) => !/^@*$/.test(w) && other(word(w)))) return null;
   return address.toLowerCase();
 }
 
