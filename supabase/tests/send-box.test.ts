@@ -442,6 +442,14 @@ describe('the send box', () => {
         "<bob@x.com>, 'til (Bob); Ann <e@w.net>; the Jones' <j@x.com>",
         ["'til (Bob); Ann <e@w.net>; the Jones' <j@x.com>"],
       ],
+      // G3: in a bracket, a mark before the `@` between a word and the local part's rest is
+      // shown as outside (before: bobbob@x.com, 010-1234-5678kim@x.com mailed)
+      ['<Bob\u200bbob@x.com>', [`<Bob${M}bob@x.com>`]],
+      ['Bob <010-1234-5678\u200ekim@x.com>', [`Bob <010-1234-5678${M}kim@x.com>`]],
+      ['<Bo\u200bb\u200b@x.com>', [`<Bo${M}b@x.com>`]],
+      // G6: a `-`, `+` or `_` glued after a chip's `>` (before: -b@y.com, +b@y.com mailed)
+      ['<a@x.com>-b@y.com', ['<a@x.com>-b@y.com']],
+      ['<a@x.com>+b@y.com, <c@z.com>_d@w.net', ['<a@x.com>+b@y.com', '<c@z.com>_d@w.net']],
     ];
     for (const [box, invalid] of boxes) {
       expect(parseRecipients(box), box).toMatchObject({ emails: [], invalid });
@@ -452,7 +460,12 @@ describe('the send box', () => {
       expect(recipientAddress(`b@x.${mark}com`), named).toBeNull();
       expect(parseRecipients(`Ann <${mark}a@x.com>`).invalid, named).toEqual([`Ann <${M}a@x.com>`]);
     }
-    // kept: a quoted name that is the address itself, or holds no other address
+    // kept: a bracket's surely-wraps, chips run on, a quoted name that is the address itself or
+    // holds no other address
+    expect(
+      parseRecipients('<first.\u200blast@x.com>, <a\u200b@x.com> Bob <b@x.com>Ann <c@y.com>')
+        .emails,
+    ).toEqual(['first.last@x.com', 'a@x.com', 'b@x.com', 'c@y.com']);
     expect(
       parseRecipients(
         `"Kim <kim@x.com>" <kim@x.com>, 'o'neil@x.com' <o'neil@x.com>, "Kim @ Sales" <k@x.com>`,

@@ -106,7 +106,8 @@ export const SHOWN_MARK = '\u2423';
  *   `mailto:`, or with no word before (an LRM before the address). A run in a word that reaches
  *   its `@` only in a later part is shown once that part is read (`pending`).
  * Between a `<` and its `>`, in a word with no other end (`Bob <a@x.co`ZWSP`m>`), a bracket holds one
- * address and no name, so the run can only be a wrap: dropped (F8).
+ * address and no name, so a run after the `@` can only be a wrap: dropped (F8); before the `@` the
+ * rule above holds as outside (`<Bob␣bob@x.com>`, G3).
  * A run of them, of any kinds, is read as one; a run holding a mark that reorders what is drawn
  * (`REORDERING`, G7) is always shown, wherever it stands. One pass: the word before each run is
  * carried from part to part (`lastWord`), never searched for again; each part is read up to its
@@ -135,12 +136,13 @@ function invisibleMarks(text: string): string {
       end < part.length || after === undefined || (after !== '' && endsWord(after[0]!));
     // between a `<` and its `>` with no word end, a bracket of one address: only a wrap (F8)
     const inBracket = opened && (part[end] === '>' || (end === part.length && after?.[0] === '>'));
-    if (pending >= 0 && next.includes('@')) out[pending] = inBracket ? '' : SHOWN_MARK;
+    if (pending >= 0 && next.includes('@')) out[pending] = SHOWN_MARK;
     if (end < part.length || next.includes('@')) pending = -1;
     let joint = '';
     // a mark that can reorder what the box draws: shown wherever it is (G7)
     if (REORDERING.test(runs[index]!)) joint = SHOWN_MARK;
-    else if (inBracket) joint = '';
+    // in a bracket, after its `@` (before it, the F1 rule below holds as outside: G3)
+    else if (inBracket && address?.includes('@')) joint = '';
     else if ((whole || afterBracket) && !/^[.-]/.test(part)) {
       // either reading is an address: neither is guessed
       joint = whole && end > 0 && end <= LONGEST_WORD && isEmail(address + next) ? SHOWN_MARK : ' ';
@@ -242,9 +244,9 @@ const textPrefixed = (word: string) =>
  * bad (F3). Words before an address with no address of their own are one entry ("Ann Smith"),
  * which is bad, but for a spreadsheet row's name cells before a tab and its address (`NAME_CELL`).
  * A list's bullet or number as a line's first word is read off (`LIST_MARK`), and a bracket's
- * `>` (after an `@`) ends its word (chips with nothing between them). Full-width `＠＜＞` are read as `@<>` and
- * invisible marks dropped or read as a space first (`readableRecipients`). It stops after
- * `limit` entries.
+ * `>` (after an `@`) ends its word (chips with nothing between them) unless a `-`, `+` or `_`
+ * follows (G6). Full-width `＠＜＞` are read as `@<>` and invisible marks dropped or read as a
+ * space first (`readableRecipients`). It stops after `limit` entries.
  */
 export function splitRecipients(
   raw: string,
@@ -389,8 +391,11 @@ export function splitRecipients(
       else if (code === 64) chipAt = chipOpen;
       else if (code === 62 && chipAt && i + 1 < text.length && !isSpace(text.charCodeAt(i + 1))) {
         // a chip's `<address>` with more right after it (`Bob <b@x.com>Ann <a@y.com>`): nothing
-        // after its `>` belongs to that address, so the word ends there (F5)
-        if (!isSeparator(text.charCodeAt(i + 1))) endWord(i + 1);
+        // after its `>` belongs to that address, so the word ends there (F5); a `-`, `+` or `_`
+        // glued after it is likelier a separator than an address's first letter, so the word
+        // runs on and is named (`<a@x.com>-b@y.com`, G6)
+        const after = text.charCodeAt(i + 1);
+        if (!isSeparator(after) && after !== 45 && after !== 43 && after !== 95) endWord(i + 1);
       }
     }
   }
