@@ -216,10 +216,12 @@ describe('sending', () => {
       `"Smith, <b>Ann</b>" <${a}>, ${a}`,
       `Ann\n<${a}>`,
       `<b>Ann</b> <${a}>`,
-      // an invisible mark after a whole address ends it (B6, BRK-2), and one in brackets is dropped
+      // an invisible mark after a whole address ends it (B6, BRK-2), and one in brackets is dropped;
+      // a mark that reorders what is drawn is shown wherever it is (break3 G7): refused in both
       `${a}\u200bAnn <${b}>`,
       `Ann <${a}\u200b>, ${b}\u200bBob`,
-      `${a}\u200eAnn <\u2068${b}\u2069>, ${b}\u2060Bob`,
+      `${a}\u200eAnn <\u200f${b}\u2069>, ${b}\u2060Bob`,
+      `Ann <${a}\u202e>, <\u2068${b}\u2069>`,
       // a name joined to an address by a mark, an address ending a sentence before a bracket,
       // a quote closed by an apostrophe inside a name (breaker F1, F3, F4): refused in both
       `Bob\u200b${a}`,
