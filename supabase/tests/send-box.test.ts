@@ -34,8 +34,10 @@ const INVISIBLE_MARKS = (
 ).flatMap(([from, to]) =>
   Array.from({ length: to - from + 1 }, (_, i) => String.fromCharCode(from + i)),
 );
-/** Of them, the bidi embeddings, overrides and isolates, which can reorder what the box draws (G7). */
-const REORDERING_MARKS = ['\u202a', '\u202b', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068'];
+/** Of them, the right-to-left embedding, override and isolate, which reorder what the box draws (G7). */
+const REORDERING_MARKS = ['\u202b', '\u202e', '\u2067'];
+/** The right-to-left and Arabic letter marks and the first-strong isolate: they reorder digits after them (H1). */
+const BEFORE_DIGIT_MARKS = ['\u061c', '\u200f', '\u2068'];
 /** The marks that draw the letters around them where they are. */
 const IN_PLACE_MARKS = INVISIBLE_MARKS.filter((mark) => !REORDERING_MARKS.includes(mark));
 
@@ -477,5 +479,52 @@ describe('the send box', () => {
     expect(splitRecipients(`${'a\u202e'.repeat(100_000)}@x.com`)).toEqual([
       `${'a' + M}`.repeat(100_000) + '@x.com',
     ]);
+  });
+
+  it("the send box, the breaker's fourth round: a mark that reverses the digits after it is shown; the left-to-right wrappers are read", () => {
+    const M = SHOWN_MARK;
+    // H1: before, each was drawn with its digits reversed (ceo@acme-1-2.com, 7_24@y.com) and
+    // mailed as read (ceo@acme-2-1.com, 24_7@y.com); H6: before, mailed to +b@y.com
+    const boxes: [string, string[]][] = [
+      ['ceo@acme-\u061c2-1\u061c.com', [`ceo@acme-${M}2-1.com`]],
+      ['pay@\u061c24-7\u061cshop.com', [`pay@${M}24-7shop.com`]],
+      ['first.\u200f1_2\u200f@x.com', [`first.${M}1_2@x.com`]],
+      ['Bob <\u2068\u200f12_34@x.com\u2069>', [`Bob <${M}12_34@x.com>`]],
+      ['<a@x.com>\u200b+b@y.com', [`${M}+b@y.com`]],
+    ];
+    for (const [box, invalid] of boxes) {
+      expect(parseRecipients(box), box).toMatchObject({ emails: [], invalid });
+      expect(ZRecipients.safeParse(splitRecipients(box)).success, box).toBe(false);
+    }
+    expect(parseRecipients('a@x.com, \u200f24_7@y.com').invalid).toEqual([`${M}24_7@y.com`]);
+    for (const mark of BEFORE_DIGIT_MARKS)
+      expect(
+        recipientAddress(`${mark}1@x.com`),
+        `U+${mark.codePointAt(0)!.toString(16)}`,
+      ).toBeNull();
+    // H2: the left-to-right embedding, override and isolate and the first-strong isolate around a
+    // name or an address (Android's, Windows', Fluent's copies), and an RLM before a letter (Gmail's,
+    // Naver's), draw in place: read, as before dc727a4c
+    expect(
+      parseRecipients(
+        '\u202akim@naver.com\u202c, \u2068Kim Lee\u2069 <lee@x.com>, Ann <\u2068ann@x.com\u2069>, ' +
+          '\u202dbob@x.com\u202c \u2066c@y.com\u2069 \u200fdan@x.com\u200f, \u200f\u2068eve@x9.com\u2069',
+      ),
+    ).toMatchObject({
+      emails: [
+        'kim@naver.com',
+        'lee@x.com',
+        'ann@x.com',
+        'bob@x.com',
+        'c@y.com',
+        'dan@x.com',
+        'eve@x9.com',
+      ],
+      invalid: [],
+    });
+    // hostile: 100,000 right-to-left marks and spaces before one digit, read in one pass: each
+    // is shown (its next letter or digit on the line is the digit), so the box is refused
+    const entries = splitRecipients(`${'\u200f '.repeat(100_000)}1@x.com`, Infinity);
+    expect(entries).toEqual([`${M} `.repeat(100_000).trim(), '1@x.com']);
   });
 });

@@ -43,14 +43,39 @@ const halfWidth = (c: string) => String.fromCharCode(c.charCodeAt(0) - 0xfee0);
 const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]+/;
 const INVISIBLE_RUNS = new RegExp(INVISIBLE.source, 'g');
 /**
- * The marks of `INVISIBLE` that change the order a text's letters are drawn in (G7): the bidi
- * embeddings (LRE, RLE), overrides (LRO, RLO) and isolates (LRI, RLI, FSI).
- * `ceo@`RLO`ynapmoc`PDF`.com` is drawn ceo@company.com and would be mailed to ceo@ynapmoc.com, and
- * an override reaches past spaces and commas to the line's end; a run holding one is never dropped
- * nor read as a space but always shown (`SHOWN_MARK`), so its entry is bad and named. The others
- * (LRM, RLM, ZWSP, SHY, PDF, PDI, ...) draw Latin letters where they are.
+ * The marks of `INVISIBLE` that draw what follows them right to left (G7): the right-to-left
+ * embedding, override and isolate (RLE, RLO, RLI). `ceo@`RLO`ynapmoc`PDF`.com` is drawn
+ * ceo@company.com and would be mailed to ceo@ynapmoc.com, and an override reaches past spaces and
+ * commas to the line's end; a run holding one is never dropped nor read as a space but always
+ * shown (`SHOWN_MARK`), so its entry is bad and named. The left-to-right ones (LRE, LRO, LRI),
+ * which Android, Windows and Fluent-localised apps put around copied text, never reorder an
+ * address's letters and follow the in-place rule (break4 H2: refusing them refused those copies).
  */
-const REORDERING = /[\u202a\u202b\u202d\u202e\u2066-\u2068]/;
+const REORDERING = /[\u202b\u202e\u2067]/;
+/**
+ * The marks that reorder only the digits after them (break4 H1): the right-to-left mark, the
+ * Arabic letter mark and the first-strong isolate. `ceo@acme-`ALM`2-1`ALM`.com` is drawn
+ * ceo@acme-1-2.com, `RLM`24_7@y.com` 7_24@y.com; before a letter they draw in place (Gmail and
+ * Naver put an RLM or LRM around addresses). A run holding one is shown when the first letter or
+ * digit after it on its line is a digit (`digitNext`).
+ */
+const BEFORE_DIGITS = /[\u061c\u200f\u2068]/;
+/** The first letter or digit of a text, or a line break. */
+const LETTER_DIGIT_OR_LINE = /[\p{L}\p{N}\n\r\u0085\u2028\u2029]/u;
+/**
+ * For each part after a run (`text.split(INVISIBLE)`'s parts but the first): whether the first
+ * letter or digit after the run on its line is a digit. One pass from the end.
+ */
+function digitNext(parts: string[]): boolean[] {
+  const out = new Array<boolean>(parts.length);
+  let later = false;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const found = LETTER_DIGIT_OR_LINE.exec(parts[i]!)?.[0];
+    later = found === undefined ? later : /\p{N}/u.test(found);
+    out[i] = later;
+  }
+  return out;
+}
 /** Where a word ends for `invisibleMarks`: a space, a separator, or one of `<>"()`. */
 const endsWord = (c: string) =>
   isSpace(c.charCodeAt(0)) || isSeparator(c.charCodeAt(0)) || '<>"()'.includes(c);
@@ -109,13 +134,15 @@ export const SHOWN_MARK = '\u2423';
  * address and no name, so a run after the `@` can only be a wrap: dropped (F8); before the `@` the
  * rule above holds as outside (`<Bob␣bob@x.com>`, G3).
  * A run of them, of any kinds, is read as one; a run holding a mark that reorders what is drawn
- * (`REORDERING`, G7) is always shown, wherever it stands. One pass: the word before each run is
- * carried from part to part (`lastWord`), never searched for again; each part is read up to its
- * first word end once.
+ * (`REORDERING`, G7) is always shown, wherever it stands, and one holding a mark that reverses the
+ * digits after it (`BEFORE_DIGITS`, H1) when a digit comes next. One pass: the word before each
+ * run is carried from part to part (`lastWord`), never searched for again; each part is read up
+ * to its first word end once (and `digitNext` reads each part once more, from the end).
  */
 function invisibleMarks(text: string): string {
   const [first, ...parts] = text.split(INVISIBLE);
   const runs = text.match(INVISIBLE_RUNS) ?? [];
+  const digits = digitNext(parts);
   const out = [first!];
   let start = wordStart(first!);
   let word = lastWord('', first!, start);
@@ -139,8 +166,11 @@ function invisibleMarks(text: string): string {
     if (pending >= 0 && next.includes('@')) out[pending] = SHOWN_MARK;
     if (end < part.length || next.includes('@')) pending = -1;
     let joint = '';
-    // a mark that can reorder what the box draws: shown wherever it is (G7)
-    if (REORDERING.test(runs[index]!)) joint = SHOWN_MARK;
+    // a mark that can reorder what the box draws: shown wherever it is (G7), or before digits (H1)
+    const run = runs[index]!;
+    if (REORDERING.test(run) || (digits[index] && BEFORE_DIGITS.test(run))) joint = SHOWN_MARK;
+    // after a chip's `>`, a `-`, `+` or `_` would begin a stranger's address (H6, as G6)
+    else if (afterBracket && /^[-+_]/.test(part)) joint = SHOWN_MARK;
     // in a bracket, after its `@` (before it, the F1 rule below holds as outside: G3)
     else if (inBracket && address?.includes('@')) joint = '';
     else if ((whole || afterBracket) && !/^[.-]/.test(part)) {
