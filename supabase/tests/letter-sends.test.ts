@@ -5,7 +5,7 @@
 // runs are support/letters.ts's.
 import { randomUUID } from 'node:crypto';
 import { DeleteEmailIdentityCommand } from '@aws-sdk/client-sesv2';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCAL_AWS } from '../local/config.ts';
 import { NOTION_PAGE_URL } from '../local/providers/pages/fixtures.ts';
 import {
@@ -17,6 +17,8 @@ import {
 import { callFunction, newUser, sql, stack } from './support/clients.ts';
 import { eventually, inbox, mailbox, sesClient } from './support/providers.ts';
 import * as letters from './support/letters.ts';
+import { recordingClient, SEND_CHECK_CALLS, useFunctionEnv } from './support/function-calls.ts';
+import { reserveSend } from '../functions/_shared/letter/send.ts';
 
 const { savedLetterOwner } = letters;
 
@@ -585,5 +587,27 @@ describe('sending', () => {
         )
       ).json.error?.message,
     ).toBe('No such group');
+  });
+});
+
+describe('the calls a send makes (send-letter’s code run here)', () => {
+  beforeAll(useFunctionEnv);
+  afterAll(() => {
+    vi.unstubAllGlobals();
+    vi.unstubAllEnvs();
+  });
+
+  it('reads the letter block with its private row, the stored letter in it, once', async () => {
+    const o = await savedLetterOwner();
+    const { db, calls } = recordingClient();
+    const input = { ownerId: o.owner.id, blockId: o.blockId, group: null, register: false };
+    const sent = await reserveSend({ ...input, emails: [inbox('calls')] }, db);
+    expect(sent).toMatchObject({ reservedCount: 1, skippedCount: 0 });
+    // before: block_private read a second time for the check (6 calls)
+    expect(calls.map((c) => c.call).sort()).toEqual([
+      ...SEND_CHECK_CALLS,
+      'POST rpc/reserve_letter',
+    ]);
+    expect(calls.find((c) => c.call === 'GET blocks')!.select).toMatch(/\bletter\b/);
   });
 });

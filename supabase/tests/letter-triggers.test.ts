@@ -4,7 +4,7 @@
 // automatic send. Hostile cases: someone else's letter, a response sent again, an unpaid owner,
 // an unsubscribed address, the provider down.
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NOTION_PAGE_URL } from '../local/providers/pages/fixtures.ts';
 import { DELIVERY_SKIP_REASONS, LETTER_MESSAGES } from '@reaction-blocks/contracts/letters';
 import { callFunction, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
@@ -12,6 +12,15 @@ import { callWorker } from './support/worker.ts';
 import { eventually, inbox, mailbox, sesControl } from './support/providers.ts';
 import { createBlock } from './support/drafts.ts';
 import { answerLink, confirmationMail, emailForm, preconfirm, tokenOf } from './support/consent.ts';
+import {
+  recordingClient,
+  SEND_CHECK_CALLS,
+  useFunctionEnv,
+  type RestCall,
+} from './support/function-calls.ts';
+import type { ClaimedJob } from '../functions/_shared/claimed-job.ts';
+import { letterTriggerHandler } from '../functions/_shared/letter/trigger-jobs.ts';
+import { sesMailer } from '../functions/_shared/mail.ts';
 
 const runWorker = () => callWorker();
 
@@ -546,5 +555,89 @@ describe('a letter a form sends by itself', () => {
     });
     for (let i = 0; i < 2; i++) await runWorker();
     expect(await mailbox(to)).toEqual([]);
+  });
+});
+
+describe('the calls a response’s letter makes (the worker’s code run here)', () => {
+  beforeAll(useFunctionEnv);
+  afterAll(() => {
+    vi.unstubAllGlobals();
+    vi.unstubAllEnvs();
+  });
+
+  /** A letter.trigger job of the response, held as the worker's claim holds it (running). */
+  async function claimed(s: Setup, responseId: string, n: number): Promise<ClaimedJob> {
+    const [job] = await sql<ClaimedJob>(
+      `insert into private.jobs (kind, payload, dedupe_key, status, attempts, locked_until)
+       values ('letter.trigger',
+               jsonb_build_object('response_id', $1::text, 'question_id', $2::text,
+                                  'form_block_id', $3::text, 'letter_block_id', $4::text,
+                                  'owner_id', $5::text),
+               'calls:' || $1 || ':' || $6, 'running', 1, now() + interval '1 hour')
+       returning id, kind, payload, attempts, max_attempts, group_key, created_at`,
+      [responseId, s.questionId, s.formId, s.letterId, s.owner.id, n],
+    );
+    return job!;
+  }
+
+  /** One batch of the handler with a client that records its calls: the outcome and the calls. */
+  async function prepared(job: ClaimedJob) {
+    const { db, calls } = recordingClient();
+    const [outcome] = await letterTriggerHandler.prepare([job], { db, mailer: sesMailer() });
+    await sql(`update private.jobs set status = 'done', finished_at = now() where id = $1`, [
+      job.id,
+    ]);
+    return { outcome, calls: calls.map((c) => c.call).sort(), reads: calls };
+  }
+
+  /** Reserved by this batch, or by the stack's worker first (the response's own job): not skipped. */
+  const RESERVED = {
+    status: 'done',
+    result: expect.toSatisfy(
+      (r: Record<string, unknown>) =>
+        typeof r.delivery_id === 'string' ||
+        r.skipped === 'the letter already went to this address',
+    ),
+  };
+
+  /** For each read of the letter block: whether it took the stored letter too. */
+  const letterRead = (reads: RestCall[]) =>
+    reads.filter((r) => r.call === 'GET blocks').map((r) => /\bletter\b/.test(r.select ?? ''));
+
+  it('reads the letter block with its private row once; the stored model only when the letter changed', async () => {
+    const s = await formWithLetter();
+    const calls = [...SEND_CHECK_CALLS, 'POST rpc/reserve_trigger_letter'];
+    // before: a second read of block_private for the check (6 calls), the model in every batch
+    const first = await prepared(
+      await claimed(s, (await submit(s, inbox('calls-1'))).responseId, 1),
+    );
+    expect(first.outcome).toEqual(RESERVED);
+    expect(first.calls).toEqual(calls);
+    expect(letterRead(first.reads)).toEqual([true]);
+    // the next response, in a batch of its own: the verdict of the letter as it was saved is known
+    const second = await prepared(
+      await claimed(s, (await submit(s, inbox('calls-2'))).responseId, 2),
+    );
+    expect(second.outcome).toEqual(RESERVED);
+    expect(second.calls).toEqual(calls);
+    expect(letterRead(second.reads)).toEqual([false]);
+    // changed since (a rule's refusal in it, as BRK-5's): read and checked again, and skipped
+    await sql(
+      `update public.block_private
+          set letter = jsonb_set(letter, '{blocks}', (letter -> 'blocks') || $2::jsonb)
+        where block_id = $1`,
+      [
+        s.letterId,
+        JSON.stringify([{ id: 'old', type: 'image', src: 'https://u:p@x.example/a.png' }]),
+      ],
+    );
+    const third = await prepared(
+      await claimed(s, (await submit(s, inbox('calls-3'))).responseId, 3),
+    );
+    expect(third.outcome).toEqual({
+      status: 'done',
+      result: { skipped: LETTER_MESSAGES.saveLetterAgain },
+    });
+    expect(letterRead(third.reads)).toEqual([false, true]);
   });
 });

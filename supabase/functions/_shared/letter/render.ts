@@ -177,7 +177,9 @@ export function renderLetter(
  * action and image button the owner may add. A page that renders to more keeps its first blocks
  * that fit, and `cutAt` says how many (the workspace says it as it says a page cut at 400 parts):
  * before, such a page loaded, and every Save of it was refused. A letter within the limits is
- * rendered once; a longer one a few more times (a binary search over its blocks).
+ * rendered three times: twice without its blocks (its subject alone, and the longest subject with
+ * the longest call to action and image button: the room those take is the difference) and once
+ * whole; a longer one a few more times (a binary search over its blocks).
  */
 export function fitLetter(
   title: string,

@@ -1,10 +1,11 @@
 // send-letter and publish-letter: check the sender, reserve the send in one transaction
 // (public.reserve_letter: a publish, a delivery and a job per recipient, the quota), kick the
 // worker and answer at once with the reserved count; the mails go out at the worker's pace.
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { kickWorker } from '../background.ts';
 import { serviceClient } from '../clients.ts';
 import { dbError, HttpError, rpcError } from '../http.ts';
-import { ownLetterBlock, senderFor, storedLetterRefusal } from './calls.ts';
+import { letterToSend, senderFor } from './calls.ts';
 
 export interface ReserveInput {
   ownerId: string;
@@ -14,9 +15,9 @@ export interface ReserveInput {
   register: boolean;
 }
 
-export async function reserveSend(input: ReserveInput) {
-  const db = serviceClient();
-  const block = await ownLetterBlock(db, input.ownerId, input.blockId);
+export async function reserveSend(input: ReserveInput, db: SupabaseClient = serviceClient()) {
+  // the block, its sender's fields and the stored letter's verdict: one read
+  const { block, refusal } = await letterToSend(db, input.ownerId, input.blockId);
   const {
     data: profile,
     error: profileError,
@@ -31,7 +32,6 @@ export async function reserveSend(input: ReserveInput) {
     (profile as { name?: string } | null)?.name ?? '',
   );
   // the stored mail goes out only while the stored letter meets the rules save-letter checks
-  const refusal = await storedLetterRefusal(db, input.blockId);
   if (refusal) throw new HttpError(400, 'invalid_input', refusal);
   const { data, error, status } = await db.rpc('reserve_letter', {
     p_owner_id: input.ownerId,

@@ -12,7 +12,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { LETTER_MESSAGES } from '@reaction-blocks/contracts/letters';
 import { HttpError } from '../http.ts';
 import type { ClaimedJob, JobHandler, Outcome } from '../jobs.ts';
-import { ownLetterBlock, senderFor, storedLetterRefusal, type Sender } from './calls.ts';
+import { letterToSend, senderFor, type Sender } from './calls.ts';
 
 interface TriggerPayload {
   owner_id?: string;
@@ -33,9 +33,9 @@ async function senderOf(
   letterId: string,
 ): Promise<Sender | { skip: string }> {
   try {
-    const block = await ownLetterBlock(db, ownerId, letterId);
+    // one read; the stored model only when this process has not checked the letter as it is
+    const { block, refusal } = await letterToSend(db, ownerId, letterId, { reuseVerdict: true });
     // a letter never saved is reserve_trigger_letter's to name ('the letter has no content yet')
-    const refusal = await storedLetterRefusal(db, letterId);
     if (refusal && refusal !== LETTER_MESSAGES.saveLetterFirst) return { skip: refusal };
     const { data: profile } = await db
       .from('profiles')
