@@ -124,8 +124,11 @@ export async function likeAs(like: string, name: string) {
 
 /**
  * `write` while the workspace's Notion fails as `mode` (the fake's switch), until the block's
- * `index`th notion job is back in the queue with its error; then `meanwhile` with that job, Notion
- * still failing; answers the job.
+ * `index`th notion job is back in the queue with its error, held there (due in an hour: its retry
+ * comes when `rerunJobs` makes it due); then `meanwhile` with that job, Notion still failing;
+ * answers the job. Held, because the retry is due 5 s after the failure and the queue's own tick
+ * could take it before the steps the test puts before it (its rows written, its anchor changed),
+ * with Notion failing or not (flaky).
  */
 export async function failingOnce(
   ws: string,
@@ -140,8 +143,15 @@ export async function failingOnce(
     await write();
     await runWorker();
     const job = await eventually(async () => {
-      const job = (await notionJobs(blockId))[index];
-      return job?.status === 'queued' && job.attempts >= 1 && !!job.last_error && job;
+      const [job] = await sql<Awaited<ReturnType<typeof notionJobs>>[number]>(
+        `update private.jobs set run_at = now() + interval '1 hour'
+          where id = (select id from private.jobs where kind = 'notion' and payload ->> 'block_id' = $1
+                      order by id offset $2 limit 1)
+            and status = 'queued' and attempts >= 1 and last_error is not null
+          returning id, status, attempts, run_at, last_error, result`,
+        [blockId, index],
+      );
+      return job;
     });
     await meanwhile?.(job);
     return job;
