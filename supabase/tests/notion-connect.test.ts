@@ -3,7 +3,6 @@
 // set-notion-token), search, 401 (not granted, parked, released on reconnect), remove, and links
 // saved to what the current connection does not have (support/notion.ts).
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
@@ -375,64 +374,6 @@ describe('401 and remove', () => {
         200,
       );
       expect((await linkOf(like)).page).toBe(a.page);
-    });
-
-    it('links kept as typed before listed_id are written as Notion spells them (data step)', async () => {
-      const { owner, button, like, a } = await linkedBoth('notion-respell');
-      const other = await createBlock(owner, 'button');
-      // what save_block kept before 6b74bfc8: the id as sent; a listing of then had no spelling
-      const typedDs = a.ds.replaceAll('-', '').toUpperCase();
-      const typedPage = `  ${a.page.toUpperCase()}  `;
-      await sql(
-        `update public.block_private set notion_database = case block_id when $1 then $3 when $4 then 'db-1' end,
-           notion_page = case when block_id = $2 then $5 end where block_id in ($1, $2, $4)`,
-        [button, like, typedDs, other, typedPage],
-      );
-      await sql(
-        `insert into private.notion_last_pages (block_id, parent_id, page_id) values ($1, $2, 'p-1')`,
-        [like, typedPage],
-      );
-      await sql(
-        `insert into public.integration_notes (user_id, block_id, code) values ($1, $2, 'column_type')`,
-        [owner.id, button],
-      );
-      await sql('update private.notion_listed set listed_id = null where object_id = $1', [
-        a.page.replaceAll('-', ''),
-      ]);
-      const respell = readFileSync(
-        new URL(
-          '../migrations/20261129090000_notion_links_as_notion_spells_them.sql',
-          import.meta.url,
-        ),
-        'utf8',
-      );
-      await sql(respell);
-      expect(await linkOf(button)).toEqual({ db: a.ds, page: null });
-      expect(await linkOf(like)).toEqual({ db: null, page: a.page });
-      // not a Notion id: left as it is (the worker's first write says it is gone)
-      expect((await linkOf(other)).db).toBe('db-1');
-      // the like's retry anchor follows its page; the block's note stays (same target)
-      const anchor = 'select parent_id from private.notion_last_pages where block_id = $1';
-      expect(await sql(anchor, [like])).toEqual([{ parent_id: a.page }]);
-      const { data: shown } = await owner.client.from('integration_notes').select('code');
-      expect(shown).toEqual([{ code: 'column_type' }]);
-      // the listing with no spelling is given Notion's (BRK-7: it was forgotten, and a copy made
-      // before the section listed again lost its link); the other stays as it was
-      const listed = await sql<{ listed_id: string | null }>(
-        `select l.listed_id from private.notion_listed l
-           join public.integrations i on i.id = l.integration_id where i.user_id = $1`,
-        [owner.id],
-      );
-      expect(listed.map((l) => l.listed_id)).toContain(a.ds);
-      expect(listed.map((l) => l.listed_id)).toContain(a.page);
-      expect(listed.map((l) => l.listed_id)).not.toContain(null);
-      const { data: copy, error } = await owner.client.rpc('duplicate_block', { p_block_id: like });
-      expect(error).toBeNull();
-      const copyId = (copy as { id: string }).id;
-      expect(await linkOf(copyId)).toEqual({ db: null, page: a.page });
-      // a second run changes nothing
-      await sql(respell);
-      expect(await linkOf(button)).toEqual({ db: a.ds, page: null });
     });
 
     it('no connection still says connect first; clients cannot keep a listing', async () => {

@@ -1,9 +1,10 @@
--- Baseline (nineteenth squash): every migration up to 20261129065638 squashed into one, made of the
+-- Baseline (twentieth squash): every migration up to 20261129120906 squashed into one, made of the
 -- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the eighteenth baseline (20261129033422), its schedules and the
--- 2 migrations of 2026-11-29 that followed them (both generated); its version is the newest
--- one's, so a project that applied them all already has it (docs/data-model.md, "Migrations",
--- says what such a project does). The schedules are in the next migration.
+-- file after file. It replaces the nineteenth baseline (20261129065638), its schedules and the 3
+-- migrations of 2026-11-29 that followed them (2 generated, one a hand-written data step with
+-- nothing to fix in a database built from this one); its version is the newest one's, so a project
+-- that applied them all already has it (docs/data-model.md, "Migrations", says what such a project
+-- does). The schedules are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
 -- =============================================================================================
@@ -922,7 +923,11 @@ begin
           else 'response_id' end,
         mail_from = s.mail_from,
         mail_name = s.mail_name, mail_html = s.mail_html, template_mode = s.template_mode,
-        brunch_profile_page = s.brunch_profile_page, publish_mode = s.publish_mode
+        brunch_profile_page = s.brunch_profile_page, publish_mode = s.publish_mode,
+        -- a letter's copy is the whole letter: the model the workspace edits and send-letter
+        -- checks, the subject, the text part and the page address with the mail
+        mail_title = s.mail_title, mail_text = s.mail_text, page_url = s.page_url,
+        letter = s.letter
     from public.block_private s
     where s.block_id = v_src.id and d.block_id = v_new.id;
 
@@ -8957,25 +8962,10 @@ $$;
 revoke execute on function private.notion_id(text) from public;
 grant execute on function private.notion_id(text) to service_role;
 
--- Whether the owner's current Notion connection listed `p_object_id` as a `p_object`
--- (data_source | page) in the workspace its token is for.
-create function private.notion_listed_by(p_user_id uuid, p_object_id text, p_object text)
-returns boolean language sql stable set search_path = '' as $$
-  select exists (
-    select 1
-    from public.integrations i
-      join private.integration_tokens t on t.integration_id = i.id
-      join private.notion_listed l on l.integration_id = i.id
-    where i.user_id = p_user_id and i.provider = 'notion'
-      and l.object_id = private.notion_id(p_object_id) and l.object = p_object
-      and l.workspace_id = coalesce(t.token_data ->> 'workspace_id', ''));
-$$;
-revoke execute on function private.notion_listed_by(uuid, text, text) from public;
-grant execute on function private.notion_listed_by(uuid, text, text) to service_role;
-
--- The id `p_object_id` as the owner's current connection listed it (Notion's spelling), or null
--- when it did not list it (private.notion_listed_by). A block is linked with this spelling, so
--- the dashboard finds its link among the listed objects and Notion gets the id it answered.
+-- The id `p_object_id` as the owner's current connection listed it as a `p_object` (data_source |
+-- page) in the workspace its token is for (Notion's spelling), or null when it did not list it.
+-- A block is linked with this spelling, so the dashboard finds its link among the listed objects
+-- and Notion gets the id it answered.
 create function private.notion_listed_id(p_user_id uuid, p_object_id text, p_object text)
 returns text language sql stable set search_path = '' as $$
   select coalesce(l.listed_id, btrim(p_object_id))
