@@ -9,7 +9,6 @@
 // address and send, the letter job's dedupe key), so a worker that dies after it and before the
 // outcome is recorded only makes the next run answer "already went to this address".
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { LETTER_MESSAGES } from '@reaction-blocks/contracts/letters';
 import { HttpError } from '../http.ts';
 import type { ClaimedJob, JobHandler, Outcome } from '../jobs.ts';
 import { letterToSend, senderFor, type Sender } from './calls.ts';
@@ -35,8 +34,11 @@ async function senderOf(
   try {
     // one read; the stored model only when this process has not checked the letter as it is
     const { block, refusal } = await letterToSend(db, ownerId, letterId, { reuseVerdict: true });
-    // a letter never saved is reserve_trigger_letter's to name ('the letter has no content yet')
-    if (refusal && refusal !== LETTER_MESSAGES.saveLetterFirst) return { skip: refusal };
+    // a letter with no stored model (never saved, or a copy made before 20261129120906 that
+    // holds an old mail) is skipped as send-letter refuses it: its mail was never checked by
+    // today's rules (break5 F1: such a copy's mail went out with an image address holding a
+    // user name and password)
+    if (refusal) return { skip: refusal };
     const { data: profile } = await db
       .from('profiles')
       .select('name')
