@@ -19,6 +19,7 @@ import {
   type CronFields,
   type Schedule,
 } from '../local/background/schedule.ts';
+import { startNet } from '../local/background/net.ts';
 import { anonClient, newUser, serviceClient, sql, sqlValue, stack } from './support/clients.ts';
 import { eventually } from './support/providers.ts';
 
@@ -668,6 +669,15 @@ describe('pg_net stand-in', () => {
     } finally {
       await client.end();
     }
+  });
+
+  it('a worker starting reads the queue once its client is there (flaky2)', async () => {
+    const lines: string[] = [];
+    const worker = await startNet({ databaseUrl: stack().dbUrl, log: (l) => lines.push(l) });
+    await worker.close();
+    // the wake-up of its connect read the queue before its client was assigned: "could not
+    // read net.http_request_queue: Cannot access 'db' before initialization"
+    expect(lines.filter((l) => l.includes('before initialization'))).toEqual([]);
   });
 
   it('net.check_worker_is_up finds the local worker', async () => {

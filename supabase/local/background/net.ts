@@ -38,9 +38,14 @@ export async function startNet(opts: NetWorkerOptions): Promise<BackgroundWorker
   const stopping = new AbortController();
   let installed = false;
   let closed = false;
+  // the listener wakes the worker as it connects, before `db` below is assigned: that wake-up is
+  // passed over, and the first pass runs once `db` is there (as cron.ts's reload); it used to
+  // fail ("Cannot access 'db' before initialization"), and what was queued before the start
+  // waited for the 10-second poll
+  let ready = false;
   let lastPurge = 0;
 
-  const drain = coalesced(takeQueued, () => closed);
+  const drain = coalesced(takeQueued, () => !ready || closed);
 
   const db = await Listener.start(opts, {
     // net.check_worker_is_up() looks for this name
@@ -48,6 +53,8 @@ export async function startNet(opts: NetWorkerOptions): Promise<BackgroundWorker
     channels: [CHANNEL],
     onWake: () => drain(),
   });
+  ready = true;
+  drain();
   const poll = setInterval(() => drain(), POLL_MS);
 
   /**
