@@ -129,7 +129,7 @@ export function storedLetterRefusal(row: StoredLetter | null): string | null {
  * tens of milliseconds to a few hundred (docs/benchmarks.md, "Checking a stored letter"), and a
  * form's automatic letter is checked for every response; the verdict is reused for the letter as
  * it was checked and never for another. A new deploy is a new process: a rule changed there
- * checks every letter again. Bounded: the least recently checked letter goes first.
+ * checks every letter again. Bounded: the least recently used verdict goes first.
  */
 const verdicts = new Map<string, { updatedAt: string; refusal: string | null }>();
 const MAX_VERDICTS = 1000;
