@@ -62,10 +62,18 @@ $$;
 revoke execute on function private.free_shard(text, integer, integer) from public;
 
 -- Adds to a block's counters: on the row when no other write holds it, else on a delta row of a
--- shard no other write holds (never waits for another visitor's write).
+-- shard no other write holds (never waits for another visitor's write). One visitor write at a
+-- time may take the row (a transaction lock tried, never waited for): SKIP LOCKED alone did not
+-- keep two from waiting on each other, since a locker that finds the row updated by an open write
+-- waits for it while holding the row's tuple lock, which that write may then want (a deadlock
+-- under a like storm on one block, storm.test).
 create function private.bump_block_counts(p_block_id uuid, p_responses integer, p_new integer, p_likes integer)
 returns void language plpgsql set search_path = '' as $$
 begin
+  if not pg_try_advisory_xact_lock(hashtext('block_count_row:' || p_block_id), 0) then
+    perform private.bump_block_deltas(p_block_id, p_responses, p_new, p_likes);
+    return;
+  end if;
   update public.blocks
     set response_count = greatest(response_count + p_responses, 0),
         new_response_count = greatest(new_response_count + p_new, 0),
@@ -77,6 +85,15 @@ begin
     return;
   end if;
   -- busy, short of a decrement, or gone (the block's delete cascading here)
+  perform private.bump_block_deltas(p_block_id, p_responses, p_new, p_likes);
+end;
+$$;
+revoke execute on function private.bump_block_counts(uuid, integer, integer, integer) from public;
+
+-- Adds to a block's counters on a delta row of a shard no other write holds (bump_block_counts).
+create function private.bump_block_deltas(p_block_id uuid, p_responses integer, p_new integer, p_likes integer)
+returns void language plpgsql set search_path = '' as $$
+begin
   insert into private.block_count_deltas as d (block_id, shard, response_count, new_response_count, like_count)
     select b.id, private.free_shard('block_count_deltas:' || p_block_id, pg_backend_pid() % 32, 32),
            p_responses, p_new, p_likes
@@ -87,7 +104,7 @@ begin
           like_count = d.like_count + excluded.like_count;
 end;
 $$;
-revoke execute on function private.bump_block_counts(uuid, integer, integer, integer) from public;
+revoke execute on function private.bump_block_deltas(uuid, integer, integer, integer) from public;
 
 -- The block with its exact counters: the row's plus the deltas not folded yet (one probe of an
 -- index that is empty for a block nobody is writing to at the moment).
