@@ -133,22 +133,25 @@ revoke execute on function private.with_live_counts(public.blocks) from public;
 create function private.bump_option_counts(p_block_id uuid, p_option_ids uuid[], p_delta integer)
 returns void language plpgsql set search_path = '' as $$
 declare
-  v_done uuid[];
+  v_done uuid[] := '{}';
 begin
   if coalesce(cardinality(p_option_ids), 0) = 0 or p_delta = 0 then
     return;
   end if;
-  with free as (
-    select o.id from public.options o
-    where o.id = any (p_option_ids) and o.block_id = p_block_id
-    order by o.id
-    for no key update skip locked
-  ), bumped as (
-    update public.options o set response_count = o.response_count + p_delta
-      from free f where o.id = f.id and o.response_count + p_delta >= 0
-      returning o.id
-  )
-  select coalesce(array_agg(id), '{}') into v_done from bumped;
+  -- one write at a time takes a block's option rows, as bump_block_counts' row; the others: deltas
+  if pg_try_advisory_xact_lock(hashtext('option_count_rows:' || p_block_id), 0) then
+    with free as (
+      select o.id from public.options o
+      where o.id = any (p_option_ids) and o.block_id = p_block_id
+      order by o.id
+      for no key update skip locked
+    ), bumped as (
+      update public.options o set response_count = o.response_count + p_delta
+        from free f where o.id = f.id and o.response_count + p_delta >= 0
+        returning o.id
+    )
+    select coalesce(array_agg(id), '{}') into v_done from bumped;
+  end if;
   if cardinality(v_done) = cardinality(p_option_ids) then
     return;
   end if;
@@ -190,16 +193,19 @@ end;
 $$;
 revoke execute on function private.blocks_reset_new_deltas() from public;
 
--- Moves an audience group's count: the group row when free, else a delta row of a free shard.
+-- Moves an audience group's count: the group row when free and no other write is taking it (one
+-- at a time, as bump_block_counts' row), else a delta row of a free shard.
 create or replace function private.bump_audience_group(p_user_id uuid, p_name text, p_delta integer)
 returns void language plpgsql set search_path = '' as $$
 begin
-  update public.audience_groups set count = count + p_delta
-    where id = (select id from public.audience_groups
-                where user_id = p_user_id and name = p_name for no key update skip locked)
-      and count + p_delta >= 0;
-  if found then
-    return;
+  if pg_try_advisory_xact_lock(hashtext('audience_group_row:' || p_user_id || '/' || p_name), 0) then
+    update public.audience_groups set count = count + p_delta
+      where id = (select id from public.audience_groups
+                  where user_id = p_user_id and name = p_name for no key update skip locked)
+        and count + p_delta >= 0;
+    if found then
+      return;
+    end if;
   end if;
   insert into private.audience_group_deltas as d (group_id, shard, delta)
     select g.id, private.free_shard('audience_group_deltas:' || g.id, pg_backend_pid() % 32, 32), p_delta
@@ -269,10 +275,13 @@ $$;
 revoke execute on function private.fold_deltas(regclass, regclass, text, jsonb) from public;
 
 -- Folds the deltas into the rows: the blocks, groups and options nobody holds, their delta rows
--- nobody holds (SKIP LOCKED throughout: never waits for a visitor, never deadlocks with one: a visitor
--- holds a delta row only while it does not wait for its block or group). Every 5 seconds.
+-- nobody holds (SKIP LOCKED throughout). SKIP LOCKED still waits for a row's newer version that an
+-- open write holds (the chain of updated versions is followed, then waited for), so the fold gives
+-- up after 100 ms of any wait, never a visitor: a fold and a visitor waiting on each other end
+-- with the fold's lock timeout, long before the 1 s deadlock check, and the next fold, 5 seconds
+-- later, takes what this one left. Every 5 seconds.
 create function private.fold_counters()
-returns integer language plpgsql set search_path = '' as $$
+returns integer language plpgsql set search_path = '' set lock_timeout = '100ms' as $$
 declare
   v_blocks integer;
   v_groups integer;

@@ -343,6 +343,107 @@ describe("one popular form or A/B: a submit does not wait for another's option c
   });
 });
 
+describe('one write at a time takes a counted row; the others write beside it', () => {
+  // SKIP LOCKED alone let two visitor writes of one row wait on each other: a locker that finds
+  // the row updated by an open write waits for that write while holding the row's tuple lock,
+  // which the write may then want (a deadlock under a like storm on one block). A write takes a
+  // block's row, its options' rows or a group's row only with the row's turn, a transaction lock
+  // tried and never waited for. Here another session holds the turn while the row itself is free.
+  async function counted() {
+    const { owner, ids } = await ownerWithBlocks('ab');
+    const [option] = await sql<{ id: string }>(
+      'select id from public.options where block_id = $1 order by index limit 1',
+      [ids[0]],
+    );
+    await sql("insert into public.audience_groups (user_id, name) values ($1, 'Friends')", [
+      owner.id,
+    ]);
+    return { owner: owner.id, block: ids[0]!, option: option!.id };
+  }
+  type Counted = Awaited<ReturnType<typeof counted>>;
+  /** A counted row's stored count and the sum of its delta rows: `of` names the table and its row. */
+  const countOf = (stored: string, deltas: string, delta: string, key: string, of: string) =>
+    `select t.${stored} as stored,
+            (select coalesce(sum(d.${delta}), 0)::int from private.${deltas} d where d.${key} = t.id) as beside
+     from ${of}`;
+  const rows: Array<{
+    row: string;
+    turn: (c: Counted) => string;
+    bump: (c: Counted) => [string, unknown[]];
+    state: (c: Counted) => [string, unknown[]];
+  }> = [
+    {
+      row: "a block's counters",
+      turn: (c) => `block_count_row:${c.block}`,
+      bump: (c) => ['select private.bump_block_counts($1, 1, 1, 1)', [c.block]],
+      state: (c) => [
+        countOf(
+          'like_count',
+          'block_count_deltas',
+          'like_count',
+          'block_id',
+          'public.blocks t where t.id = $1',
+        ),
+        [c.block],
+      ],
+    },
+    {
+      row: "a block's options",
+      turn: (c) => `option_count_rows:${c.block}`,
+      bump: (c) => [
+        'select private.bump_option_counts($1, array[$2]::uuid[], 1)',
+        [c.block, c.option],
+      ],
+      state: (c) => [
+        countOf(
+          'response_count',
+          'option_count_deltas',
+          'delta',
+          'option_id',
+          'public.options t where t.id = $1',
+        ),
+        [c.option],
+      ],
+    },
+    {
+      row: "an owner's audience group",
+      turn: (c) => `audience_group_row:${c.owner}/Friends`,
+      bump: (c) => ["select private.bump_audience_group($1, 'Friends', 1)", [c.owner]],
+      state: (c) => [
+        countOf(
+          'count',
+          'audience_group_deltas',
+          'delta',
+          'group_id',
+          "public.audience_groups t where t.user_id = $1 and t.name = 'Friends'",
+        ),
+        [c.owner],
+      ],
+    },
+  ];
+
+  it.each(rows)('$row: beside the row while another write has its turn, exact after', async (r) => {
+    const c = await counted();
+    const holder = await session();
+    await holder.query('begin');
+    await holder.query('select pg_advisory_xact_lock(hashtext($1), 0)', [r.turn(c)]);
+    // the write and its read in one open transaction, so no fold can move what it wrote
+    const writer = await session();
+    const bumpAndRead = async () => {
+      await writer.query('begin');
+      await writer.query(...r.bump(c));
+      const { rows: state } = await writer.query<{ stored: number; beside: number }>(...r.state(c));
+      await writer.query('commit');
+      return state[0];
+    };
+    expect(await bumpAndRead()).toEqual({ stored: 0, beside: 1 });
+    await holder.query('commit');
+    // the turn is free again: the next write counts too (on the row, or beside it while a fold holds it)
+    const after = await bumpAndRead();
+    expect(after!.stored + after!.beside).toBe(2);
+  });
+});
+
 describe("a rate-limit shard one visitor's write holds is not waited for", () => {
   it('two likes on one block by visitors whose uids hash to the same shard', async () => {
     const { ids } = await ownerWithBlocks('like');
