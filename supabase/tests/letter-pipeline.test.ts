@@ -17,6 +17,7 @@ import {
   brunchToBlocks,
   typedreamToBlocks,
 } from '../functions/_shared/letter/html-source.ts';
+import { loadLetter, type LoadDeps } from '../functions/_shared/letter/load.ts';
 import { clip, codePieces, pieces } from '../functions/_shared/letter/model.ts';
 import { notionToBlocks } from '../functions/_shared/letter/notion.ts';
 import {
@@ -43,6 +44,7 @@ import {
   NOTION_LISTS_PAGE_ID,
   NOTION_PAGE_ID,
   notionBlocks,
+  png,
   TYPEDREAM_HTML,
 } from '../local/providers/pages/fixtures.ts';
 import { XSS_PAYLOADS } from './support/xss-payloads.ts';
@@ -84,6 +86,41 @@ const page =
     });
 const moved = (location: string) => () =>
   new Response(null, { status: 302, headers: { location } });
+
+/** A Typedream page's address, and the address of its own images (copied: a mode's host). */
+const PAGE = 'https://reaction-demo.typedream.app/';
+const OWN = 'https://api.typedream.com/v0/document/public';
+
+/** Load deps that answer `page` for PAGE and a small PNG for any of OWN's images. */
+function pageDeps(html: string, longer = '') {
+  const stored: string[] = [];
+  const guard = deps({});
+  const answer = guard.fetch;
+  guard.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+    const url = String(input);
+    if (url === PAGE) return page(html)();
+    if (url.startsWith(`${OWN}/`)) {
+      guard.seen.push(url);
+      return new Response(new Uint8Array(png(4, 4, [1, 2, 3])), {
+        headers: { 'content-type': 'image/png' },
+      });
+    }
+    return answer(input, init);
+  }) as typeof fetch;
+  const loadDeps: LoadDeps & { guard: typeof guard } = {
+    guard,
+    notionApiBaseUrl: 'https://notion.invalid/api/v3',
+    async storeImage(_bytes, _type, name) {
+      stored.push(name);
+      return `https://storage.example/${longer}${stored.length}/${name}`;
+    },
+  };
+  return { deps: loadDeps, stored };
+}
+
+/** The image fetches a pageDeps made. */
+const imageFetches = (d: { guard: { seen: string[] } }) =>
+  d.guard.seen.filter((u) => u.startsWith(`${OWN}/`));
 
 describe('the SSRF guard', () => {
   it('fetches an allowed https page', async () => {
@@ -577,6 +614,55 @@ describe('sources on the fixture pages', () => {
       rendered: renderLetter('Long', short),
       cutAt: null,
     });
+  });
+
+  it('a page cut for size has only its kept parts’ images copied', async () => {
+    // 70 paragraphs of 5,000 characters (past the text part's limit), one of the page's own
+    // images after every tenth: before, all 7 were fetched and stored, then the cut dropped some
+    const html = `<html><head><title>Long</title></head><body><main>${Array.from(
+      { length: 70 },
+      (_, i) =>
+        `<p>${i} ${'x'.repeat(4990)}</p>` + (i % 10 === 9 ? `<img src="${OWN}/i${i}.png">` : ''),
+    ).join('')}</main></body></html>`;
+    const { deps, stored } = pageDeps(html);
+    const l = await loadLetter('typedream', new URL(PAGE), deps);
+    const kept = l.model.blocks.length;
+    expect(l.leftOut.cutAt).toBe(kept);
+    const keptImages = l.model.blocks.filter((b) => b.type === 'image').length;
+    expect(keptImages).toBeGreaterThan(0);
+    expect(keptImages).toBeLessThan(7);
+    expect(imageFetches(deps)).toHaveLength(keptImages);
+    expect(stored).toHaveLength(keptImages);
+    expect(l.rendered).toEqual(renderLetter('Long', l.model));
+  });
+
+  it('a kept image whose copy’s address is longer than its source’s: the copied letter is checked again and fits', async () => {
+    // 40 of the page's own images (short addresses), then paragraphs of code marks, each mark
+    // about 150 characters of mail HTML for one of text: the HTML is what runs out. The copies'
+    // addresses are 1,900 characters longer, 76,000 more of HTML and model in all
+    const codes = `<p>${'<code>c</code> '.repeat(150)}</p>`.repeat(60);
+    const images = Array.from({ length: 40 }, (_, i) => `<img src="${OWN}/i${i}.png">`).join('');
+    const html = `<html><head><title>Long</title></head><body><main>${images}${codes}</main></body></html>`;
+    const { deps, stored } = pageDeps(html, 'l'.repeat(1900));
+    const l = await loadLetter('typedream', new URL(PAGE), deps);
+    const source = typedreamToBlocks(html, new URL(PAGE)).blocks;
+    const before = fitLetter('Long', { ...l.model, blocks: source });
+    expect(before.cutAt).toBeGreaterThan(40);
+    // cut before the copies were made: all 40 images kept and copied once
+    expect(stored).toHaveLength(40);
+    expect(imageFetches(deps)).toHaveLength(40);
+    // with the copies' addresses the first cut no longer fits, so the letter ends earlier
+    expect(l.leftOut.cutAt).toBe(l.model.blocks.length);
+    expect(l.model.blocks.length).toBeLessThan(before.cutAt!);
+    const most = {
+      ...l.model,
+      cta: { text: 'y'.repeat(LETTER_LIMITS.ctaText), link: `https://${'y'.repeat(1992)}` },
+      imageButton: { src: `https://${'y'.repeat(1992)}`, link: `https://${'y'.repeat(1992)}` },
+    };
+    const mail = renderLetter('y'.repeat(LETTER_LIMITS.title), most);
+    expect(mail.html.length).toBeLessThanOrEqual(LETTER_LIMITS.mailHtml);
+    expect(ZLetterModel.safeParse(most).success).toBe(true);
+    expect(l.rendered).toEqual(renderLetter('Long', l.model));
   });
 
   it('the same nesting from a page’s HTML (Typedream, Brunch): a <ul> in an <li> is not its text', () => {

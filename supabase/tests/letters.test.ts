@@ -17,6 +17,8 @@ import {
   NOTION_LONG_MAIL_PARAGRAPHS,
   NOTION_LONG_PAGE_URL,
   NOTION_PAGE_URL,
+  LONG_MAIL_IMAGE,
+  TYPEDREAM_LONG_MAIL_URL,
   TYPEDREAM_PAGE_URL,
   TYPEDREAM_TABLES_URL,
 } from '../local/providers/pages/fixtures.ts';
@@ -29,7 +31,7 @@ import {
 import { MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { anonClient, callFunction, newUser, sql, stack } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
-import { inbox, sesClient } from './support/providers.ts';
+import { fakeState, inbox, sesClient } from './support/providers.ts';
 import * as letters from './support/letters.ts';
 
 describe('page to letter', () => {
@@ -198,6 +200,29 @@ describe('page to letter', () => {
       cta: { text: 'Read on the site', link: 'https://example.com/more' },
     });
     expect(saved.status, JSON.stringify(saved.json.error)).toBe(200);
+  });
+
+  it('a page longer than one email has only its kept parts’ images fetched and copied', async () => {
+    const o = await letters.letterOwner('typedream_letter');
+    const asked = async () =>
+      (await fakeState<{ longMailImages: Record<string, number> }>('pages')).longMailImages;
+    const before = await asked();
+    const l = await letters.loaded(o, 'typedream', TYPEDREAM_LONG_MAIL_URL);
+    const kept = l.letter.blocks.length;
+    expect(l.leftOut).toEqual({ kinds: {}, cutAt: kept });
+    const images = l.letter.blocks.filter((b) => b.type === 'image') as Array<{ src: string }>;
+    expect(images.length).toBeGreaterThan(0);
+    expect(images.every((i) => i.src.includes('/letter-images/'))).toBe(true);
+    // before: all 7 of the page's images were fetched and stored, then the cut dropped 2
+    const after = await asked();
+    const fetched = Object.keys(after).filter((a) => after[a] !== before[a]);
+    expect(fetched.sort()).toEqual(
+      [10, 20, 30, 40, 50, 60, 70]
+        .slice(0, images.length)
+        .map((n) => `${LONG_MAIL_IMAGE}${n}.png`)
+        .sort(),
+    );
+    expect(images.length).toBeLessThan(7);
   });
 
   it('a Brunch article of the verified writer only; verify-brunch-id with the spec messages', async () => {

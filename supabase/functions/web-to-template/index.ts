@@ -1,8 +1,9 @@
 // webToTemplate: a public page of the letter's mode becomes the letter's block model and its
 // rendered mail (spec: data.html, data.message). notion: the page-chunk API; typedream and
 // brunch: the server-rendered page through the SSRF guard; brunch pages must be articles of the
-// block's verified writer. Images of the mode's hosts are copied to storage. Nothing is saved:
-// the workspace shows the result and Save (save-letter) stores it.
+// block's verified writer. A page longer than one email keeps its first parts that fit; the
+// images of the mode's hosts in those parts are copied to storage. Nothing is saved: the
+// workspace shows the result and Save (save-letter) stores it.
 import { serviceClient } from '../_shared/clients.ts';
 import { optionalEnv } from '../_shared/env.ts';
 import { ownerHandler, HttpError } from '../_shared/http.ts';
@@ -15,7 +16,6 @@ import {
 } from '@reaction-blocks/contracts/letters';
 import { ownLetterBlock } from '../_shared/letter/calls.ts';
 import { loadLetter, LoadError } from '../_shared/letter/load.ts';
-import { fitLetter } from '../_shared/letter/render.ts';
 import { imageOrigins, loadDeps } from '../_shared/letter/runtime.ts';
 
 /** LETTER_SAMPLE_URLS: `notion=https://...,typedream=https://...` (the load-sample button). */
@@ -41,7 +41,12 @@ Deno.serve(
     await limitOwnerCalls(user.id, 'web-to-template');
     let loaded;
     try {
-      loaded = await loadLetter(body.mode, checked.url, loadDeps(user.id));
+      // a page whose mail would be longer than one email keeps its first parts that fit, and
+      // says so (leftOut.cutAt), as a page longer than 400 parts does: else no Save of it could
+      // pass. Only the kept parts' images are copied.
+      loaded = await loadLetter(body.mode, checked.url, loadDeps(user.id), {
+        imageOrigins: imageOrigins(),
+      });
     } catch (err) {
       if (err instanceof LoadError) {
         console.warn('[web-to-template]', err.code, err.message);
@@ -49,22 +54,17 @@ Deno.serve(
       }
       throw err;
     }
-    // a page whose mail would be longer than one email keeps its first parts that fit, and
-    // says so (cutAt), as a page longer than 400 parts does: else no Save of it could pass
-    const { model, rendered, cutAt } = fitLetter(loaded.title, loaded.model, {
-      imageOrigins: imageOrigins(),
-    });
     return {
       status: true,
       message: '',
       pageUrl: checked.url.href,
       title: loaded.title,
-      letter: model,
-      html: rendered.html,
-      text: rendered.text,
+      letter: loaded.model,
+      html: loaded.rendered.html,
+      text: loaded.rendered.text,
       warnings: loaded.warnings,
       // what the page had that the letter does not carry, for the workspace to say
-      leftOut: cutAt === null ? loaded.leftOut : { ...loaded.leftOut, cutAt },
+      leftOut: loaded.leftOut,
     };
   }),
 );

@@ -1,7 +1,7 @@
 // Page to letter: one pipeline for the three sources.
 //   source (Notion's page-chunk API | a Brunch article | a Typedream page, fetched through the
-//   SSRF guard) -> the block model -> images copied somewhere lasting -> (render.ts) the 600 px
-//   table, CSS inlined, sanitised, text part.
+//   SSRF guard) -> the block model -> (render.ts) fitted within one email -> the kept parts'
+//   images copied somewhere lasting -> the 600 px table, CSS inlined, sanitised, text part.
 // Notion's image URLs are signed and expire within hours, and the other hosts may move or
 // block hot-linking, so the images of a mode's own hosts are copied (Supabase Storage); other
 // https images stay as they are (nothing is fetched from a host outside the mode's list).
@@ -20,6 +20,8 @@ import {
 } from './fetch-guard.ts';
 import { brunchToBlocks, typedreamToBlocks } from './html-source.ts';
 import { loadNotionPage } from './notion.ts';
+import { letterFitter, type RenderedLetter } from './render.ts';
+import type { LetterSanitizeOptions } from './sanitize-letter.ts';
 
 /** The hosts each mode's pages are fetched from (the Notion page itself is never fetched). */
 export const PAGE_HOSTS: Record<TLetterMode, readonly string[]> = {
@@ -139,12 +141,31 @@ export async function copyImages(
   return { blocks: out, warnings };
 }
 
-/** Loads a page of a mode as a letter model (images copied). */
+export interface LoadedLetter {
+  title: string;
+  /** The parts that fit in one email, their images copied. */
+  model: TLetterModel;
+  /** Its mail (HTML and text part), as fitLetter checked it. */
+  rendered: RenderedLetter;
+  warnings: string[];
+  /** What the page had that the letter does not carry; `cutAt` when the letter ends early. */
+  leftOut: TLeftOut;
+}
+
+/**
+ * Loads a page of a mode as a letter within one email. The fit comes before the copies, so a
+ * page too long for one email has only its kept parts' images fetched and stored (before, every
+ * image of the page was, then the parts after the cut were dropped). A copy's address is not the
+ * source's (longer or shorter), a copy that fails drops its image, and the sanitiser lets a
+ * storage address through that it did not before: the copied letter is checked again, and cut
+ * again in the rare case it no longer fits (then some copies were made for nothing).
+ */
 export async function loadLetter(
   mode: TLetterMode,
   pageUrl: URL,
   deps: LoadDeps,
-): Promise<{ title: string; model: TLetterModel; warnings: string[]; leftOut: TLeftOut }> {
+  opts: LetterSanitizeOptions = {},
+): Promise<LoadedLetter> {
   let loaded: { title: string; blocks: TLetterBlock[]; leftOut: TLeftOut };
   try {
     if (mode === 'notion') {
@@ -166,18 +187,29 @@ export async function loadLetter(
     throw new LoadError((err as Error).message, 'load_failed');
   }
   if (loaded.blocks.length === 0) throw new LoadError('the page has no content', 'empty_page');
-  const { blocks, warnings } = await copyImages(loaded.blocks, mode, deps);
+  // the title becomes the mail's subject, one line (ZSaveLetter refuses line breaks)
+  const title = loaded.title.replace(/\s+/g, ' ').trim();
+  const fit = letterFitter(title, opts);
+  const source: TLetterModel = {
+    version: 1,
+    source: { mode, url: pageUrl.href },
+    blocks: loaded.blocks,
+    cta: null,
+    imageButton: null,
+  };
+  const first = fit(source);
+  const { blocks, warnings } = await copyImages(first.model.blocks, mode, deps);
+  const unchanged =
+    blocks.length === first.model.blocks.length &&
+    blocks.every((block, i) => block === first.model.blocks[i]);
+  const fitted = unchanged ? first : fit({ ...first.model, blocks });
+  const cut = first.cutAt !== null || fitted.cutAt !== null;
   return {
-    // the title becomes the mail's subject, one line (ZSaveLetter refuses line breaks)
-    title: loaded.title.replace(/\s+/g, ' ').trim(),
-    model: {
-      version: 1,
-      source: { mode, url: pageUrl.href },
-      blocks,
-      cta: null,
-      imageButton: null,
-    },
+    title,
+    model: fitted.model,
+    rendered: fitted.rendered,
     warnings,
-    leftOut: loaded.leftOut,
+    // a letter cut for size says how many parts it kept, as a page cut at 400 parts does
+    leftOut: cut ? { ...loaded.leftOut, cutAt: fitted.model.blocks.length } : loaded.leftOut,
   };
 }

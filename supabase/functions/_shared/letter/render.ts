@@ -171,60 +171,84 @@ export function renderLetter(
   return { html, text: textOf(html) };
 }
 
+/** A letter fitted within one email: its first blocks that fit, and how many when it was cut. */
+export interface FittedLetter {
+  model: TLetterModel;
+  rendered: RenderedLetter;
+  /** The blocks kept when the letter was cut, else null. */
+  cutAt: number | null;
+}
+
 /**
  * A loaded letter within one email: its mail (LETTER_LIMITS.mailHtml, mailText) and its model
  * (modelChars) within what save-letter takes, with room kept for the longest subject, call to
  * action and image button the owner may add. A page that renders to more keeps its first blocks
  * that fit, and `cutAt` says how many (the workspace says it as it says a page cut at 400 parts):
- * before, such a page loaded, and every Save of it was refused. A letter within the limits is
- * rendered three times: twice without its blocks (its subject alone, and the longest subject with
- * the longest call to action and image button: the room those take is the difference) and once
- * whole; a longer one a few more times (a binary search over its blocks).
+ * before, such a page loaded, and every Save of it was refused. The room is measured once per
+ * fitter (two renders without blocks: the subject alone, and the longest subject with the longest
+ * call to action and image button; the room those take is the difference). A letter within the
+ * limits is then rendered once, whole; a longer one a few more times (a binary search over its
+ * blocks). `render` is a seam for tests that count the renders.
  */
+export function letterFitter(
+  title: string,
+  opts: LetterSanitizeOptions = {},
+  render: typeof renderLetter = renderLetter,
+): (model: TLetterModel) => FittedLetter {
+  let room: { html: number; text: number; model: number } | null = null;
+  const measureRoom = (model: TLetterModel) => {
+    // what the longest subject, call to action and image button add to a letter
+    const url = `https://${'x'.repeat(LETTER_LIMITS.url - 'https://'.length)}`;
+    const none = { ...model, blocks: [], cta: null, imageButton: null };
+    const plain = render(title, none, opts);
+    const roomy = {
+      ...none,
+      cta: { text: 'x'.repeat(LETTER_LIMITS.ctaText), link: url },
+      imageButton: { src: url, link: url },
+    };
+    const full = render('x'.repeat(LETTER_LIMITS.title), roomy, opts);
+    return {
+      html: full.html.length - plain.html.length,
+      text: full.text.length - plain.text.length,
+      model: JSON.stringify(roomy).length - JSON.stringify(none).length,
+    };
+  };
+  return (model) => {
+    const r = (room ??= measureRoom(model));
+    const within = (m: TLetterModel, rendered: RenderedLetter) =>
+      rendered.html.length + r.html <= LETTER_LIMITS.mailHtml &&
+      rendered.text.length + r.text <= LETTER_LIMITS.mailText &&
+      JSON.stringify(m).length + r.model <= LETTER_LIMITS.modelChars;
+    const rendered = render(title, model, opts);
+    if (within(model, rendered)) return { model, rendered, cutAt: null };
+    // the most blocks that fit: `fits` of them do, `over` do not
+    let fits = 0;
+    let over = model.blocks.length;
+    let best: { model: TLetterModel; rendered: RenderedLetter } | null = null;
+    while (over - fits > 1) {
+      const at = Math.floor((fits + over) / 2);
+      const part = { ...model, blocks: model.blocks.slice(0, at) };
+      const partRendered = render(title, part, opts);
+      if (within(part, partRendered)) {
+        fits = at;
+        best = { model: part, rendered: partRendered };
+      } else over = at;
+    }
+    best ??= {
+      model: { ...model, blocks: [] },
+      rendered: render(title, { ...model, blocks: [] }, opts),
+    };
+    return { ...best, cutAt: fits };
+  };
+}
+
+/** One letter fitted within one email (letterFitter, for a single model). */
 export function fitLetter(
   title: string,
   model: TLetterModel,
   opts: LetterSanitizeOptions = {},
-): { model: TLetterModel; rendered: RenderedLetter; cutAt: number | null } {
-  // what the longest subject, call to action and image button add to a letter
-  const url = `https://${'x'.repeat(LETTER_LIMITS.url - 'https://'.length)}`;
-  const none = { ...model, blocks: [], cta: null, imageButton: null };
-  const plain = renderLetter(title, none, opts);
-  const roomy = {
-    ...none,
-    cta: { text: 'x'.repeat(LETTER_LIMITS.ctaText), link: url },
-    imageButton: { src: url, link: url },
-  };
-  const full = renderLetter('x'.repeat(LETTER_LIMITS.title), roomy, opts);
-  const room = {
-    html: full.html.length - plain.html.length,
-    text: full.text.length - plain.text.length,
-    model: JSON.stringify(roomy).length - JSON.stringify(none).length,
-  };
-  const within = (m: TLetterModel, r: RenderedLetter) =>
-    r.html.length + room.html <= LETTER_LIMITS.mailHtml &&
-    r.text.length + room.text <= LETTER_LIMITS.mailText &&
-    JSON.stringify(m).length + room.model <= LETTER_LIMITS.modelChars;
-  const rendered = renderLetter(title, model, opts);
-  if (within(model, rendered)) return { model, rendered, cutAt: null };
-  // the most blocks that fit: `fits` of them do, `over` do not
-  let fits = 0;
-  let over = model.blocks.length;
-  let best: { model: TLetterModel; rendered: RenderedLetter } | null = null;
-  while (over - fits > 1) {
-    const at = Math.floor((fits + over) / 2);
-    const part = { ...model, blocks: model.blocks.slice(0, at) };
-    const partRendered = renderLetter(title, part, opts);
-    if (within(part, partRendered)) {
-      fits = at;
-      best = { model: part, rendered: partRendered };
-    } else over = at;
-  }
-  best ??= {
-    model: { ...model, blocks: [] },
-    rendered: renderLetter(title, { ...model, blocks: [] }, opts),
-  };
-  return { ...best, cutAt: fits };
+): FittedLetter {
+  return letterFitter(title, opts)(model);
 }
 
 const FOOTER_TEXTS = {

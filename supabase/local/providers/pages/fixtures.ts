@@ -30,6 +30,7 @@ export const PAGE_HOST_ADDRESSES: Array<[string, string]> = [
   ['rebind.typedream.app', '76.76.21.21'],
   ['outside.typedream.app', '76.76.21.21'],
   ['big-image.typedream.app', '76.76.21.21'],
+  ['long-mail.typedream.app', '76.76.21.21'],
   // names of allowed hosts that lead inside: the guard refuses them by address
   ['internal.typedream.app', '127.0.0.1'],
   ['private.typedream.app', '10.0.0.5'],
@@ -415,6 +416,20 @@ export const HOSTILE_HTML = `<!doctype html><html><head><meta charset="utf-8"><t
 <p><!--<img src=x onerror=alert(1)>-->after a comment</p>
 <p>&lt;script&gt;alert('escaped')&lt;/script&gt;</p>
 </main></body></html>`;
+
+/**
+ * A Typedream page longer than one email: 70 paragraphs of 5,000 characters (the mail's text part
+ * holds 300,000), one of the page's own images after every tenth (LONG_MAIL_IMAGE: the fake
+ * answers a PNG for any number and counts the requests).
+ */
+export const TYPEDREAM_LONG_MAIL_URL = 'https://long-mail.typedream.app/';
+export const LONG_MAIL_IMAGE = 'api.typedream.com/v0/document/public/long-mail-';
+export const TYPEDREAM_LONG_MAIL_HTML = `<!doctype html><html><head><title>Long mail</title></head><body><main>${Array.from(
+  { length: 70 },
+  (_, i) =>
+    `<p>${i + 1} ${'m'.repeat(4990)}</p>` +
+    (i % 10 === 9 ? `<img src="https://${LONG_MAIL_IMAGE}${i + 1}.png" alt="">` : ''),
+).join('\n')}</main></body></html>`;
 
 /** A page with an image over the image size limit. */
 export const BIG_IMAGE_HTML = `<!doctype html><html><head><title>Big image</title></head><body><main>

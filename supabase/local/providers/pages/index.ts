@@ -6,6 +6,7 @@
 // A records in the local DNS zone (some of them private, for the guard's tests).
 //   POST /pages/www.notion.so/api/v3/loadPageChunk | syncRecordValuesMain | getSignedFileUrls
 //   GET  /pages/<host>/<path>   a fixture page or image (README: the list)
+//   GET  /pages/_control/state  how many times each of the long mail page's images was asked for
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FakeContext, ProviderFake } from '../fake.ts';
 import { escapeHtml, HttpError, newest, readJson, sendJson } from '../http.ts';
@@ -14,12 +15,14 @@ import {
   BRUNCH_ARTICLE_HTML,
   BRUNCH_PROFILE_HTML,
   HOSTILE_HTML,
+  LONG_MAIL_IMAGE,
   NOTION_IMAGE_SOURCE,
   allNotionBlocks,
   NOTION_LATE_BLOCK,
   PAGE_HOST_ADDRESSES,
   png,
   TYPEDREAM_HTML,
+  TYPEDREAM_LONG_MAIL_HTML,
   TYPEDREAM_TABLES_HTML,
 } from './fixtures.ts';
 import { DEMO_IMAGES, DEMO_PAGES } from './demo-pages.ts';
@@ -56,6 +59,7 @@ const FIXTURE_PAGES: Record<string, string> = {
   'reaction-demo.typedream.app/prices': TYPEDREAM_TABLES_HTML,
   'hostile.typedream.app/': HOSTILE_HTML,
   'big-image.typedream.app/': BIG_IMAGE_HTML,
+  'long-mail.typedream.app/': TYPEDREAM_LONG_MAIL_HTML,
   'internal.typedream.app/': INTERNAL_HTML,
   'private.typedream.app/': INTERNAL_HTML,
   'metadata.typedream.app/': INTERNAL_HTML,
@@ -75,6 +79,8 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
   const images = new Map<string, Buffer>();
   const held = new Set<ServerResponse>();
   const requests: string[] = [];
+  /** Requests for the long mail page's images, by address (what a test of the cut counts). */
+  const longMailImages = new Map<string, number>();
 
   async function notionApi(req: IncomingMessage, res: ServerResponse, endpoint: string) {
     const body = await readJson(req);
@@ -145,6 +151,13 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
       const address = `${host}${rel}`;
       const page = DEMO_PAGES[address] ?? FIXTURE_PAGES[address];
       if (page) return html(res, page);
+      if (
+        address.startsWith(LONG_MAIL_IMAGE) &&
+        /^\d+\.png$/.test(address.slice(LONG_MAIL_IMAGE.length))
+      ) {
+        longMailImages.set(address, (longMailImages.get(address) ?? 0) + 1);
+        return image(res, png(40, 20, [90, 90, 160]));
+      }
       const makeImage = DEMO_IMAGES[address] ?? FIXTURE_IMAGES[address];
       if (makeImage) {
         if (!images.has(address)) images.set(address, makeImage());
@@ -169,6 +182,12 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
           return redirect(res, 'https://example.com/');
       }
       throw new HttpError(404, `no fixture page ${host}${rel}`);
+    },
+    control(req, res, path) {
+      if (req.method === 'GET' && path === '/state') {
+        return sendJson(res, 200, { longMailImages: Object.fromEntries(longMailImages) });
+      }
+      throw new HttpError(404, 'no such control endpoint');
     },
     section() {
       const list = [
@@ -197,6 +216,7 @@ export function createPagesFake(ctx: FakeContext): ProviderFake {
     },
     reset() {
       requests.length = 0;
+      longMailImages.clear();
       seedDns();
     },
     close() {
