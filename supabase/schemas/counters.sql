@@ -278,8 +278,8 @@ revoke execute on function private.fold_deltas(regclass, regclass, text, jsonb) 
 -- nobody holds (SKIP LOCKED throughout). SKIP LOCKED still waits for a row's newer version that an
 -- open write holds (the chain of updated versions is followed, then waited for), so the fold gives
 -- up after 100 ms of any wait, never a visitor: a fold and a visitor waiting on each other end
--- with the fold's lock timeout, long before the 1 s deadlock check, and the next fold, 5 seconds
--- later, takes what this one left. Every 5 seconds.
+-- with the fold's lock timeout, long before the 1 s deadlock check, and the fold answers 0 (no
+-- error: the next fold, 5 seconds later, takes what this one left). Every 5 seconds.
 create function private.fold_counters()
 returns integer language plpgsql set search_path = '' set lock_timeout = '100ms' as $$
 declare
@@ -295,6 +295,9 @@ begin
   v_options := private.fold_deltas('public.options', 'private.option_count_deltas', 'option_id',
     '{"response_count": "delta"}');
   return v_blocks + v_groups + v_options;
+exception when lock_not_available then
+  -- it waited 100 ms (lock_timeout): nothing folded, the next fold takes it all
+  return 0;
 end;
 $$;
 revoke execute on function private.fold_counters() from public;
