@@ -137,8 +137,11 @@ export default css`
     font-weight: 600;
     object-fit: cover;
   }
+  /* a name without spaces breaks anywhere instead of running out of the message */
   [part~='author'] {
     font-weight: 600;
+    min-width: 0;
+    overflow-wrap: anywhere;
   }
   /* Label colours (core/theme.ts). Light and dark: the page's label token wins, like every
      --reaction-* token there. */

@@ -316,6 +316,29 @@ describe('reaction-comment', () => {
     await until(() => list.scrollTop === 0, 10000);
   });
 
+  it('wraps a long unbroken name inside its message (a reply’s too), at a phone’s width', async () => {
+    const long = 'W'.repeat(80);
+    const el = await mount({
+      messages: [
+        msg('m1', {
+          creator_name: long,
+          replies: [msg('r1', { parent_id: 'm1', creator_name: 'محمد 🧕🏽 ' + long })],
+          reply_count: 1,
+        }),
+      ],
+    });
+    el.style.width = '300px';
+    await el.updateComplete;
+    for (const id of ['m1', 'r1']) {
+      const message = item(el, id);
+      const author = message.querySelector<HTMLElement>('[part=author]')!;
+      expect(author.textContent).to.contain(long);
+      const box = message.getBoundingClientRect();
+      expect(author.getBoundingClientRect().right, id).to.be.at.most(box.right + 0.5);
+      expect(author.scrollWidth, id).to.be.at.most(author.clientWidth + 1);
+    }
+  });
+
   it('loads more when the list is scrolled to 90%', async () => {
     const el = await mount();
     el.style.setProperty('--reaction-height', '400px');
