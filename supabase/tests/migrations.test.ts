@@ -1,5 +1,5 @@
 // What supabase/migrations promises a database that already has a history (docs/data-model.md,
-// "Migrations"). A project that applied the 5 migrations the twentieth squash replaced has the
+// "Migrations"). A project that applied the 5 migrations the twenty-first squash replaced has the
 // baseline's version among them and 4 versions the folder no longer has: migrate refuses it,
 // naming them and the way out, and changes nothing. After the repair a project makes (what
 // `supabase migration repair --status reverted` does: their rows leave the history) it continues
@@ -18,10 +18,10 @@ import { migrate, MigrationHistoryError } from '../local/migrate.ts';
 import { paths } from '../local/paths.ts';
 import { sql, stack } from './support/clients.ts';
 
-/** The newest migration the twentieth squash replaced: the baseline took its version. */
-const BASELINE = '20261129120906';
+/** The newest migration the twenty-first squash replaced: the baseline took its version. */
+const BASELINE = '20261129183900';
 /** The other 4 it replaced, as a project that applied them has them in its history. */
-const REPLACED = ['20261129065638', '20261129065639', '20261129075431', '20261129090000'];
+const REPLACED = ['20261129120906', '20261129120907', '20261129170342', '20261129182750'];
 
 const files = readdirSync(paths.migrations)
   .filter((f) => /^\d{14}_.+\.sql$/.test(f))
@@ -77,7 +77,7 @@ beforeAll(async () => {
     await c.query('delete from supabase_migrations.schema_migrations');
     await c.query(
       `insert into supabase_migrations.schema_migrations (version, name)
-       select unnest($1::text[]), 'replaced by the twentieth squash'`,
+       select unnest($1::text[]), 'replaced by the twenty-first squash'`,
       [[...REPLACED, BASELINE]],
     );
   });

@@ -8,8 +8,8 @@
 -- block-changes-purge), as they were; the third squash moved the file after its baseline and
 -- took in the one schedule changed since (fold-counters looks at option deltas too); the fourth
 -- moved it after its baseline again and took in the one schedule added since (mail-consents-purge,
--- 20261126235529); the fifth to the twentieth moved it after their baselines again (no schedule
--- changed since).
+-- 20261126235529); the fifth to the twenty-first moved it after their baselines again (no
+-- schedule changed since).
 --
 -- Each job calls SQL only; the worker is an edge function reached through pg_net with its URL and
 -- shared secret read from Vault at each tick, so this file holds no project-specific value

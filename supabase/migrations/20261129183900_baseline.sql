@@ -1,10 +1,10 @@
--- Baseline (twentieth squash): every migration up to 20261129120906 squashed into one, made of the
--- declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was then,
--- file after file. It replaces the nineteenth baseline (20261129065638), its schedules and the 3
--- migrations of 2026-11-29 that followed them (2 generated, one a hand-written data step with
--- nothing to fix in a database built from this one); its version is the newest one's, so a project
--- that applied them all already has it (docs/data-model.md, "Migrations", says what such a project
--- does). The schedules are in the next migration.
+-- Baseline (twenty-first squash): every migration up to 20261129183900 squashed into one, made of
+-- the declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was
+-- then, file after file. It replaces the twentieth baseline (20261129120906), its schedules and the
+-- 3 migrations of 2026-11-29 that followed them (all generated, the second ending with a function
+-- setting written by hand, which its schema file declares); its version is the newest one's, so a
+-- project that applied them all already has it (docs/data-model.md, "Migrations", says what such a
+-- project does). The schedules are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
 -- =============================================================================================
@@ -1496,10 +1496,18 @@ $$;
 revoke execute on function private.free_shard(text, integer, integer) from public;
 
 -- Adds to a block's counters: on the row when no other write holds it, else on a delta row of a
--- shard no other write holds (never waits for another visitor's write).
+-- shard no other write holds (never waits for another visitor's write). One visitor write at a
+-- time may take the row (a transaction lock tried, never waited for): SKIP LOCKED alone did not
+-- keep two from waiting on each other, since a locker that finds the row updated by an open write
+-- waits for it while holding the row's tuple lock, which that write may then want (a deadlock
+-- under a like storm on one block, storm.test).
 create function private.bump_block_counts(p_block_id uuid, p_responses integer, p_new integer, p_likes integer)
 returns void language plpgsql set search_path = '' as $$
 begin
+  if not pg_try_advisory_xact_lock(hashtext('block_count_row:' || p_block_id), 0) then
+    perform private.bump_block_deltas(p_block_id, p_responses, p_new, p_likes);
+    return;
+  end if;
   update public.blocks
     set response_count = greatest(response_count + p_responses, 0),
         new_response_count = greatest(new_response_count + p_new, 0),
@@ -1511,6 +1519,15 @@ begin
     return;
   end if;
   -- busy, short of a decrement, or gone (the block's delete cascading here)
+  perform private.bump_block_deltas(p_block_id, p_responses, p_new, p_likes);
+end;
+$$;
+revoke execute on function private.bump_block_counts(uuid, integer, integer, integer) from public;
+
+-- Adds to a block's counters on a delta row of a shard no other write holds (bump_block_counts).
+create function private.bump_block_deltas(p_block_id uuid, p_responses integer, p_new integer, p_likes integer)
+returns void language plpgsql set search_path = '' as $$
+begin
   insert into private.block_count_deltas as d (block_id, shard, response_count, new_response_count, like_count)
     select b.id, private.free_shard('block_count_deltas:' || p_block_id, pg_backend_pid() % 32, 32),
            p_responses, p_new, p_likes
@@ -1521,7 +1538,7 @@ begin
           like_count = d.like_count + excluded.like_count;
 end;
 $$;
-revoke execute on function private.bump_block_counts(uuid, integer, integer, integer) from public;
+revoke execute on function private.bump_block_deltas(uuid, integer, integer, integer) from public;
 
 -- The block with its exact counters: the row's plus the deltas not folded yet (one probe of an
 -- index that is empty for a block nobody is writing to at the moment).
@@ -1550,22 +1567,25 @@ revoke execute on function private.with_live_counts(public.blocks) from public;
 create function private.bump_option_counts(p_block_id uuid, p_option_ids uuid[], p_delta integer)
 returns void language plpgsql set search_path = '' as $$
 declare
-  v_done uuid[];
+  v_done uuid[] := '{}';
 begin
   if coalesce(cardinality(p_option_ids), 0) = 0 or p_delta = 0 then
     return;
   end if;
-  with free as (
-    select o.id from public.options o
-    where o.id = any (p_option_ids) and o.block_id = p_block_id
-    order by o.id
-    for no key update skip locked
-  ), bumped as (
-    update public.options o set response_count = o.response_count + p_delta
-      from free f where o.id = f.id and o.response_count + p_delta >= 0
-      returning o.id
-  )
-  select coalesce(array_agg(id), '{}') into v_done from bumped;
+  -- one write at a time takes a block's option rows, as bump_block_counts' row; the others: deltas
+  if pg_try_advisory_xact_lock(hashtext('option_count_rows:' || p_block_id), 0) then
+    with free as (
+      select o.id from public.options o
+      where o.id = any (p_option_ids) and o.block_id = p_block_id
+      order by o.id
+      for no key update skip locked
+    ), bumped as (
+      update public.options o set response_count = o.response_count + p_delta
+        from free f where o.id = f.id and o.response_count + p_delta >= 0
+        returning o.id
+    )
+    select coalesce(array_agg(id), '{}') into v_done from bumped;
+  end if;
   if cardinality(v_done) = cardinality(p_option_ids) then
     return;
   end if;
@@ -1607,16 +1627,19 @@ end;
 $$;
 revoke execute on function private.blocks_reset_new_deltas() from public;
 
--- Moves an audience group's count: the group row when free, else a delta row of a free shard.
+-- Moves an audience group's count: the group row when free and no other write is taking it (one
+-- at a time, as bump_block_counts' row), else a delta row of a free shard.
 create or replace function private.bump_audience_group(p_user_id uuid, p_name text, p_delta integer)
 returns void language plpgsql set search_path = '' as $$
 begin
-  update public.audience_groups set count = count + p_delta
-    where id = (select id from public.audience_groups
-                where user_id = p_user_id and name = p_name for no key update skip locked)
-      and count + p_delta >= 0;
-  if found then
-    return;
+  if pg_try_advisory_xact_lock(hashtext('audience_group_row:' || p_user_id || '/' || p_name), 0) then
+    update public.audience_groups set count = count + p_delta
+      where id = (select id from public.audience_groups
+                  where user_id = p_user_id and name = p_name for no key update skip locked)
+        and count + p_delta >= 0;
+    if found then
+      return;
+    end if;
   end if;
   insert into private.audience_group_deltas as d (group_id, shard, delta)
     select g.id, private.free_shard('audience_group_deltas:' || g.id, pg_backend_pid() % 32, 32), p_delta
@@ -1686,10 +1709,13 @@ $$;
 revoke execute on function private.fold_deltas(regclass, regclass, text, jsonb) from public;
 
 -- Folds the deltas into the rows: the blocks, groups and options nobody holds, their delta rows
--- nobody holds (SKIP LOCKED throughout: never waits for a visitor, never deadlocks with one: a visitor
--- holds a delta row only while it does not wait for its block or group). Every 5 seconds.
+-- nobody holds (SKIP LOCKED throughout). SKIP LOCKED still waits for a row's newer version that an
+-- open write holds (the chain of updated versions is followed, then waited for), so the fold gives
+-- up after 100 ms of any wait, never a visitor: a fold and a visitor waiting on each other end
+-- with the fold's lock timeout, long before the 1 s deadlock check, and the fold answers 0 (no
+-- error: the next fold, 5 seconds later, takes what this one left). Every 5 seconds.
 create function private.fold_counters()
-returns integer language plpgsql set search_path = '' as $$
+returns integer language plpgsql set search_path = '' set lock_timeout = '100ms' as $$
 declare
   v_blocks integer;
   v_groups integer;
@@ -1703,6 +1729,9 @@ begin
   v_options := private.fold_deltas('public.options', 'private.option_count_deltas', 'option_id',
     '{"response_count": "delta"}');
   return v_blocks + v_groups + v_options;
+exception when lock_not_available then
+  -- it waited 100 ms (lock_timeout): nothing folded, the next fold takes it all
+  return 0;
 end;
 $$;
 revoke execute on function private.fold_counters() from public;
