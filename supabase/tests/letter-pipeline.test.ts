@@ -23,6 +23,7 @@ import { notionToBlocks } from '../functions/_shared/letter/notion.ts';
 import {
   fitLetter,
   letterDocument,
+  letterFitter,
   letterFooter,
   renderLetter,
 } from '../functions/_shared/letter/render.ts';
@@ -663,6 +664,123 @@ describe('sources on the fixture pages', () => {
     expect(mail.html.length).toBeLessThanOrEqual(LETTER_LIMITS.mailHtml);
     expect(ZLetterModel.safeParse(most).success).toBe(true);
     expect(l.rendered).toEqual(renderLetter('Long', l.model));
+  });
+
+  it('a long page’s cut is found on one render of its first parts and confirmed by one more', () => {
+    // 400 paragraphs of 5,000 characters: before, the whole letter and every step of a binary
+    // search were renders (11 with the room's two); now the room's two, the first parts as far
+    // as their JSON goes past the text part's limit, and the parts kept
+    const text = 'x'.repeat(LETTER_LIMITS.spanText);
+    const blocks = Array.from({ length: LETTER_LIMITS.blocks }, (_, i) => ({
+      id: `p${i}`,
+      type: 'paragraph' as const,
+      spans: [{ text }],
+    }));
+    const model: TLetterModel = { version: 1, source: null, blocks, cta: null, imageButton: null };
+    const counted = (measure: boolean) => {
+      let renders = 0;
+      const render: typeof renderLetter = (...args) => {
+        renders++;
+        return renderLetter(...args);
+      };
+      return { fitted: letterFitter('Long', {}, { render, measure })(model), renders };
+    };
+    const now = counted(true);
+    const before = counted(false);
+    expect(before.renders).toBe(11);
+    expect(now.renders).toBe(4);
+    expect(now.fitted).toEqual(before.fitted);
+    expect(now.fitted.cutAt).toBe(59);
+  });
+
+  it('the measured cut is the one renders find, whichever limit runs out first', () => {
+    const spans = (count: number, mark: 'b' | 'code', href?: string) =>
+      Array.from({ length: count }, (_, i) => ({
+        text: i % 2 ? ' and <more> ' : `w${i}`,
+        ...(i % 3 ? {} : { marks: [mark] }),
+        ...(href && i % 5 === 0 ? { href: `${href}${i}` } : {}),
+      }));
+    const mixed = (i: number): TLetterModel['blocks'] => [
+      { id: `h${i}`, type: 'heading', level: 2, spans: [{ text: `Part ${i} & more` }] },
+      { id: `p${i}`, type: 'paragraph', spans: spans(120, 'b', 'https://example.com/a?b=') },
+      { id: `x${i}`, type: 'paragraph', spans: [{ text: `${i} ${'x'.repeat(4990)}` }] },
+      {
+        id: `l${i}`,
+        type: 'list',
+        ordered: true,
+        start: i + 1,
+        items: [
+          [{ text: 'one' }],
+          { spans: [{ text: 'deeper' }], level: 1, ordered: false },
+          [{ text: 'two', marks: ['code'] }],
+        ],
+      },
+      { id: `i${i}`, type: 'image', src: `https://cdn.example/${i}.png`, alt: 'an "image"' },
+      { id: `q${i}`, type: 'quote', spans: spans(40, 'code') },
+      { id: `c${i}`, type: 'code', text: `if (a < ${i}) {}\n`.repeat(30) },
+      {
+        id: `t${i}`,
+        type: 'table',
+        header: true,
+        rows: [
+          [[{ text: 'Name' }], [{ text: 'Price' }]],
+          [[{ text: 'Tea <b>', marks: ['b'] }], [{ text: String(i) }]],
+        ],
+      },
+      { id: `d${i}`, type: 'divider' },
+    ];
+    const pages: Record<string, TLetterModel['blocks']> = {
+      // the text part runs out
+      mixed: Array.from({ length: 44 }, (_, i) => mixed(i)).flat(),
+      // the HTML: code marks, each ~150 characters of it for 2 of text
+      html: Array.from({ length: 60 }, (_, i) => ({
+        id: `c${i}`,
+        type: 'paragraph' as const,
+        spans: Array.from({ length: 300 }, (_, s) =>
+          s % 2 ? { text: ' ' } : { text: 'c', marks: ['code' as const] },
+        ),
+      })),
+      // the model: bold one-letter spans, more JSON than HTML or text
+      model: Array.from({ length: 150 }, (_, i) => ({
+        id: `b${i}`,
+        type: 'paragraph' as const,
+        spans: Array.from({ length: 300 }, (_, s) => ({
+          text: 'w',
+          ...(s % 2 ? { marks: ['b' as const] } : { marks: ['i' as const] }),
+        })),
+      })),
+    };
+    for (const [name, blocks] of Object.entries(pages)) {
+      const model: TLetterModel = {
+        version: 1,
+        source: null,
+        blocks,
+        cta: null,
+        imageButton: null,
+      };
+      const now = letterFitter('A title', { imageOrigins: [] })(model);
+      const before = letterFitter('A title', { imageOrigins: [] }, { measure: false })(model);
+      expect(now.cutAt, name).toBeGreaterThan(0);
+      expect(now.cutAt, name).toBe(before.cutAt);
+      expect(now.model, name).toEqual(before.model);
+      expect(now.rendered, name).toEqual(before.rendered);
+    }
+    // a render the rows do not predict (here one that adds a space for an odd count of blocks)
+    // falls back to the search by renders, and finds the same cut
+    const odd: typeof renderLetter = (...args) => {
+      const out = renderLetter(...args);
+      return args[1].blocks.length % 2 ? { ...out, html: `${out.html} ` } : out;
+    };
+    const model: TLetterModel = {
+      version: 1,
+      source: null,
+      blocks: pages.mixed!,
+      cta: null,
+      imageButton: null,
+    };
+    expect(letterFitter('A title', {}, { render: odd })(model)).toEqual(
+      letterFitter('A title', {}, { render: odd, measure: false })(model),
+    );
   });
 
   it('the same nesting from a page’s HTML (Typedream, Brunch): a <ul> in an <li> is not its text', () => {
