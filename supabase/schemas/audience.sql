@@ -105,21 +105,29 @@ create policy "Paid users can add to their own audience" on public.audience_memb
   for insert to authenticated
   with check (user_id = (select auth.uid()) and coalesce((select p.paid from public.profiles p where p.id = (select auth.uid())), false));
 
--- group counts follow the members. security definer: clients may not write counts.
+-- group counts follow the members. security definer: clients may not write counts. A group's
+-- rename reaches its members through the foreign key (on update cascade), after the group row has
+-- its new name: the member stays in the same group, so its count stays (the old name is no group
+-- any more: without this the -1 found nothing and the +1 counted every member again).
 create function private.audience_members_after_change()
 returns trigger language plpgsql security definer set search_path = '' as $$
+declare
+  v_renamed boolean := tg_op = 'UPDATE' and old.group_name is distinct from new.group_name
+    and old.group_name is not null and new.group_name is not null
+    and not exists (select 1 from public.audience_groups g
+                    where g.user_id = old.user_id and g.name = old.group_name);
 begin
   if tg_op in ('UPDATE', 'DELETE') then
     perform private.bump_audience_group(old.user_id,
       case when old.deactivated then 'deactivated' else 'activated' end, -1);
-    if old.group_name is not null then
+    if old.group_name is not null and not v_renamed then
       perform private.bump_audience_group(old.user_id, old.group_name, -1);
     end if;
   end if;
   if tg_op in ('INSERT', 'UPDATE') then
     perform private.bump_audience_group(new.user_id,
       case when new.deactivated then 'deactivated' else 'activated' end, 1);
-    if new.group_name is not null then
+    if new.group_name is not null and not v_renamed then
       perform private.bump_audience_group(new.user_id, new.group_name, 1);
     end if;
     return new;

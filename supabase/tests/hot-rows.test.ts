@@ -702,6 +702,45 @@ describe('sharded counts equal the rows they count', () => {
     );
   });
 
+  it("an owner's rename of a group keeps its count (its members stay in it)", async () => {
+    const owner = await paidOwner('rename');
+    const made = await owner.client.from('audience_groups').insert({ name: 'Friends' });
+    expect(made.error).toBeNull();
+    const members = await owner.client
+      .from('audience_members')
+      .insert([1, 2, 3].map((i) => ({ email: `friend${i}@example.com`, group_name: 'Friends' })));
+    expect(members.error).toBeNull();
+    const renamed = await owner.client
+      .from('audience_groups')
+      .update({ name: 'Old friends' })
+      .eq('name', 'Friends');
+    expect(renamed.error).toBeNull();
+    const groups = await owner.client
+      .from('audience_groups')
+      .select('name, member_count')
+      .in('name', ['Friends', 'Old friends', 'activated']);
+    expect(groups.error).toBeNull();
+    expect(groups.data).toEqual(
+      expect.arrayContaining([
+        { name: 'Old friends', member_count: 3 },
+        { name: 'activated', member_count: 3 },
+      ]),
+    );
+    expect(groups.data).toHaveLength(2);
+    // a member moved out after the rename leaves it, once
+    const moved = await owner.client
+      .from('audience_members')
+      .update({ group_name: null })
+      .eq('email', 'friend1@example.com');
+    expect(moved.error).toBeNull();
+    const after = await owner.client
+      .from('audience_groups')
+      .select('member_count')
+      .eq('name', 'Old friends')
+      .single();
+    expect(after.data).toEqual({ member_count: 2 });
+  });
+
   it("the owner's reset of new responses also resets what waits beside the row", async () => {
     const { owner, ids } = await ownerWithBlocks('like');
     const block = ids[0]!;
