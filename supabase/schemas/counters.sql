@@ -178,16 +178,20 @@ $$;
 revoke execute on function private.option_counts(uuid[]) from public;
 
 -- "Reset new responses" (the owner sets new_response_count to 0, nothing else) resets the
--- deltas too. A counter update moves response_count with it, so it never fires this; nor does the
--- fold, which says so in a transaction-local setting.
+-- deltas too: one delta row more, on a shard no other write holds, takes away what the others
+-- hold (their sum), so the reset never waits for a visitor's open write of a delta row (it
+-- updated each of them, and a visitor's like queued behind the owner who waited for another
+-- visitor: breaker break6). A counter update moves response_count with it, so it never fires
+-- this; nor does the fold, which says so in a transaction-local setting.
 create function private.blocks_reset_new_deltas()
 returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if current_setting('counters.folding', true) = 'on' then
     return null;
   end if;
-  update private.block_count_deltas set new_response_count = 0
-    where block_id = new.id and new_response_count <> 0;
+  perform private.bump_block_deltas(new.id, 0, -sum(d.new_response_count)::integer, 0)
+    from private.block_count_deltas d where d.block_id = new.id
+    having sum(d.new_response_count) <> 0;
   return null;
 end;
 $$;

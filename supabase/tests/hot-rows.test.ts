@@ -636,6 +636,43 @@ describe('the monthly quota under a burst', () => {
   });
 });
 
+describe("the owner's reset of new responses does not wait for a visitor's write", () => {
+  it('a like writing its delta row stays open; the reset goes through, and the like counts after it', async () => {
+    const { owner, ids } = await ownerWithBlocks('like');
+    const block = ids[0]!;
+    // a busy block: unread counts waiting on every shard
+    await sql(
+      `insert into private.block_count_deltas (block_id, shard, response_count, new_response_count, like_count)
+       select $1, s, 1, 1, 0 from generate_series(0, 31) s`,
+      [block],
+    );
+    // another write has the row's turn, so the like goes to (and holds) a delta row
+    const turn = await session();
+    await turn.query('begin');
+    await turn.query("select pg_advisory_xact_lock(hashtext('block_count_row:' || $1), 0)", [
+      block,
+    ]);
+    const visitor = await newGuest();
+    const liking = await session();
+    await beginAs(liking, visitor);
+    await liking.query(likeSql(block));
+    // the owner marks the block read (as the dashboard's results do), with a 1 s lock timeout
+    const reading = await session();
+    await beginAs(reading, owner, '1s');
+    await reading.query('update public.blocks set new_response_count = 0 where id = $1', [block]);
+    expect(await waitingLocks(liking, reading)).toBe(0);
+    await reading.query('commit');
+    await liking.query('commit');
+    await turn.query('commit');
+    const [row] = await sql<{ new_response_count: number; response_count: number }>(
+      `select (private.with_live_counts(b)).new_response_count, (private.with_live_counts(b)).response_count
+       from public.blocks b where b.id = $1`,
+      [block],
+    );
+    expect(row).toEqual({ new_response_count: 1, response_count: 33 });
+  });
+});
+
 describe('sharded counts equal the rows they count', () => {
   it('after a burst of likes and unlikes on one block, and after the fold', async () => {
     const { owner, ids } = await ownerWithBlocks('like');
