@@ -4,6 +4,8 @@
 // - the block name is shown whole, and long words or URLs in settings push nothing off screen,
 //   at 1280 and 375 px;
 // - on a phone (375 px) every block's top bar is two rows, en and ko, with every action in it;
+// - on a phone the menu rows that scroll sideways (a section's own links, the profile's) show a
+//   link's whole focus ring when Tab reaches it;
 // - the form description's rich-text editor: typing, bold, a list and a link by keyboard, Save,
 //   the sanitised HTML stored and shown in the preview; stored hostile HTML never runs.
 import assert from 'node:assert/strict';
@@ -34,6 +36,7 @@ export async function demoOwner(journey: Journey, errors: string[]) {
     await longTexts(page, journey);
     await descriptionEditor(page, journey);
     await phoneTopBars(page, journey);
+    await phoneMenuFocusRings(page, journey);
   });
 }
 
@@ -93,6 +96,46 @@ async function noHorizontalOverflow(page: Page, label: string) {
   });
   assert.ok(sizes.page <= sizes.viewport, `${label}: page ${sizes.page} > ${sizes.viewport} wide`);
   assert.ok(sizes.saveRight > 0 && sizes.saveRight <= sizes.viewport, `${label}: Save off screen`);
+}
+
+/**
+ * At 375 px the rows of links that scroll sideways (the open section's types or sources, the
+ * profile's pages) clip what leaves them, the focus ring too: each link reached by Tab must show
+ * its ring whole, above and below (it was cut to two brackets at its sides).
+ */
+async function phoneMenuFocusRings(page: Page, { base }: Journey) {
+  await page.setViewportSize({ width: 375, height: 812 });
+  try {
+    for (const [path, row] of [
+      ['/dashboard/reaction', '.side-sub'],
+      ['/dashboard/send', '.side-sub'],
+      ['/profile', '.profile-menu > ul'],
+    ] as const) {
+      await page.goto(`${base}${path}`);
+      const links = page.locator(`${row} a`);
+      await links.first().waitFor();
+      const count = await links.count();
+      for (let i = 0; i < count; i++) {
+        await links.nth(i).focus();
+        const ring = await links.nth(i).evaluate((link, selector) => {
+          const style = getComputedStyle(link);
+          const out = parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset);
+          const box = link.getBoundingClientRect();
+          const clip = link.closest(selector)!.getBoundingClientRect();
+          return {
+            name: link.textContent,
+            cut: Math.max(clip.top - (box.top - out), box.bottom + out - clip.bottom),
+          };
+        }, row);
+        assert.ok(
+          ring.cut <= 0,
+          `${path}: the focus ring of ${ring.name} is cut by ${ring.cut} px`,
+        );
+      }
+    }
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
 }
 
 /** The block name is readable whole; long settings wrap instead of widening the page. */
