@@ -29,10 +29,12 @@ export default css`
     color: var(--reaction-muted);
     font-weight: 400;
   }
-  /* the honeypot: off screen, out of the tab order and of the accessibility tree */
+  /* the honeypot: off screen, out of the tab order and of the accessibility tree; past the
+     line's start, a side no page scrolls to (at left: -9999px a right-to-left page scrolled
+     10,000 px sideways) */
   .hp {
     position: absolute;
-    left: -9999px;
+    inset-inline-start: -9999px;
     width: 1px;
     height: 1px;
     overflow: hidden;

@@ -379,6 +379,19 @@ describe('reaction-form', () => {
     expect(api.rpcCalls().find((c) => c.name === 'submit_response')!.body.p_honeypot).to.equal('');
   });
 
+  it('keeps its honeypot off screen on a right-to-left page without widening the page', async () => {
+    // off screen to the left, a right-to-left page scrolled sideways over 10,000 px to reach it
+    document.documentElement.dir = 'rtl';
+    try {
+      const el = await mount();
+      const trap = $(el, '[part=form] .hp').querySelector('input')!.getBoundingClientRect();
+      expect(trap.left, 'off screen, past the right edge').to.be.at.least(innerWidth);
+      expect(document.documentElement.scrollWidth).to.be.at.most(innerWidth);
+    } finally {
+      document.documentElement.dir = '';
+    }
+  });
+
   it('a trapped submit says why in plain words, keeping the answers', async () => {
     const el = await mount(() => {
       throw new ApiError(400, 'This was not sent: it looked automated.', 'P0001', 'honeypot');
