@@ -69,14 +69,14 @@ describe('send letter dialog', () => {
     ]);
     dialog();
     fireEvent.click(await screen.findByRole('tab', { name: 'Audience' }));
-    expect(await screen.findByText('1,004 member(s) with an email')).toBeTruthy();
+    expect(await screen.findByText('1,004 members with an email')).toBeTruthy();
     expect(
       screen.getByText('1 of them unsubscribed or bounced before and will be skipped.'),
     ).toBeTruthy();
     // members whose typed address has not confirmed are not in the count, and the dialog says so
     expect(
       screen.getByText(
-        'Not counted: 3 member(s) awaiting confirmation (a visitor typed the address and it has not confirmed yet).',
+        'Not counted: 3 members awaiting confirmation (a visitor typed the address and it has not confirmed yet).',
       ),
     ).toBeTruthy();
     expect(
@@ -92,7 +92,7 @@ describe('send letter dialog', () => {
     ]);
     dialog();
     fireEvent.click(await screen.findByRole('tab', { name: 'Audience' }));
-    await screen.findByText('1,004 member(s) with an email');
+    await screen.findByText('1,004 members with an email');
     const send = () =>
       screen.getByRole('button', { name: 'Send to the group' }) as HTMLButtonElement;
     // 1,000 addresses reached, 999 left: held, and said why (before: greyed with no word)
@@ -101,7 +101,7 @@ describe('send letter dialog', () => {
     expect(why.textContent).toBe('Not enough sending email counts See plans');
     expect(send().getAttribute('aria-describedby')).toBe(why.id);
     fireEvent.change(screen.getByLabelText('Group'), { target: { value: 'friends' } });
-    await screen.findByText('1,003 member(s) with an email');
+    await screen.findByText('1,003 members with an email');
     expect(send().disabled).toBe(false);
     expect(screen.queryByRole('alert')).toBeNull();
     expect(send().hasAttribute('aria-describedby')).toBe(false);
@@ -116,7 +116,7 @@ describe('send letter dialog', () => {
     dialog();
     fireEvent.click(await screen.findByRole('tab', { name: 'Audience' }));
     fireEvent.change(await screen.findByLabelText('Group'), { target: { value: 'temp' } });
-    await screen.findByText('1 member(s) with an email');
+    await screen.findByText('1 member with an email');
     const reads = api.listSendGroups.mock.calls.length;
     fireEvent.click(screen.getByRole('button', { name: 'Send to the group' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
@@ -152,11 +152,23 @@ describe('send letter dialog', () => {
       paste('Ann <ann@example.com>; bob@example.com\nANN@example.com');
       expect(
         await screen.findByText(
-          'Send to 2 address(es): ann@example.com, bob@example.com 1 repeated address is counted once.',
+          'Send to 2 addresses: ann@example.com, bob@example.com 1 repeated address is counted once.',
         ),
       ).toBeTruthy();
       expect(send().disabled).toBe(false);
       expect(screen.queryByRole('alert')).toBeNull();
+    });
+
+    it('counts in words that agree with the number: 1 address, 1 email (not "email(s)")', async () => {
+      await open();
+      paste('ann@example.com');
+      expect(await screen.findByText('Send to 1 address: ann@example.com')).toBeTruthy();
+      api.sendLetter.mockResolvedValue({ reservedCount: 1, skippedCount: 1 } as never);
+      fireEvent.click(send());
+      expect(
+        await screen.findByText('Reserved 1 email. It goes out in the next minutes.'),
+      ).toBeTruthy();
+      expect(screen.getByText('1 address skipped: unsubscribed or bounced before.')).toBeTruthy();
     });
 
     it('reads a copied page and a Korean input method: invisible marks, full-width ＠＜＞, a handle as a name (rev-break2 R3, R4, R6)', async () => {
@@ -169,7 +181,7 @@ describe('send letter dialog', () => {
       );
       expect(
         await screen.findByText(
-          'Send to 5 address(es): ann@example.com, bob@example.com, kim@example.com, e@example.com, f@example.com',
+          'Send to 5 addresses: ann@example.com, bob@example.com, kim@example.com, e@example.com, f@example.com',
         ),
       ).toBeTruthy();
       expect(screen.queryByRole('alert')).toBeNull();

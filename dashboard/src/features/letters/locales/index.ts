@@ -30,7 +30,8 @@ export const en = {
   load: 'Load',
   loadSample: 'Load sample',
   loadingPage: 'Loading the page… {{percent}}%',
-  loadedWarnings: 'Loaded. {{count}} image(s) could not be copied and were left out.',
+  loadedWarnings_one: 'Loaded. {{count}} image could not be copied and was left out.',
+  loadedWarnings_other: 'Loaded. {{count}} images could not be copied and were left out.',
   // parts of the saved letter that no longer meet the letter's rules (model/draft.ts readLetterModel)
   storedLeftOut_one:
     '1 part of the saved letter could not be opened (it no longer meets the letter rules, e.g. an image address with a user name) and was left out; saving stores the letter without it.',
@@ -133,19 +134,25 @@ export const en = {
     error_too_many_addresses: 'You can send 100 emails at once by manual sending',
     error_too_many_entries: 'Paste at most 1,000 entries at once (100 different addresses)',
     error_not_enough_email: 'Not enough sending email counts',
-    confirm: 'Send to {{count, number}} address(es): {{list}}',
+    confirm_one: 'Send to {{count, number}} address: {{list}}',
+    confirm_other: 'Send to {{count, number}} addresses: {{list}}',
     submit: 'Send',
     sending: 'Sending…',
-    done: 'Reserved {{count, number}} email(s). They go out in the next minutes.',
-    skipped: '{{count, number}} address(es) skipped: unsubscribed or bounced before.',
+    done_one: 'Reserved {{count, number}} email. It goes out in the next minutes.',
+    done_other: 'Reserved {{count, number}} emails. They go out in the next minutes.',
+    skipped_one: '{{count, number}} address skipped: unsubscribed or bounced before.',
+    skipped_other: '{{count, number}} addresses skipped: unsubscribed or bounced before.',
     nothingSent: 'Nothing was sent: every address unsubscribed or bounced before.',
     more: 'Send more',
     group: 'Group',
     everyone: 'Everyone (active)',
-    groupCount: '{{count, number}} member(s) with an email',
+    groupCount_one: '{{count, number}} member with an email',
+    groupCount_other: '{{count, number}} members with an email',
     groupSkips: '{{count, number}} of them unsubscribed or bounced before and will be skipped.',
-    groupAwaiting:
-      'Not counted: {{count, number}} member(s) awaiting confirmation (a visitor typed the address and it has not confirmed yet).',
+    groupAwaiting_one:
+      'Not counted: {{count, number}} member awaiting confirmation (a visitor typed the address and it has not confirmed yet).',
+    groupAwaiting_other:
+      'Not counted: {{count, number}} members awaiting confirmation (a visitor typed the address and it has not confirmed yet).',
     audienceSubmit: 'Send to the group',
   },
   history: {
@@ -235,7 +242,8 @@ export const ko: typeof en = {
   load: '불러오기',
   loadSample: '샘플 불러오기',
   loadingPage: '페이지를 불러오는 중… {{percent}}%',
-  loadedWarnings: '불러왔습니다. 이미지 {{count}}개는 복사하지 못해 제외했습니다.',
+  loadedWarnings_one: '불러왔습니다. 이미지 {{count}}개는 복사하지 못해 제외했습니다.',
+  loadedWarnings_other: '불러왔습니다. 이미지 {{count}}개는 복사하지 못해 제외했습니다.',
   storedLeftOut_one:
     '저장된 레터의 {{count}}개 부분을 열 수 없어(사용자 이름이 든 이미지 주소처럼 지금의 레터 규칙에 맞지 않음) 제외했습니다. 저장하면 이 부분 없이 레터가 저장됩니다.',
   storedLeftOut_other:
@@ -336,18 +344,24 @@ export const ko: typeof en = {
     error_too_many_entries:
       '한 번에 1,000개 항목까지 붙여 넣을 수 있습니다 (서로 다른 주소 100개까지)',
     error_not_enough_email: '보낼 수 있는 이메일 수가 부족합니다',
-    confirm: '{{count, number}}개 주소로 보냅니다: {{list}}',
+    confirm_one: '{{count, number}}개 주소로 보냅니다: {{list}}',
+    confirm_other: '{{count, number}}개 주소로 보냅니다: {{list}}',
     submit: '보내기',
     sending: '보내는 중…',
-    done: '{{count, number}}통을 예약했습니다. 몇 분 안에 발송됩니다.',
-    skipped: '{{count, number}}개 주소는 제외했습니다: 수신 거부했거나 반송된 주소입니다.',
+    done_one: '{{count, number}}통을 예약했습니다. 몇 분 안에 발송됩니다.',
+    done_other: '{{count, number}}통을 예약했습니다. 몇 분 안에 발송됩니다.',
+    skipped_one: '{{count, number}}개 주소는 제외했습니다: 수신 거부했거나 반송된 주소입니다.',
+    skipped_other: '{{count, number}}개 주소는 제외했습니다: 수신 거부했거나 반송된 주소입니다.',
     nothingSent: '보낸 메일이 없습니다: 모든 주소가 수신 거부했거나 반송된 주소입니다.',
     more: '더 보내기',
     group: '그룹',
     everyone: '전체(활성)',
-    groupCount: '이메일이 있는 구성원 {{count, number}}명',
+    groupCount_one: '이메일이 있는 구성원 {{count, number}}명',
+    groupCount_other: '이메일이 있는 구성원 {{count, number}}명',
     groupSkips: '그중 {{count, number}}명은 수신 거부했거나 반송된 주소라 제외됩니다.',
-    groupAwaiting:
+    groupAwaiting_one:
+      '확인 대기 중인 구성원 {{count, number}}명은 제외됩니다(방문자가 입력한 주소로, 아직 확인하지 않았습니다).',
+    groupAwaiting_other:
       '확인 대기 중인 구성원 {{count, number}}명은 제외됩니다(방문자가 입력한 주소로, 아직 확인하지 않았습니다).',
     audienceSubmit: '그룹에 보내기',
   },
