@@ -325,11 +325,11 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
       `name,email,group\nMina Kim,mina-${Date.now()}@example.com,friends\n,noname@example.com,\nBad,not-an-email,\nAlex,alex-${Date.now()}@example.com,unknown\n`,
     ),
   });
-  await csv.getByText('2 row(s) ready to import.').waitFor();
+  await csv.getByText('2 rows ready to import.').waitFor();
   await csv.getByText('Line 3 has no name.').waitFor();
   await csv.getByText('Line 4 has an email that is not valid.').waitFor();
   await csv.getByRole('button', { name: 'Import' }).click();
-  await csv.getByText('Imported 2 new member(s).').waitFor();
+  await csv.getByText('Imported 2 new members.').waitFor();
   await csv.getByRole('button', { name: 'Close' }).click();
   await page.getByTestId('audience-row').filter({ hasText: 'Mina Kim' }).waitFor();
 
@@ -341,7 +341,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   await csv
     .getByLabel('CSV file')
     .setInputFiles({ name: 'cut.csv', mimeType: 'text/csv', buffer: Buffer.from(semicolons) });
-  await csv.getByText('1200 row(s) ready to import.').waitFor();
+  await csv.getByText('1200 rows ready to import.').waitFor();
   let batches = 0;
   const cut = '**/rest/v1/audience_members?*';
   await page.route(cut, (route) =>
@@ -350,7 +350,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   await csv.getByRole('button', { name: 'Import' }).click();
   await csv
     .getByRole('alert')
-    .filter({ hasText: '500 of 1200 row(s) were saved before the import stopped.' })
+    .filter({ hasText: '500 of 1200 rows were saved before the import stopped.' })
     .waitFor();
   await page.unroute(cut);
   const saved = async () =>
@@ -364,8 +364,8 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
     );
   assert.equal(await saved(), 500);
   await csv.getByRole('button', { name: 'Import' }).click();
-  await csv.getByText('Imported 700 new member(s).').waitFor();
-  await csv.getByText('500 address(es) were already in your audience.').waitFor();
+  await csv.getByText('Imported 700 new members.').waitFor();
+  await csv.getByText('500 addresses were already in your audience.').waitFor();
   assert.equal(await csv.getByRole('alert').count(), 0);
   assert.equal(await saved(), 1200);
   await csv.getByRole('button', { name: 'Close' }).click();
@@ -377,7 +377,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   await csv
     .getByLabel('CSV file')
     .setInputFiles({ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from(big) });
-  await csv.getByText('10000 row(s) ready to import.').waitFor();
+  await csv.getByText('10000 rows ready to import.').waitFor();
   await csv.getByRole('button', { name: 'Import' }).click();
   await csv.locator('.import-progress progress').waitFor();
   // the page still answers while the import runs
@@ -385,7 +385,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
     await page.evaluate(() => document.querySelectorAll('.audience-table tr').length > 0),
     true,
   );
-  await csv.getByText('Imported 10000 new member(s).').waitFor({ timeout: 180_000 });
+  await csv.getByText('Imported 10000 new members.').waitFor({ timeout: 180_000 });
   await csv.getByRole('button', { name: 'Close' }).click();
   const [{ n }] = (
     await db.query<{ n: string }>(

@@ -201,7 +201,7 @@ describe('CSV import dialog', () => {
       Uint8Array.from([...text].flatMap((c) => CP949[c] ?? [c.charCodeAt(0)]));
     const bytes = cp949('name,email,group\n박민수,minsu@x.com,\n최지우,jiwoo@x.com,\n');
     const dialog = await choose(new File([bytes], 'list.csv', { type: 'text/csv' }));
-    expect(await within(dialog).findByText('2 row(s) ready to import.')).toBeTruthy();
+    expect(await within(dialog).findByText('2 rows ready to import.')).toBeTruthy();
     expect(
       within(dialog).getByText(
         'This file is not UTF-8, so it was read as Korean Excel saves CSV (EUC-KR): its first name reads “박민수”. If that looks wrong, save the file as “CSV UTF-8” and choose it again.',
@@ -228,7 +228,7 @@ describe('CSV import dialog', () => {
         ),
     );
     const dialog = await choose(listOf(emails));
-    expect(await within(dialog).findByText('20000 row(s) ready to import.')).toBeTruthy();
+    expect(await within(dialog).findByText('20000 rows ready to import.')).toBeTruthy();
     expect(reads).toHaveBeenCalledTimes(1);
     expect(texts).not.toHaveBeenCalled();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Import' }));
@@ -239,7 +239,7 @@ describe('CSV import dialog', () => {
       expect(bar().max).toBe(20_000);
       await act(async () => answers[batch - 1]!());
     }
-    expect(await within(dialog).findByText('Imported 20000 new member(s).')).toBeTruthy();
+    expect(await within(dialog).findByText('Imported 20000 new members.')).toBeTruthy();
     expect(api.importBatch).toHaveBeenCalledTimes(40);
   });
 
@@ -250,12 +250,12 @@ describe('CSV import dialog', () => {
       .mockRejectedValueOnce(Object.assign(new Error('duplicate key'), { code: '23505' }))
       .mockResolvedValueOnce({ added: 2, unsubscribed: 0 });
     const dialog = await choose(listOf(rows), onDone);
-    await within(dialog).findByText('3 row(s) ready to import.');
+    await within(dialog).findByText('3 rows ready to import.');
     // Late@X.com joined the audience after the plan was made
     api.memberAddresses.mockResolvedValue(new Set(['late@x.com']));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Import' }));
-    expect(await within(dialog).findByText('Imported 2 new member(s).')).toBeTruthy();
-    expect(within(dialog).getByText('1 address(es) were already in your audience.')).toBeTruthy();
+    expect(await within(dialog).findByText('Imported 2 new members.')).toBeTruthy();
+    expect(within(dialog).getByText('1 address was already in your audience.')).toBeTruthy();
     expect(api.importBatch).toHaveBeenLastCalledWith(
       'user-1',
       expect.arrayContaining([expect.objectContaining({ email: 'ann@x.com' })]),
@@ -274,8 +274,8 @@ describe('CSV import dialog', () => {
       [
         'en',
         'Import',
-        'Could not do that: The connection failed. Check it and try again. 500 of 1200 row(s) were saved before the import stopped. Importing again is safe: the rows saved count as already in your audience.',
-        'Imported 700 new member(s).',
+        'Could not do that: The connection failed. Check it and try again. 500 of 1200 rows were saved before the import stopped. Importing again is safe: the rows saved count as already in your audience.',
+        'Imported 700 new members.',
       ],
       [
         'ko',
@@ -319,12 +319,12 @@ describe('CSV import dialog', () => {
       .mockResolvedValueOnce({ added: 500, unsubscribed: 0 })
       .mockRejectedValueOnce(new TypeError('Failed to fetch'));
     const dialog = await choose(listOf(emails));
-    await within(dialog).findByText('1200 row(s) ready to import.');
+    await within(dialog).findByText('1200 rows ready to import.');
     // the second batch went in; its answer did not come back
     api.memberAddresses.mockResolvedValueOnce(new Set(emails.slice(0, 1000)));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Import' }));
     expect((await within(dialog).findByRole('alert')).textContent).toContain(
-      '1000 of 1200 row(s) were saved before the import stopped.',
+      '1000 of 1200 rows were saved before the import stopped.',
     );
   });
 

@@ -344,7 +344,7 @@ export function CsvImportDialog({ userId, groups, onDone, onClose }: MemberDialo
         <div className="import-report" role={result ? 'status' : undefined}>
           {result ? (
             <>
-              <p>{t('audience.importDialog.done', { added: result.added })}</p>
+              <p>{t('audience.importDialog.done', { count: result.added })}</p>
               {result.already > 0 ? (
                 <p>{t('audience.importDialog.already', { count: result.already })}</p>
               ) : null}

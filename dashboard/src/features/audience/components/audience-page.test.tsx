@@ -106,7 +106,7 @@ describe('audience members list', () => {
     renderWithProviders(<AudiencePage />, { session: signedInSession() });
     expect(
       await screen.findByText(
-        '4 address(es) visitors typed got no confirmation mail in the last 24 hours: your plan sends 30 a day. They stay awaiting and are asked again when next given; add them yourself if you know they want your letters.',
+        '4 addresses visitors typed got no confirmation mail in the last 24 hours: your plan sends 30 a day. They stay awaiting and are asked again when next given; add them yourself if you know they want your letters.',
       ),
     ).toBeTruthy();
   });

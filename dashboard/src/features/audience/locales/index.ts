@@ -15,7 +15,8 @@ export const en = {
   renameGroup: 'Rename {{name}}',
   deleteGroup: 'Delete {{name}}',
   groupName: 'Group name',
-  groupCount: '{{count}} member(s)',
+  groupCount_one: '{{count}} member',
+  groupCount_other: '{{count}} members',
   groupDeleteTitle: 'Delete the group {{name}}?',
   groupDeleteText: 'Its members stay in your audience, without a group.',
   add: 'Add audience',
@@ -45,8 +46,10 @@ export const en = {
     'A visitor typed this address: your letters skip it until it confirms through the link we mail it. Adding it yourself makes it active.',
   awaitingUnpaidHint:
     'A visitor typed this address. Your plan sends no letters to your audience, so it has not been asked to confirm; it is asked when it is given again on a paid plan.',
-  confirmationsCapped:
-    '{{count}} address(es) visitors typed got no confirmation mail in the last 24 hours: your plan sends {{limit}} a day. They stay awaiting and are asked again when next given; add them yourself if you know they want your letters.',
+  confirmationsCapped_one:
+    '{{count}} address a visitor typed got no confirmation mail in the last 24 hours: your plan sends {{limit}} a day. It stays awaiting and is asked again when next given; add it yourself if you know it wants your letters.',
+  confirmationsCapped_other:
+    '{{count}} addresses visitors typed got no confirmation mail in the last 24 hours: your plan sends {{limit}} a day. They stay awaiting and are asked again when next given; add them yourself if you know they want your letters.',
   noGroup: 'No group',
   viewMode: 'View',
   editMode: 'Edit',
@@ -84,7 +87,8 @@ export const en = {
     onlyCsv: 'Choose a .csv file',
     missingColumns:
       'The header row (the first line) needs a name and an email column, separated by commas, semicolons, tabs or |.',
-    ready: '{{count}} row(s) ready to import.',
+    ready_one: '{{count}} row ready to import.',
+    ready_other: '{{count}} rows ready to import.',
     /** Said when the file is not UTF-8 (model/csv.ts CsvEncoding). */
     encoding: {
       'euc-kr':
@@ -94,15 +98,22 @@ export const en = {
     },
     start: 'Import',
     progress: 'Importing… {{done}} of {{total}}',
-    done: 'Imported {{added}} new member(s).',
+    done_one: 'Imported {{count}} new member.',
+    done_other: 'Imported {{count}} new members.',
     stopped:
-      '{{reason}} {{saved}} of {{total}} row(s) were saved before the import stopped. Importing again is safe: the rows saved count as already in your audience.',
-    already: '{{count}} address(es) were already in your audience.',
-    inAudience: '{{count}} address(es) are already in your audience: they stay as they are.',
-    unsubscribed:
-      '{{count}} of the new member(s) unsubscribed from your letters before: letters will skip them.',
-    skipped: '{{count}} row(s) left out:',
-    groupDropped: '{{count}} row(s) go in without a group (unknown group):',
+      '{{reason}} {{saved}} of {{total}} rows were saved before the import stopped. Importing again is safe: the rows saved count as already in your audience.',
+    already_one: '{{count}} address was already in your audience.',
+    already_other: '{{count}} addresses were already in your audience.',
+    inAudience_one: '{{count}} address is already in your audience: it stays as it is.',
+    inAudience_other: '{{count}} addresses are already in your audience: they stay as they are.',
+    unsubscribed_one:
+      '{{count}} of the new members unsubscribed from your letters before: letters will skip it.',
+    unsubscribed_other:
+      '{{count}} of the new members unsubscribed from your letters before: letters will skip them.',
+    skipped_one: '{{count}} row left out:',
+    skipped_other: '{{count}} rows left out:',
+    groupDropped_one: '{{count}} row goes in without a group (unknown group):',
+    groupDropped_other: '{{count}} rows go in without a group (unknown group):',
     reasons: {
       noName: 'Line {{line}} has no name.',
       noEmail: 'Line {{line}} has no email.',
@@ -143,7 +154,8 @@ export const ko: typeof en = {
   renameGroup: '{{name}} 이름 바꾸기',
   deleteGroup: '{{name}} 삭제',
   groupName: '그룹 이름',
-  groupCount: '구성원 {{count}}명',
+  groupCount_one: '구성원 {{count}}명',
+  groupCount_other: '구성원 {{count}}명',
   groupDeleteTitle: '{{name}} 그룹을 삭제할까요?',
   groupDeleteText: '구성원은 그룹 없이 오디언스에 남습니다.',
   add: '오디언스 추가',
@@ -173,7 +185,9 @@ export const ko: typeof en = {
     '방문자가 입력한 주소입니다. 메일로 보내는 확인 링크로 확인하기 전까지 레터 발송에서 제외됩니다. 직접 추가하면 바로 활성화됩니다.',
   awaitingUnpaidHint:
     '방문자가 입력한 주소입니다. 지금 요금제로는 오디언스에게 레터를 보낼 수 없어 아직 확인을 요청하지 않았습니다. 유료 요금제에서 이 주소가 다시 입력되면 확인을 요청합니다.',
-  confirmationsCapped:
+  confirmationsCapped_one:
+    '지난 24시간 동안 방문자가 입력한 주소 {{count}}개에 확인 메일을 보내지 못했습니다. 요금제의 하루 한도는 {{limit}}통입니다. 이 주소들은 확인 대기로 남고 다시 입력되면 확인을 요청합니다. 레터를 원하는 분이라면 직접 추가하세요.',
+  confirmationsCapped_other:
     '지난 24시간 동안 방문자가 입력한 주소 {{count}}개에 확인 메일을 보내지 못했습니다. 요금제의 하루 한도는 {{limit}}통입니다. 이 주소들은 확인 대기로 남고 다시 입력되면 확인을 요청합니다. 레터를 원하는 분이라면 직접 추가하세요.',
   noGroup: '그룹 없음',
   viewMode: '보기',
@@ -221,7 +235,8 @@ export const ko: typeof en = {
     onlyCsv: '.csv 파일을 선택하세요',
     missingColumns:
       '머리글(첫 줄)에 name과 email 열이 쉼표, 세미콜론, 탭 또는 |로 나뉘어 있어야 합니다.',
-    ready: '{{count}}줄을 가져올 수 있습니다.',
+    ready_one: '{{count}}줄을 가져올 수 있습니다.',
+    ready_other: '{{count}}줄을 가져올 수 있습니다.',
     encoding: {
       'euc-kr':
         'UTF-8 파일이 아니어서 한국어 Excel이 CSV를 저장하는 방식(EUC-KR)으로 읽었습니다. 첫 이름은 “{{name}}”입니다. 이상하게 보이면 파일을 “CSV UTF-8”로 다시 저장해 선택해 주세요.',
@@ -230,15 +245,22 @@ export const ko: typeof en = {
     },
     start: '가져오기',
     progress: '가져오는 중… {{total}}줄 중 {{done}}줄',
-    done: '새 구성원 {{added}}명을 가져왔습니다.',
+    done_one: '새 구성원 {{count}}명을 가져왔습니다.',
+    done_other: '새 구성원 {{count}}명을 가져왔습니다.',
     stopped:
       '{{reason}} 가져오기가 멈추기 전에 {{total}}줄 중 {{saved}}줄이 저장되었습니다. 다시 가져와도 괜찮습니다. 저장된 줄은 이미 오디언스에 있는 주소로 셉니다.',
-    already: '{{count}}개 주소는 이미 오디언스에 있었습니다.',
-    inAudience: '{{count}}개 주소는 이미 오디언스에 있어 그대로 둡니다.',
-    unsubscribed:
+    already_one: '{{count}}개 주소는 이미 오디언스에 있었습니다.',
+    already_other: '{{count}}개 주소는 이미 오디언스에 있었습니다.',
+    inAudience_one: '{{count}}개 주소는 이미 오디언스에 있어 그대로 둡니다.',
+    inAudience_other: '{{count}}개 주소는 이미 오디언스에 있어 그대로 둡니다.',
+    unsubscribed_one:
       '새 구성원 중 {{count}}명은 이전에 레터 수신을 거부했습니다. 레터 발송에서 제외됩니다.',
-    skipped: '{{count}}줄을 제외했습니다:',
-    groupDropped: '{{count}}줄은 그룹 없이 들어갑니다(없는 그룹):',
+    unsubscribed_other:
+      '새 구성원 중 {{count}}명은 이전에 레터 수신을 거부했습니다. 레터 발송에서 제외됩니다.',
+    skipped_one: '{{count}}줄을 제외했습니다:',
+    skipped_other: '{{count}}줄을 제외했습니다:',
+    groupDropped_one: '{{count}}줄은 그룹 없이 들어갑니다(없는 그룹):',
+    groupDropped_other: '{{count}}줄은 그룹 없이 들어갑니다(없는 그룹):',
     reasons: {
       noName: '{{line}}번째 줄에 이름이 없습니다.',
       noEmail: '{{line}}번째 줄에 이메일이 없습니다.',
