@@ -323,7 +323,7 @@ export class BlockElement extends ReactionElement {
   protected fail(e: unknown): string {
     const code = (e as ApiError | null)?.code;
     const message =
-      writerCode?.said(e as ApiError | null, this.language) ||
+      writerCode?.said(e as ApiError | null, this.language, this) ||
       (code === 'network' || code === 'chunk'
         ? this.t('unreachable')
         : e instanceof Error

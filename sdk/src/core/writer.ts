@@ -216,9 +216,13 @@ async function send<T>(h: WriteHost, name: string, body: Body): Promise<T> {
  * the function runs): a NUL in a text, and a value that is not its type (a block or message id
  * that is not a uuid, a text with half an emoji).
  */
-export function said(e: ApiError | null, lang: string): string {
+export function said(e: ApiError | null, lang: string, el?: HTMLElement): string {
   const { code, details, retry_after: wait } = e || ({} as ApiError);
-  if (wait) return refusals[lang]?.(e!) ?? e!.message;
+  if (wait) {
+    const text = refusals[lang]?.(e!) ?? e!.message;
+    if (el) setTimeout(() => waitPassed(el, text), wait * 1000);
+    return text;
+  }
   const key =
     (code === 'PT429' && /^(rate_limit|captcha)$/.test(details)) ||
     /^(over_request_rate_limit|captcha_failed|429)$/.test(code)
@@ -229,6 +233,18 @@ export function said(e: ApiError | null, lang: string): string {
           : 'signedOutRetry'
         : REFUSALS[details] || REFUSALS[code];
   return key ? translator(lang, texts)(key) : '';
+}
+
+/**
+ * "You can like again in 1 second." is untrue once the second has passed: the element's error (a
+ * text; the comment's and Q&A's {at, text}) goes if it still says it. Here, in the writer's chunk
+ * that every refused write has loaded, rather than in each element: they are at their budgets.
+ */
+function waitPassed(el: HTMLElement, text: string) {
+  const shown = el as unknown as { _error?: string | { at: string; text: string } };
+  if (shown._error === text) shown._error = '';
+  else if (typeof shown._error === 'object' && shown._error.text === text)
+    shown._error = { at: '', text: '' };
 }
 
 /** The text of a refusal, by its details (the visitor RPCs') or its code (PostgREST's). */

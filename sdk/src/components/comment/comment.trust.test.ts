@@ -77,6 +77,19 @@ describe('reaction-comment', () => {
       });
     });
 
+    it('takes the refusal away once the wait it names has passed, keeping the text', async () => {
+      const post = "You're posting too fast. You can post again in 1 second.";
+      const el = await mountIn(
+        'en',
+        {},
+        tooFast(post, { retry_after: 1, action: 'message', scope: 'visitor' }),
+      );
+      await refused(el, post);
+      // no click after it: the second passes and the sentence goes (bounded only against a hang)
+      await until(() => !alertIn(el.shadowRoot as unknown as Element).includes(post), 10000);
+      expect(textarea(el).value).to.equal('spam spam');
+    });
+
     it("says a name or link not taken, a character text cannot hold and an unreadable value in the block's words (rev-visitor4 D8)", async () => {
       // the server's short-field refusals say invalid_input; a NUL (22P05) and a value that is not
       // its type (22P02: a block id that is not a uuid) are PostgREST's, in Postgres's English

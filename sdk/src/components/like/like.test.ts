@@ -204,6 +204,28 @@ describe('reaction-like', () => {
     expect(m.api.calls.some((c) => c.name === 'toggle_block_like')).to.equal(false);
   });
 
+  it('takes a refusal that names its wait away once the wait has passed (a burst of clicks)', async () => {
+    const said = "You're liking too fast. You can like again in 1 second.";
+    const m = await mount(() => ({ block: block({ like_count: 3 }), me: { liked: false } }), {
+      toggle_block_like: () => {
+        throw new ApiError(
+          429,
+          said,
+          'PT429',
+          'rate_limit',
+          JSON.stringify({ retry_after: 1, action: 'like', scope: 'visitor' }),
+        );
+      },
+    });
+    api = m.api;
+    const alert = () => m.el.shadowRoot!.querySelector('[role=alert]')?.textContent ?? '';
+    m.el.shadowRoot!.querySelector('button')!.click();
+    await until(() => alert() === said);
+    // no click after it: the second passes and the sentence goes (bounded only against a hang)
+    await until(() => alert() === '', 10000);
+    expect(m.el.shadowRoot!.querySelector('button')!.textContent!.trim()).to.equal('3 Likes');
+  });
+
   // its bidi isolates taken out (the server refuses them: a name that reads as another's)
   it("likes under a returning writer's stored name, opened by the write (not before the count)", async () => {
     setProfile({ name: 'Stored \u2066Swan\u2069', color: '#123456' });
