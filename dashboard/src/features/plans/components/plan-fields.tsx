@@ -122,7 +122,10 @@ export function PlanFields({
           <CountField
             name="blocks"
             label={s('select.blocks')}
-            hint={s('select.blocksHint', { total: fmt(shownBlocks(basket.blockLimit)) })}
+            hint={s('select.blocksHint', {
+              max: fmt(PLAN_RULES.maxBlockLimit),
+              total: fmt(shownBlocks(basket.blockLimit)),
+            })}
             value={basket.blockLimit}
             step={PLAN_RULES.blocksPerUnit}
             max={PLAN_RULES.maxBlockLimit}
@@ -131,7 +134,10 @@ export function PlanFields({
           <CountField
             name="emails"
             label={s('select.emails')}
-            hint={s('select.emailsHint', { total: fmt(shownEmails(basket.responseMonthlyLimit)) })}
+            hint={s('select.emailsHint', {
+              max: fmt(PLAN_RULES.maxResponseMonthlyLimit),
+              total: fmt(shownEmails(basket.responseMonthlyLimit)),
+            })}
             value={basket.responseMonthlyLimit}
             step={PLAN_RULES.emailsPerUnit}
             max={PLAN_RULES.maxResponseMonthlyLimit}

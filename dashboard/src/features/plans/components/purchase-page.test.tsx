@@ -68,6 +68,18 @@ describe('select plan', () => {
     fireEvent.blur(blocks);
     await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=24&emails=1000'));
     expect(screen.getByTestId('purchase-price').textContent).toBe('$7 a month');
+    // past the maximum it is cut to it, and the hint has said the maximum (walk F8)
+    fireEvent.change(blocks, { target: { value: '99999' } });
+    fireEvent.blur(blocks);
+    await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=400&emails=1000'));
+    expect(
+      screen.getByText(
+        'In steps of 4, at most 400, on top of the 3 of Starter: 403 blocks in all.',
+      ),
+    ).toBeTruthy();
+    fireEvent.change(blocks, { target: { value: '24' } });
+    fireEvent.blur(blocks);
+    await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=24&emails=1000'));
     const emails = screen.getByLabelText('Extra emails and answers a month') as HTMLInputElement;
     fireEvent.change(emails, { target: { value: '-5' } });
     fireEvent.blur(emails);

@@ -175,10 +175,11 @@ export const en = {
       'Pick how many blocks, emails and answers: 1,000 won a month buys 4 blocks or 1,000 emails and answers.',
     start: 'Starts',
     blocks: 'Extra blocks',
-    blocksHint: 'In steps of 4, on top of the 3 of Starter: {{total}} blocks in all.',
+    blocksHint:
+      'In steps of 4, at most {{max}}, on top of the 3 of Starter: {{total}} blocks in all.',
     emails: 'Extra emails and answers a month',
     emailsHint:
-      'In steps of 1,000, on top of the 100 of Starter: {{total}} emails and answers a month in all: the emails your letters send and the answers your forms and A/B blocks take.',
+      'In steps of 1,000, at most {{max}}, on top of the 100 of Starter: {{total}} emails and answers a month in all: the emails your letters send and the answers your forms and A/B blocks take.',
     included: 'Included',
     groups: {
       general: 'General',
