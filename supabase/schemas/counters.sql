@@ -281,9 +281,12 @@ revoke execute on function private.fold_deltas(regclass, regclass, text, jsonb) 
 -- Folds the deltas into the rows: the blocks, groups and options nobody holds, their delta rows
 -- nobody holds (SKIP LOCKED throughout). SKIP LOCKED still waits for a row's newer version that an
 -- open write holds (the chain of updated versions is followed, then waited for), so the fold gives
--- up after 100 ms of any wait, never a visitor: a fold and a visitor waiting on each other end
--- with the fold's lock timeout, long before the 1 s deadlock check, and the fold answers 0 (no
--- error: the next fold, 5 seconds later, takes what this one left). Every 5 seconds.
+-- up after 100 ms of any wait, so that it, not a visitor, is the one to give way: a fold and a
+-- visitor waiting on each other end with the fold's lock timeout, before the visitor's 1 s
+-- deadlock check, unless the visitor had already waited about 900 ms for this fold when the fold
+-- began to wait (a fold slowed to most of a second: then the visitor's write fails as before).
+-- The fold answers 0 (no error: the next fold, 5 seconds later, takes what this one left).
+-- Every 5 seconds.
 create function private.fold_counters()
 returns integer language plpgsql set search_path = '' set lock_timeout = '100ms' as $$
 declare
