@@ -21,7 +21,6 @@ import { loadLetter, type LoadDeps } from '../functions/_shared/letter/load.ts';
 import { clip, codePieces, pieces } from '../functions/_shared/letter/model.ts';
 import { notionToBlocks } from '../functions/_shared/letter/notion.ts';
 import {
-  fitLetter,
   letterDocument,
   letterFitter,
   letterFooter,
@@ -590,7 +589,7 @@ describe('sources on the fixture pages', () => {
     }));
     const model: TLetterModel = { version: 1, source: null, blocks, cta: null, imageButton: null };
     expect(renderLetter('Long', model).text.length).toBeGreaterThan(LETTER_LIMITS.mailText);
-    const fitted = fitLetter('Long', model);
+    const fitted = letterFitter('Long')(model);
     expect(fitted.cutAt).toBeGreaterThan(0);
     expect(fitted.model.blocks).toEqual(blocks.slice(0, fitted.cutAt!));
     expect(fitted.rendered).toEqual(renderLetter('Long', fitted.model));
@@ -607,10 +606,10 @@ describe('sources on the fixture pages', () => {
     expect(mail.html.length).toBeLessThanOrEqual(LETTER_LIMITS.mailHtml);
     expect(ZLetterModel.safeParse(most).success).toBe(true);
     const more = { ...model, blocks: blocks.slice(0, fitted.cutAt! + 1) };
-    expect(fitLetter('Long', more).cutAt).toBe(fitted.cutAt);
+    expect(letterFitter('Long')(more).cutAt).toBe(fitted.cutAt);
     // a letter within the limits is left whole
     const short = { ...model, blocks: blocks.slice(0, 3) };
-    expect(fitLetter('Long', short)).toEqual({
+    expect(letterFitter('Long')(short)).toEqual({
       model: short,
       rendered: renderLetter('Long', short),
       cutAt: null,
@@ -647,7 +646,7 @@ describe('sources on the fixture pages', () => {
     const { deps, stored } = pageDeps(html, 'l'.repeat(1900));
     const l = await loadLetter('typedream', new URL(PAGE), deps);
     const source = typedreamToBlocks(html, new URL(PAGE)).blocks;
-    const before = fitLetter('Long', { ...l.model, blocks: source });
+    const before = letterFitter('Long')({ ...l.model, blocks: source });
     expect(before.cutAt).toBeGreaterThan(40);
     // cut before the copies were made: all 40 images kept and copied once
     expect(stored).toHaveLength(40);

@@ -145,7 +145,7 @@ export interface LoadedLetter {
   title: string;
   /** The parts that fit in one email, their images copied. */
   model: TLetterModel;
-  /** Its mail (HTML and text part), as fitLetter checked it. */
+  /** Its mail (HTML and text part), as letterFitter checked it. */
   rendered: RenderedLetter;
   warnings: string[];
   /** What the page had that the letter does not carry; `cutAt` when the letter ends early. */

@@ -306,16 +306,16 @@ export function letterFitter(
       )
         length += json[most++]!;
       // then those whose text part fits, guessed from their share of the rows' HTML
-      const textOf_ = (k: number) => textOf(htmlOf(k)).length;
+      const textLengthOf = (k: number) => textOf(htmlOf(k)).length;
       let k = most;
-      if (most > 0 && !(most < count && textFits(textOf_(most)))) {
-        const plain = textOf_(0);
+      if (most > 0 && !(most < count && textFits(textLengthOf(most)))) {
+        const plain = textLengthOf(0);
         const share = (at: number) =>
           (starts[at]! - starts[0]!) / (starts[count]! - starts[0]! || 1);
         let guess = most;
         while (guess > 0 && !textFits(plain + (rendered.text.length - plain) * share(guess)))
           guess--;
-        k = lastThatFits(0, most, guess, (at) => textFits(textOf_(at)));
+        k = lastThatFits(0, most, guess, (at) => textFits(textLengthOf(at)));
       }
       // the one render that confirms it
       const part = first(k);
@@ -358,15 +358,6 @@ export function letterFitter(
     if (within(model, rendered)) return { model, rendered, cutAt: null };
     return (measure && measured(model, rendered)) || searched(model);
   };
-}
-
-/** One letter fitted within one email (letterFitter, for a single model). */
-export function fitLetter(
-  title: string,
-  model: TLetterModel,
-  opts: LetterSanitizeOptions = {},
-): FittedLetter {
-  return letterFitter(title, opts)(model);
 }
 
 const FOOTER_TEXTS = {
