@@ -1,17 +1,21 @@
 // The basket's controls, shared by Select plan and the Change dialog: Basic or Custom, and for
-// Custom the extra blocks and emails. A typed count is rounded (spec: by 4 and by 1000, up when
-// growing, down when shrinking, negatives ignored) when the field is left or Enter is pressed;
-// the steppers move by whole steps at once.
+// Custom the extra blocks and emails. A typed count is taken when the field is left or Enter is
+// pressed: up to the next step of 4 or 1000, at most the maximum; a negative or empty entry keeps
+// the count. When the count taken is not the number typed, a note under the field says why (a
+// polite status, so a screen reader hears it without focus moving). The steppers move by whole
+// steps at once.
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   basketFor,
+  countChange,
   PLAN_RULES,
   shownBlocks,
   shownEmails,
   withBlocks,
   withEmails,
   type Basket,
+  type CountChange,
 } from '../model/plans';
 import { useLang } from '../model/use-lang';
 
@@ -21,19 +25,33 @@ interface CountFieldProps {
   value: number;
   step: number;
   max: number;
-  onCommit: (typed: number) => void;
-  name: string;
+  /** Applies a typed count and answers the count the basket took. */
+  onCommit: (typed: number) => number;
+  name: 'blocks' | 'emails';
+}
+
+interface CountNote {
+  change: CountChange;
+  typed: number;
+  taken: number;
 }
 
 function CountField({ label, hint, value, step, max, onCommit, name }: CountFieldProps) {
+  const { t: s } = useTranslation(undefined, { keyPrefix: 'plans.select' });
+  const { fmt } = useLang();
   const id = useId();
   const hintId = useId();
-  // what is being typed; null shows the count (an ignored value, negative or not a number, goes
-  // back to the count when the field is left)
+  const noteId = useId();
+  // what is being typed; null shows the count (an entry that is not a count goes back to the
+  // count when the field is left, and the note says so)
   const [draft, setDraft] = useState<string | null>(null);
+  const [note, setNote] = useState<CountNote | null>(null);
   const commit = () => {
     if (draft === null) return;
-    onCommit(draft.trim() === '' ? Number.NaN : Number(draft));
+    const typed = draft.trim() === '' ? Number.NaN : Number(draft);
+    const taken = onCommit(typed);
+    const change = countChange(typed, taken, max);
+    setNote(change ? { change, typed, taken } : null);
     setDraft(null);
   };
   return (
@@ -48,10 +66,11 @@ function CountField({ label, hint, value, step, max, onCommit, name }: CountFiel
         max={max}
         step={step}
         value={draft ?? String(value)}
-        aria-describedby={hintId}
+        aria-describedby={`${hintId} ${noteId}`}
         onChange={(event) => {
           const next = event.target.value;
           setDraft(next);
+          setNote(null);
           const n = Number(next);
           // the steppers (and typing a whole step) apply at once
           if (next !== '' && Number.isInteger(n) && n >= 0 && n % step === 0 && n <= max) {
@@ -69,6 +88,16 @@ function CountField({ label, hint, value, step, max, onCommit, name }: CountFiel
       />
       <span id={hintId} className="hint">
         {hint}
+      </span>
+      {/* always in the page, so the change of its text is announced */}
+      <span id={noteId} className="hint plan-count-note" role="status">
+        {note
+          ? s(`${name}Note.${note.change}`, {
+              typed: fmt(note.typed),
+              value: fmt(note.taken),
+              max: fmt(max),
+            })
+          : null}
       </span>
     </div>
   );
@@ -129,7 +158,11 @@ export function PlanFields({
             value={basket.blockLimit}
             step={PLAN_RULES.blocksPerUnit}
             max={PLAN_RULES.maxBlockLimit}
-            onCommit={(typed) => onChange(withBlocks(basket, typed))}
+            onCommit={(typed) => {
+              const next = withBlocks(basket, typed);
+              onChange(next);
+              return next.blockLimit;
+            }}
           />
           <CountField
             name="emails"
@@ -141,7 +174,11 @@ export function PlanFields({
             value={basket.responseMonthlyLimit}
             step={PLAN_RULES.emailsPerUnit}
             max={PLAN_RULES.maxResponseMonthlyLimit}
-            onCommit={(typed) => onChange(withEmails(basket, typed))}
+            onCommit={(typed) => {
+              const next = withEmails(basket, typed);
+              onChange(next);
+              return next.responseMonthlyLimit;
+            }}
           />
         </div>
       ) : null}

@@ -95,6 +95,46 @@ describe('select plan', () => {
     );
   });
 
+  it('says under the field why a typed count changed, and takes 13 as 16 whatever it held (walk F8)', async () => {
+    render('/purchase?focus=custom&blocks=400');
+    const blocks = (await screen.findByLabelText('Extra blocks')) as HTMLInputElement;
+    const note = () =>
+      document.getElementById(blocks.getAttribute('aria-describedby')!.split(' ')[1]!)!;
+    // a polite status, in the field's description, empty until a number is changed
+    expect(note().getAttribute('role')).toBe('status');
+    expect(note().textContent).toBe('');
+    fireEvent.change(blocks, { target: { value: '13' } });
+    fireEvent.keyDown(blocks, { key: 'Enter' });
+    await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=16&emails=1000'));
+    expect(note().textContent).toBe('13 is between steps of 4, so it became 16, the next step up.');
+    expect(document.activeElement).not.toBe(note());
+    fireEvent.change(blocks, { target: { value: '99999' } });
+    fireEvent.blur(blocks);
+    await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=400&emails=1000'));
+    expect(note().textContent).toBe(
+      '99,999 is more than the most you can add, 400, so it became 400.',
+    );
+    fireEvent.change(blocks, { target: { value: '-5' } });
+    fireEvent.blur(blocks);
+    expect(blocks.value).toBe('400');
+    expect(note().textContent).toBe('-5 is below 0: enter 0 or more. It stays 400.');
+    fireEvent.change(blocks, { target: { value: '' } });
+    fireEvent.blur(blocks);
+    expect(note().textContent).toBe('Enter a number, 0 or more. It stays 400.');
+    // a count taken as typed clears the note
+    fireEvent.change(blocks, { target: { value: '24' } });
+    await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=24&emails=1000'));
+    expect(note().textContent).toBe('');
+    const emails = screen.getByLabelText('Extra emails and answers a month') as HTMLInputElement;
+    fireEvent.change(emails, { target: { value: '1001' } });
+    fireEvent.blur(emails);
+    await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=24&emails=2000'));
+    await act(() => i18next.changeLanguage('ko'));
+    expect(
+      screen.getByText('1,001건은 1,000건 단위가 아니어서 다음 단위인 2,000건으로 올렸습니다.'),
+    ).toBeTruthy();
+  });
+
   it('sends an owner with an active plan to the plan page', async () => {
     api.listActivePlans.mockResolvedValue([{ id: 'p', type: 'basic', is_active: true } as PlanRow]);
     render('/purchase');

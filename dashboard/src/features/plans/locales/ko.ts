@@ -179,6 +179,18 @@ export const ko: typeof en = {
     emails: '추가 월 이메일·응답',
     emailsHint:
       '1,000건 단위, 최대 {{max}}건, 스타터의 100건에 더해 모두 월 {{total}}건. 레터로 보내는 이메일과 폼·A/B 블록에 받는 응답을 함께 셉니다.',
+    blocksNote: {
+      step: '{{typed}}개는 4개 단위가 아니어서 다음 단위인 {{value}}개로 올렸습니다.',
+      max: '{{typed}}개는 최대 {{max}}개를 넘어서 {{value}}개로 맞췄습니다.',
+      negative: '{{typed}}개는 0보다 작습니다. 0 이상을 입력하세요. {{value}}개 그대로입니다.',
+      empty: '0 이상의 숫자를 입력하세요. {{value}}개 그대로입니다.',
+    },
+    emailsNote: {
+      step: '{{typed}}건은 1,000건 단위가 아니어서 다음 단위인 {{value}}건으로 올렸습니다.',
+      max: '{{typed}}건은 최대 {{max}}건을 넘어서 {{value}}건으로 맞췄습니다.',
+      negative: '{{typed}}건은 0보다 작습니다. 0 이상을 입력하세요. {{value}}건 그대로입니다.',
+      empty: '0 이상의 숫자를 입력하세요. {{value}}건 그대로입니다.',
+    },
     included: '포함된 기능',
     groups: {
       general: '일반',

@@ -53,14 +53,28 @@ export function basketFor(type: TPlanType, current?: Basket): Basket {
       };
 }
 
-/** A typed block count applied to the basket: negatives ignored, rounded by 4 (spec). */
+/** A typed block count applied to the basket: up to the next multiple of 4, at most 400; a
+ * negative or empty entry keeps the count (docs/plans.md, "Typed counts"). */
 export const withBlocks = (b: Basket, typed: number): Basket =>
   b.type === 'basic' ? b : { ...b, blockLimit: roundBlocks(b.blockLimit, typed) };
-/** A typed email count applied to the basket: negatives ignored, rounded by 1000 (spec). */
+/** A typed email count applied to the basket: up to the next multiple of 1000, at most 100,000. */
 export const withEmails = (b: Basket, typed: number): Basket =>
   b.type === 'basic'
     ? b
     : { ...b, responseMonthlyLimit: roundEmails(b.responseMonthlyLimit, typed) };
+
+/**
+ * Why a typed count is not the count the basket took, for the note under the field: `empty` and
+ * `negative` kept the previous count, `max` cut it to the maximum, `step` raised it to the next
+ * step; null when it was taken as typed.
+ */
+export type CountChange = 'empty' | 'negative' | 'max' | 'step';
+export function countChange(typed: number, taken: number, max: number): CountChange | null {
+  if (!Number.isFinite(typed)) return 'empty';
+  if (typed < 0) return 'negative';
+  if (typed > max) return 'max';
+  return typed === taken ? null : 'step';
+}
 
 export const basketPrice = (b: Basket) => planPrice(b);
 export const canBuy = (b: Basket) => ZPlan.safeParse(b).success;
