@@ -1,5 +1,6 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { a11ySnapshotPlugin } from '@web/test-runner-commands/plugins';
 import { buildSync } from 'esbuild';
 import * as React from 'react';
 import * as ReactDOMClient from 'react-dom/client';
@@ -173,6 +174,8 @@ export default {
   middleware: [requestControlMiddleware],
   plugins: [
     requestControl,
+    // a11ySnapshot(): the accessibility tree as a screen reader gets it (names and descriptions)
+    a11ySnapshotPlugin(),
     reactShims,
     contractsForDevServer(root),
     esbuildPlugin({

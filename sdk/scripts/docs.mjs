@@ -153,14 +153,18 @@ const elements = manifest.modules
 
 /** Parts <reaction-block> forwards (its FORWARDED_PARTS list), checked against the others' JSDoc. */
 function forwardedParts() {
-  const list = /const FORWARDED_PARTS = \[([^\]]*)\]/.exec(
+  // one comma-separated string, written in pieces: 'actions,author,' + 'avatar,...'
+  const list = /const FORWARDED_PARTS =([^;]*);/.exec(
     read('src/components/block/block.component.ts'),
   );
   if (!list) {
     problems.push('reaction-block: FORWARDED_PARTS not found in block.component.ts');
     return [];
   }
-  const names = [...list[1].matchAll(/'([\w-]+)'/g)].map((m) => m[1]);
+  const names = [...list[1].matchAll(/'([\w,-]*)'/g)]
+    .map((m) => m[1])
+    .join('')
+    .split(',');
   const from = new Map();
   for (const d of elements)
     // it renders the six block elements, never <reaction-count>

@@ -355,27 +355,40 @@ export class BlockElement extends ReactionElement {
       void customTheme().then((adopt) => adopt(this.renderRoot as ShadowRoot), String);
   }
 
+  /**
+   * Every base is dir="ltr": the UI's languages (en, ko) read left to right, on a right-to-left
+   * host page too (an element inherits the page's dir); what visitors write is dir="auto" where it
+   * shows and where it is typed, so Arabic or Hebrew still reads right to left.
+   */
   protected override render(): unknown {
     try {
       if (this._status === 'loading')
-        return html`<div part="base skeleton" aria-busy="true" class=${this.theme || 'light'}>
+        return html`<div
+          part="base skeleton"
+          dir="ltr"
+          aria-busy="true"
+          class=${this.theme || 'light'}
+        >
           <span class="sr">${this.t('loading')}</span>
           <div class="sk" aria-hidden="true">${this.renderSkeleton()}</div>
         </div>`;
       // a failure to load says so and offers to try again (a load fails only with a block id: one
       // that is not is no such block)
       if (this._status === 'error')
-        return html`<div part="base" class="err state">
+        return html`<div part="base" dir="ltr" class="err state">
           <span role="alert">${this.t('failed')}</span>
           <button class="btn ghost" @click=${() => void this.load()}>${this.t('retry')}</button>
         </div>`;
       const block = this.view?.block;
       if (this._status === 'unavailable' || block?.deactivated)
-        return html`<div part="base" role="status" class="muted">${this.t('unavailable')}</div>`;
+        return html`<div part="base" dir="ltr" role="status" class="muted">
+          ${this.t('unavailable')}
+        </div>`;
       if (!block) return nothing;
       const theme = (this.theme || block.theme || 'light') as Theme;
       return html`<div
         part="base"
+        dir="ltr"
         class=${theme}
         lang=${this.language}
         style=${customStyle(block, theme)}

@@ -2,7 +2,7 @@ import { css } from './element.js';
 
 /**
  * Fields, for the elements that take text (comment, Q&A, form): inputs with their placeholders,
- * link-like buttons, the honeypot and the sending spinner. Apart from baseStyles so that like,
+ * link-like buttons and the sending spinner (the honeypot is hidden by theme.ts's .sr: core/trust.ts). Apart from baseStyles so that like,
  * button and A/B do not carry them.
  */
 export default css`
@@ -28,16 +28,6 @@ export default css`
     padding: 2px 4px;
     color: var(--reaction-muted);
     font-weight: 400;
-  }
-  /* the honeypot: off screen, out of the tab order and of the accessibility tree; past the
-     line's start, a side no page scrolls to (at left: -9999px a right-to-left page scrolled
-     10,000 px sideways) */
-  .hp {
-    position: absolute;
-    inset-inline-start: -9999px;
-    width: 1px;
-    height: 1px;
-    overflow: hidden;
   }
   .spin {
     width: 14px;

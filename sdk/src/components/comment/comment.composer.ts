@@ -44,6 +44,7 @@ export function composer(c: ComposerView): TemplateResult {
         <input
           part="name"
           class="input"
+          dir="auto"
           aria-label=${c.t('writerName')}
           placeholder=${c.t('writerName')}
           maxlength=${NAME_MAX}
@@ -69,6 +70,7 @@ export function composer(c: ComposerView): TemplateResult {
       <textarea
         part="textarea"
         class="input"
+        dir="auto"
         aria-label=${c.t('message')}
         maxlength=${MESSAGE_MAX}
         placeholder=${fill(b.placeholder, c._count) || c.t(c.qna ? 'qnaPlaceholder' : 'placeholder')}

@@ -1,6 +1,7 @@
 // <reaction-comment>: what a reader sees: the list, its reads, pages, live changes, links, themes.
 // Writing is in comment.write.test, the limits and the captcha in comment.trust.test.
 import { expect } from '@open-wc/testing';
+import { a11ySnapshot } from '@web/test-runner-commands';
 import type ReactionComment from './comment.component.js';
 import type { Message, Theme } from '../../core/types.js';
 import {
@@ -10,6 +11,7 @@ import {
   KEY,
   block,
   mockApi,
+  reset,
   type,
   until,
   wait,
@@ -26,10 +28,20 @@ import {
   item,
   has,
   likeOf,
+  sendIn,
 } from '../../test/comment.js';
 
+/** A node of the accessibility tree (a11ySnapshot): what a screen reader hears of it. */
+interface AXNode {
+  role: string;
+  name?: string;
+  description?: string;
+  children?: AXNode[];
+}
+import { direction, onPagesOf, ownUiLeftToRight } from '../../test/page-dir.js';
+
 describe('reaction-comment', () => {
-  const { h, mount } = commentHarness();
+  const { h, mount, eachOnItsOwn } = commentHarness();
 
   it('is accessible', async () => {
     await expect(await mount()).to.be.accessible();
@@ -337,6 +349,63 @@ describe('reaction-comment', () => {
       expect(author.getBoundingClientRect().right, id).to.be.at.most(box.right + 0.5);
       expect(author.scrollWidth, id).to.be.at.most(author.clientWidth + 1);
     }
+  });
+
+  it("lays its UI out left to right on a right-to-left page, and a visitor's Arabic or Hebrew right to left", async () => {
+    // the page's dir was inherited: "!Welcome", Send on the left, placeholders cut at their start
+    await onPagesOf(['rtl', 'ltr'], async (dir) => {
+      const el = await mount({
+        messages: [
+          msg('ar', { creator_name: 'محمد', content: 'مرحبا بالعالم' }),
+          msg('en', { creator_name: 'Dana', content: 'Hello there' }),
+          msg('he', { creator_name: 'שרה', content: 'שלום עולם' }),
+        ],
+      });
+      ownUiLeftToRight(el);
+      const box = textarea(el);
+      expect(direction(box), `${dir}: an empty box, its placeholder from the left`).to.equal('ltr');
+      expect(send(el).getBoundingClientRect().left, `${dir}: Send on the right`).to.be.above(
+        box.getBoundingClientRect().left + box.clientWidth / 2,
+      );
+      type(box, 'שלום');
+      expect(direction(box), `${dir}: typing Hebrew`).to.equal('rtl');
+      const of = (id: string, part: string) =>
+        direction(item(el, id).querySelector(`[part=${part}]`)!);
+      for (const id of ['ar', 'he'])
+        expect([of(id, 'author'), of(id, 'content')], `${dir}: ${id}`).to.deep.equal([
+          'rtl',
+          'rtl',
+        ]);
+      expect([of('en', 'author'), of('en', 'content')], dir).to.deep.equal(['ltr', 'ltr']);
+      el.remove();
+      h.api.restore();
+      reset();
+    });
+  });
+
+  it("describes each message's buttons by whose message it is, for a screen reader (en and ko)", async () => {
+    // "0 Likes, Reply, Report" once per message, with nothing saying whose
+    await eachOnItsOwn(['en', 'ko'] as const, async (lang) => {
+      const el = await mount({
+        block: block({ type: 'comment', language: lang }),
+        messages: [msg('a', { creator_name: 'Ana' }), msg('b', { creator_name: 'Ben' })],
+      });
+      await sendIn(el, lang);
+      const buttons: AXNode[] = [];
+      const walk = (n: AXNode) => {
+        if (n.role === 'button') buttons.push(n);
+        n.children?.forEach(walk);
+      };
+      walk((await a11ySnapshot({})) as unknown as AXNode);
+      // the buttons every message has (its like, Reply and Report): whose, from what they say
+      const repeated = buttons.filter((b) => buttons.some((o) => o !== b && o.name === b.name));
+      const whose = repeated.map((b) => `${b.name}: ${(b.description || '').split(' ')[0]}`);
+      const names = repeated.slice(0, 3).map((b) => b.name);
+      expect(names, lang).to.have.length(3);
+      const of = (author: string) => names.map((n) => `${n}: ${author}`);
+      expect(whose, lang).to.deep.equal([...of('Ana'), ...of('Ben')]);
+      el.remove();
+    });
   });
 
   it('loads more when the list is scrolled to 90%', async () => {

@@ -332,6 +332,7 @@ export function editBox(c: CommentHost, m: Message): TemplateResult {
   return html`<textarea
       part="textarea"
       class="input"
+      dir="auto"
       aria-label=${c.t('edit')}
       maxlength=${MESSAGE_MAX}
       .value=${c._drafts[key] ?? m.content}
@@ -414,6 +415,7 @@ export function replyForm(c: CommentHost, m: Message): TemplateResult {
     <textarea
       part="textarea"
       class="input"
+      dir="auto"
       aria-label=${c.t('replyTo', { name: m.creator_name || '?' })}
       maxlength=${MESSAGE_MAX}
       .value=${c._drafts[key] ?? ''}

@@ -320,6 +320,7 @@ export default class ReactionForm extends BlockElement {
           ? html`<textarea
               part="input"
               class="input"
+              dir="auto"
               id=${id}
               rows="3"
               placeholder=${q.placeholder || ''}
@@ -332,6 +333,7 @@ export default class ReactionForm extends BlockElement {
           : html`<input
               part="input"
               class="input"
+              dir="auto"
               id=${id}
               type=${type}
               inputmode=${q.type === 'number' ? 'numeric' : nothing}

@@ -16,6 +16,7 @@ import {
   wait,
 } from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
+import { direction, hiddenInPlace, onPagesOf, ownUiLeftToRight } from '../../test/page-dir.js';
 
 const questions: Question[] = [
   {
@@ -372,24 +373,33 @@ describe('reaction-form', () => {
     const trap = $(el, '[part=form] .hp');
     expect(trap.getAttribute('aria-hidden')).to.equal('true');
     expect(trap.hasAttribute('inert')).to.equal(true);
-    expect(trap.querySelector('input')!.getBoundingClientRect().right).to.be.at.most(0);
+    expect(hiddenInPlace(trap), 'nothing of it shows').to.equal(true);
     await expect(el).to.be.accessible();
     pickAndSubmit(el);
     await until(() => el['_ending']);
     expect(api.rpcCalls().find((c) => c.name === 'submit_response')!.body.p_honeypot).to.equal('');
   });
 
-  it('keeps its honeypot off screen on a right-to-left page without widening the page', async () => {
-    // off screen to the left, a right-to-left page scrolled sideways over 10,000 px to reach it
-    document.documentElement.dir = 'rtl';
-    try {
+  it('keeps its honeypot out of sight without widening the page, and its UI left to right, on a right-to-left page', async () => {
+    // off screen to the left, a right-to-left page scrolled sideways over 10,000 px to reach it;
+    // past the line's start, it did so again once the element's own UI was made left to right
+    await onPagesOf(['rtl', 'ltr'], async (dir) => {
       const el = await mount();
-      const trap = $(el, '[part=form] .hp').querySelector('input')!.getBoundingClientRect();
-      expect(trap.left, 'off screen, past the right edge').to.be.at.least(innerWidth);
-      expect(document.documentElement.scrollWidth).to.be.at.most(innerWidth);
-    } finally {
-      document.documentElement.dir = '';
-    }
+      ownUiLeftToRight(el);
+      expect(hiddenInPlace($(el, '[part=form] .hp')), dir).to.equal(true);
+      // the radio before its option, as the form reads in English (it was after it, at the right)
+      const choice = $(el, '[part=choice]');
+      const radio = choice.querySelector('input')!.getBoundingClientRect();
+      expect(radio.left - choice.getBoundingClientRect().left, dir).to.be.below(
+        choice.clientWidth / 2,
+      );
+      // an answer typed in Hebrew reads right to left; empty, the field follows the form
+      const short = input(el, 'short');
+      expect(direction(short), dir).to.equal('ltr');
+      type(short, 'שלום');
+      expect(direction(short), dir).to.equal('rtl');
+      el.remove();
+    });
   });
 
   it('a trapped submit says why in plain words, keeping the answers', async () => {

@@ -16,6 +16,7 @@ import {
   withSession,
 } from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
+import { onPagesOf, ownUiLeftToRight } from '../../test/page-dir.js';
 import { setProfile } from '../../core/identity.js';
 import { flush, PROFILE_KEY, SEALED } from '../../core/storage.js';
 import { seal } from '../../core/vault.js';
@@ -55,6 +56,18 @@ describe('reaction-like', () => {
     expect(m.api.calls.map((c) => [c.method, c.name])).to.deep.equal([['GET', 'get_block_public']]);
     expect(m.api.calls[0]!.auth).to.equal('Bearer ' + KEY);
     expect(m.api.calls[0]!.body).to.deep.equal({ p_block_id: B1 });
+  });
+
+  it('shows its heart before its count on a right-to-left page, as in English', async () => {
+    // the page's dir was inherited: "Likes 1" with the heart after it, at the right
+    await onPagesOf(['rtl'], async () => {
+      const m = await mount(() => ({ block: block({ like_count: 1 }) }));
+      api = m.api;
+      ownUiLeftToRight(m.el);
+      const btn = m.el.shadowRoot!.querySelector('button')!;
+      const heart = btn.querySelector('svg')!.getBoundingClientRect();
+      expect(heart.left - btn.getBoundingClientRect().left).to.be.below(btn.clientWidth / 2);
+    });
   });
 
   it("asks for the visitor's own like only when they have a session, with that session", async () => {
