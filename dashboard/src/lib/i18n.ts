@@ -3,7 +3,9 @@
 // own); Korean is a chunk of its own that loadLanguage() fetches before it is shown, so English
 // readers never download it. The `locale` query parameter, then the remembered
 // choice, then the browser language pick the first language; a signed-in user's saved language
-// replaces it once the profile loads (see session.tsx).
+// replaces it once the profile loads (see session.tsx), unless the address the page was opened
+// with named one: that wins for the visit (a support or shared ?locale=en link), the profile
+// unchanged (docs/dashboard.md, Language).
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../locales/en';
@@ -30,13 +32,20 @@ export function detectLanguage(
   return fromQuery ?? toLanguage(stored) ?? toLanguage(browser) ?? 'en';
 }
 
+let fromAddress: Language | null = null;
+/** The language the address the page was opened with named (`?locale=`), if any. */
+export const addressLanguage = () => fromAddress;
+
 export function initI18n(lng?: Language) {
   const fromQuery =
     typeof window === 'undefined'
       ? null
       : toLanguage(new URLSearchParams(window.location.search).get('locale'));
   // A `locale` link is a choice: remember it, so it survives the sign-in redirect.
-  if (!lng && fromQuery) writeStored(STORAGE_KEY, fromQuery);
+  if (!lng) {
+    fromAddress = fromQuery;
+    if (fromQuery) writeStored(STORAGE_KEY, fromQuery);
+  }
   const language =
     lng ??
     (typeof window === 'undefined'

@@ -4,6 +4,8 @@
 import { act, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderSessionProvider, storedSession } from '../test/utils';
+import i18next from 'i18next';
+import { initI18n } from './i18n';
 import { onUserChange } from './session';
 
 const order: string[] = [];
@@ -114,5 +116,35 @@ describe('sign-out', () => {
     } finally {
       off();
     }
+  });
+});
+
+describe('language (walk F4)', () => {
+  /** The app started at `search`, signed in as an owner whose profile says Korean. */
+  async function openedAt(search: string) {
+    window.history.replaceState(null, '', `/profile/email${search}`);
+    initI18n();
+    client.readProfile.mockResolvedValue({ id: 'owner-1', agree: true, language: 'ko' });
+    const { session, off } = renderSession('client told');
+    await waitFor(() => expect(session().profile).not.toBeNull());
+    off();
+  }
+  afterEach(() => {
+    window.history.replaceState(null, '', '/');
+    initI18n();
+  });
+
+  it('takes the saved language when the address names none', async () => {
+    await openedAt('');
+    await waitFor(() => expect(i18next.language).toBe('ko'));
+  });
+
+  it("keeps the address's ?locale= for the visit, over the saved language", async () => {
+    await openedAt('?locale=en');
+    // the profile's read is done, and what it would have started is over (on main it was 'ko'
+    // here without this)
+    await act(async () => {});
+    expect(i18next.language).toBe('en');
+    expect(document.documentElement.lang).toBe('en');
   });
 });

@@ -12,7 +12,7 @@ import {
 } from 'react';
 import { AUTH_STORAGE_KEY, mayHaveSession } from './auth-storage';
 import type { ProfileRow } from './db-types';
-import { setLanguage, toLanguage } from './i18n';
+import { addressLanguage, setLanguage, toLanguage } from './i18n';
 
 // The client (and supabase-js, the largest dependency) loads after the first paint, so the
 // landing pages render without waiting for it, and only when the visit may carry a session.
@@ -167,8 +167,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       if (signal.aborted) return;
       setProfile(row);
       // Before consent the account is brand new and its language is only the database's
-      // default (en): keep the language the visitor signed up in (agreeing saves it).
-      const lng = row?.agree ? toLanguage(row.language) : null;
+      // default (en): keep the language the visitor signed up in (agreeing saves it). A page
+      // opened with ?locale= keeps that language for the visit; the profile is not changed.
+      const lng = row?.agree && !addressLanguage() ? toLanguage(row.language) : null;
       if (lng) void setLanguage(lng, false);
     } catch (error) {
       // a read the sign-out cut short (lib/supabase.ts drops it) is no failure

@@ -116,6 +116,9 @@ const en = {
     email: 'Email',
     homeUrl: 'Homepage URL',
     language: 'Language',
+    // the page was opened with ?locale= naming another language than the saved one (session.tsx)
+    visitLanguage:
+      'This visit is in {{visit}}, as its address asked (?locale={{locale}}). Your saved language, {{saved}}, stays until you save another here.',
     save: 'Save',
     saving: 'Saving…',
     saved: 'Saved',
@@ -242,6 +245,8 @@ const ko: SameShape<typeof en> = {
     email: '이메일',
     homeUrl: '홈페이지 URL',
     language: '언어',
+    visitLanguage:
+      '주소(?locale={{locale}})에 따라 이번 방문은 {{visit}}로 보입니다. 저장된 언어 {{saved}}는 여기서 다른 언어를 저장할 때까지 그대로입니다.',
     save: '저장',
     saving: '저장하는 중…',
     saved: '저장했습니다',

@@ -165,3 +165,34 @@ describe('profile field limits', () => {
     await waitFor(() => expect(onRemove).toHaveBeenCalledTimes(3));
   });
 });
+
+describe('the language of a visit opened with ?locale= (walk F4)', () => {
+  it('says under Language that the visit follows the address and the saved language stays', async () => {
+    renderWithProviders(
+      <ProfileForm
+        initial={{ ...initial, language: 'ko' }}
+        email="owner@example.com"
+        onSave={vi.fn()}
+        onRemoveAccount={vi.fn()}
+        visitLanguage="en"
+      />,
+    );
+    const language = screen.getByLabelText('Language') as HTMLSelectElement;
+    expect(language.value).toBe('ko');
+    const hint =
+      'This visit is in English, as its address asked (?locale=en). Your saved language, 한국어, stays until you save another here.';
+    expect(screen.getByText(hint)).toBeTruthy();
+    expect(language.getAttribute('aria-describedby')).toBe(screen.getByText(hint).id);
+    await act(() => i18next.changeLanguage('ko'));
+    expect(
+      screen.getByText(
+        '주소(?locale=en)에 따라 이번 방문은 English로 보입니다. 저장된 언어 한국어는 여기서 다른 언어를 저장할 때까지 그대로입니다.',
+      ),
+    ).toBeTruthy();
+  });
+
+  it('says nothing when the address named the saved language or none', () => {
+    setup();
+    expect(screen.queryByText(/This visit is in/)).toBeNull();
+  });
+});

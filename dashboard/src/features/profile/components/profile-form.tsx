@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { SelectField, TextField } from '../../../components/ui/fields';
 import { failureReason } from '../../../lib/errors';
-import { LANGUAGES } from '../../../lib/i18n';
+import { LANGUAGES, type Language } from '../../../lib/i18n';
 import {
   INVALID_URL,
   PROFILE_LIMITS,
@@ -20,11 +20,19 @@ export interface ProfileFormProps {
   email: string;
   onSave: (values: TUpdateProfileInput) => Promise<void>;
   onRemoveAccount: () => Promise<void>;
+  /** The language this visit is shown in when the address named another than the saved one. */
+  visitLanguage?: Language | null;
 }
 
 type Field = keyof TUpdateProfileInput;
 
-export function ProfileForm({ initial, email, onSave, onRemoveAccount }: ProfileFormProps) {
+export function ProfileForm({
+  initial,
+  email,
+  onSave,
+  onRemoveAccount,
+  visitLanguage,
+}: ProfileFormProps) {
   const { t } = useTranslation();
   const [values, setValues] = useState<TUpdateProfileInput>(initial);
   const [status, setStatus] = useState<'idle' | 'saving' | 'saved' | 'error'>('idle');
@@ -96,6 +104,15 @@ export function ProfileForm({ initial, email, onSave, onRemoveAccount }: Profile
             lang: lng,
           }))}
           onChange={set('language')}
+          hint={
+            visitLanguage && visitLanguage !== initial.language
+              ? t('profile.visitLanguage', {
+                  visit: t(`languages.${visitLanguage}`),
+                  locale: visitLanguage,
+                  saved: t(`languages.${initial.language}`),
+                })
+              : undefined
+          }
         />
         <div className="form-actions">
           <button

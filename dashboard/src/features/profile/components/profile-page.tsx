@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Spinner } from '../../../components/ui/spinner';
 import { useRemoveAccount } from '../../../lib/delete-user';
-import { currentLanguage, setLanguage, toLanguage } from '../../../lib/i18n';
+import { addressLanguage, currentLanguage, setLanguage, toLanguage } from '../../../lib/i18n';
 import { useSession } from '../../../lib/session';
 import { updateProfile } from '../api/update-profile';
 import { ProfileForm } from './profile-form';
@@ -32,6 +32,7 @@ export function ProfilePage() {
           await refreshProfile();
         }}
         onRemoveAccount={removeAccount}
+        visitLanguage={addressLanguage()}
       />
     </section>
   );
