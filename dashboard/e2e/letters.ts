@@ -199,7 +199,7 @@ export async function lettersJourney(journey: Journey, errors: string[]) {
   note('letter created');
   // load the page, delete a row, a call to action, save
   // exact: while the workspace loads, the dashboard's new "Untitled" card may still be on screen
-  await page.getByLabel('Title', { exact: true }).fill('Weekly letter');
+  await page.getByLabel('Subject', { exact: true }).fill('Weekly letter');
   assert.equal(await page.getByLabel('From').inputValue(), sender);
   await page.getByLabel('Sender name').fill('Letter Owner');
   await page.getByLabel('Page URL').fill('https://example.com/not-notion');

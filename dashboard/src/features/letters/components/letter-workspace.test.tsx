@@ -137,7 +137,7 @@ describe('letter workspace focus', () => {
     let finish: (value: LetterData) => void = () => {};
     api.saveLetter.mockImplementationOnce(() => new Promise((resolve) => (finish = resolve)));
     renderLetter();
-    const title = await screen.findByRole('textbox', { name: 'Title' });
+    const title = await screen.findByRole('textbox', { name: 'Subject' });
     fireEvent.change(title, { target: { value: 'Hello again' } });
     const save = screen.getByRole('button', { name: 'Save' });
     save.focus();
@@ -178,6 +178,30 @@ describe('the letter’s language (U3)', () => {
     } finally {
       await act(() => i18next.changeLanguage('en'));
     }
+  });
+});
+
+describe('the letter’s name and its subject (walk: "Untitled" over "Weekly letter")', () => {
+  it('labels the title Subject and says under it that it is what readers see and the name on top is the owner’s, in en and ko', async () => {
+    api.loadLetterBlock.mockResolvedValue(letterData(model(['One']), ''));
+    renderLetter();
+    const title = await screen.findByRole('textbox', { name: 'Subject' });
+    const hint = () =>
+      document.getElementById(title.getAttribute('aria-describedby')!.split(' ')[0]!)!;
+    expect(hint().textContent).toBe(
+      'What readers see in their inbox and on top of the letter. The name at the top of this page, Untitled, is only yours: it names the letter in your dashboard.',
+    );
+    // the hint names the header's name as it is typed
+    fireEvent.change(screen.getByRole('textbox', { name: 'Block name' }), {
+      target: { value: 'Newsletter' },
+    });
+    expect(hint().textContent).toContain(
+      'The name at the top of this page, Newsletter, is only yours',
+    );
+    await act(() => i18next.changeLanguage('ko'));
+    expect(hint().textContent).toBe(
+      '받는 사람이 받은편지함과 레터 맨 위에서 보는 제목입니다. 이 화면 맨 위의 이름(Newsletter)은 나만 보는 이름으로, 대시보드에서 이 레터를 가리킵니다.',
+    );
   });
 });
 
@@ -243,7 +267,7 @@ describe('a letter’s kept edits', () => {
     sender('before@example.com');
     api.loadLetterBlock.mockResolvedValue(letterData(model(['Hello'])));
     const view = renderLetter();
-    fireEvent.change(await screen.findByRole('textbox', { name: 'Title' }), {
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Subject' }), {
       target: { value: 'Typed before' },
     });
     view.unmount();
@@ -254,7 +278,10 @@ describe('a letter’s kept edits', () => {
       '로그아웃되기 전(또는 페이지를 새로 고치기 전)에 이 레터에서 저장하지 않은 변경 사항을 이 탭에 보관해 두었습니다.',
     );
     fireEvent.click(screen.getByRole('button', { name: '변경 사항 복원' }));
-    expect(screen.getByRole('textbox', { name: '제목' })).toHaveProperty('value', 'Typed before');
+    expect(screen.getByRole('textbox', { name: '메일 제목' })).toHaveProperty(
+      'value',
+      'Typed before',
+    );
     await waitFor(() =>
       expect(screen.getByRole('combobox', { name: '보내는 사람' })).toHaveProperty(
         'value',

@@ -320,7 +320,7 @@ export function LetterWorkspacePage() {
                 label={t('letters.title')}
                 value={draft.title}
                 max={LETTER_LIMITS.title}
-                placeholder={t('letters.titlePlaceholder')}
+                hint={t('letters.titleHint', { name: draft.name || t('common.untitled') })}
                 onChange={(title) => change({ title })}
               />
               {verified.length > 0 ? (

@@ -12,8 +12,11 @@ export const en = {
   saveFailed: 'Could not save: {{message}}',
   sendLetter: 'Send letter',
   settings: 'Letter settings',
-  title: 'Title',
-  titlePlaceholder: 'The subject of the mail',
+  // the spec's "title" is the mail's subject, and the block's name is another field: a new owner
+  // read "Untitled" on top while a field labelled Title said "Weekly letter" (walk, "Also seen")
+  title: 'Subject',
+  titleHint:
+    'What readers see in their inbox and on top of the letter. The name at the top of this page, {{name}}, is only yours: it names the letter in your dashboard.',
   from: 'From',
   noSender: 'Verify a sender email first: letters are sent from it.',
   verifySender: 'Verify a sender email',
@@ -202,7 +205,7 @@ export const en = {
     failedToLoad: 'Failed to load',
     noSample: 'No sample page is set up',
     verifySenderFirst: 'Verify the sender email first',
-    subjectLineBreak: 'The title is the mail’s subject: it cannot contain line breaks.',
+    subjectLineBreak: 'The subject cannot contain line breaks.',
     noSuchGroup: 'This group no longer exists: pick another.',
     saveLetterFirst: 'Load a page and save the letter first.',
     saveLetterAgain:
@@ -225,8 +228,9 @@ export const ko: typeof en = {
   saveFailed: '저장하지 못했습니다: {{message}}',
   sendLetter: '레터 보내기',
   settings: '레터 설정',
-  title: '제목',
-  titlePlaceholder: '메일 제목',
+  title: '메일 제목',
+  titleHint:
+    '받는 사람이 받은편지함과 레터 맨 위에서 보는 제목입니다. 이 화면 맨 위의 이름({{name}})은 나만 보는 이름으로, 대시보드에서 이 레터를 가리킵니다.',
   from: '보내는 사람',
   noSender: '먼저 발신 이메일을 인증하세요. 레터는 그 주소로 발송됩니다.',
   verifySender: '발신 이메일 인증하기',
@@ -412,7 +416,7 @@ export const ko: typeof en = {
     failedToLoad: '불러오지 못했습니다',
     noSample: '샘플 페이지가 설정되어 있지 않습니다',
     verifySenderFirst: '먼저 발신 이메일을 인증하세요',
-    subjectLineBreak: '제목은 메일 제목으로 쓰이므로 줄바꿈을 넣을 수 없습니다.',
+    subjectLineBreak: '메일 제목에는 줄바꿈을 넣을 수 없습니다.',
     noSuchGroup: '이 그룹은 더 이상 없습니다. 다른 그룹을 고르세요.',
     saveLetterFirst: '먼저 페이지를 불러와 레터를 저장하세요.',
     saveLetterAgain: '저장된 레터가 지금의 레터 규칙에 맞지 않습니다. 레터를 열어 다시 저장하세요.',

@@ -34,14 +34,10 @@ describe('letter messages', () => {
     });
     const message = checked.error?.issues[0]?.message ?? '';
     expect(message).toBe(LETTER_MESSAGES.subjectLineBreak);
-    expect(letterMessage(i18next.t, message)).toBe(
-      'The title is the mail’s subject: it cannot contain line breaks.',
-    );
+    expect(letterMessage(i18next.t, message)).toBe('The subject cannot contain line breaks.');
     await i18next.changeLanguage('ko');
     try {
-      expect(letterMessage(i18next.t, message)).toBe(
-        '제목은 메일 제목으로 쓰이므로 줄바꿈을 넣을 수 없습니다.',
-      );
+      expect(letterMessage(i18next.t, message)).toBe('메일 제목에는 줄바꿈을 넣을 수 없습니다.');
     } finally {
       await i18next.changeLanguage('en');
     }
@@ -57,7 +53,7 @@ describe('letter messages', () => {
   it("a failed call's unknown message reads as failureReason says, in en and ko, never the server's English", async () => {
     const cause = new Error('Notion API responded 502 Bad Gateway');
     expect(letterReason(i18next.t, new Error(LETTER_MESSAGES.subjectLineBreak))).toBe(
-      'The title is the mail’s subject: it cannot contain line breaks.',
+      'The subject cannot contain line breaks.',
     );
     expect(await reasonInEnAndKo(cause)).toEqual([
       'Something went wrong on our side. Try again in a moment.',
