@@ -33,7 +33,7 @@ export function detectLanguage(
 }
 
 let fromAddress: Language | null = null;
-/** The language the address the page was opened with named (`?locale=`), if any. */
+/** The language the address the page was opened with named (`?locale=`), until another is set. */
 export const addressLanguage = () => fromAddress;
 
 export function initI18n(lng?: Language) {
@@ -85,6 +85,8 @@ export function loadLanguage(lng: Language): Promise<void> {
 }
 
 export async function setLanguage(lng: Language, remember = true) {
+  // a language chosen now (the footer's picker, a saved profile) is newer than the address's
+  fromAddress = null;
   if (remember) writeStored(STORAGE_KEY, lng);
   await loadLanguage(lng);
   syncDocumentLanguage(lng);

@@ -5,7 +5,7 @@ import { act, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderSessionProvider, storedSession } from '../test/utils';
 import i18next from 'i18next';
-import { initI18n } from './i18n';
+import { addressLanguage, initI18n, setLanguage } from './i18n';
 import { onUserChange } from './session';
 
 const order: string[] = [];
@@ -146,5 +146,10 @@ describe('language (walk F4)', () => {
     await act(async () => {});
     expect(i18next.language).toBe('en');
     expect(document.documentElement.lang).toBe('en');
+    expect(addressLanguage()).toBe('en');
+    // a language saved on /profile (or picked in the footer) is newer: the address no longer
+    // holds the visit, so /profile stops saying it does
+    await act(() => setLanguage('ko', false));
+    expect(addressLanguage()).toBeNull();
   });
 });
