@@ -11,6 +11,8 @@
 //   - comments on ONE block from ONE address  against  comments on 32 blocks of 32 owners from
 //     many addresses (the address's share in shards, and the lock a message
 //     about to be published takes shared against a hold of the address's burst: issue 17)
+//   - likes of ONE comment                    against  likes of one comment on each of 32 blocks
+//     of 32 owners (the message's like_count)
 // The ratio hard/easy is the share of the throughput a hot block, form or owner keeps; 100 %
 // means nothing they share makes writes wait. While each slice runs, the database sessions are
 // sampled (pg_stat_activity, pg_locks): "lock waits" is the share of samples of a busy session
@@ -69,6 +71,8 @@ const CONFIGS = [
   'vote-spread',
   'comment-address',
   'comment-spread',
+  'like-comment-one',
+  'like-comment-spread',
 ] as const;
 type Config = (typeof CONFIGS)[number];
 /** BENCH_CONFIGS=like-one,like-one-off measures only those (for experiments) */
@@ -115,6 +119,8 @@ interface Seeded {
   abSpread: Ab[];
   commentOne: string;
   commentSpread: string[];
+  /** a message on commentOne, then one on each of commentSpread */
+  messages: string[];
 }
 
 async function seed(stack: Stack): Promise<Seeded> {
@@ -184,6 +190,13 @@ async function seed(stack: Stack): Promise<Seeded> {
     )) {
       await setSetting(db, key, value);
     }
+    // the comments liked: one on each comment block, written by its owner
+    const { rows: messages } = await db.query<{ id: string }>(
+      `insert into public.messages (block_id, creator_id, content)
+       select b.id, b.owner_id, 'Like me' from unnest($1::uuid[]) with ordinality u(id, n)
+       join public.blocks b on b.id = u.id order by u.n returning id`,
+      [[commentOne, ...commentSpread]],
+    );
     const claims = visitors.map((t) => Buffer.from(t.split('.')[1] ?? '', 'base64url').toString());
     return {
       visitors: claims,
@@ -196,6 +209,7 @@ async function seed(stack: Stack): Promise<Seeded> {
       abSpread,
       commentOne,
       commentSpread,
+      messages: messages.map((m) => m.id),
     };
   } finally {
     await db.end();
@@ -248,6 +262,12 @@ function call(c: pg.Client, data: Seeded, config: Config, s: number, j: number):
       const address = one ? '203.0.113.1' : `10.${s}.${(j % 250) + 1}.1`;
       headers = JSON.stringify({ 'x-forwarded-for': address });
       rpc = `public.post_message(p_block_id => ${c.escapeLiteral(block)}, p_content => ${c.escapeLiteral(`bench ${randomUUID()}`)}, p_creator_name => 'Bench Visitor')`;
+      break;
+    }
+    case 'like-comment-one':
+    case 'like-comment-spread': {
+      const message = data.messages[config === 'like-comment-one' ? 0 : 1 + spot]!;
+      rpc = `public.toggle_message_like(p_message_id => ${c.escapeLiteral(message)})`;
       break;
     }
   }
@@ -419,7 +439,7 @@ function report(results: Results, meta: { load: string; took: number }): string 
 
 | write | hard case (calls/s) | spread over ${SPREAD} owners (calls/s) | hard / spread | lock waits, hard | lock waits, spread |
 |---|---|---|---|---|---|
-${row('like a like block (`toggle_block_like`)', 'like-one', 'like-spread', 'ONE block')}${row('the same, rate limits off', 'like-one-off', 'like-spread-off', 'ONE block')}${row('submit a form (`submit_response`)', 'submit-owner', 'submit-spread', `${SPREAD} forms of ONE owner`)}${row('submit a form (`submit_response`)', 'submit-form', 'submit-spread', 'ONE form')}${row('vote on an A/B (`submit_response`)', 'vote-one', 'vote-spread', 'ONE A/B')}${row('post a comment (`post_message`)', 'comment-address', 'comment-spread', 'ONE block, every visitor at ONE address')}${commentNote(results)}${baselineTable(results)}`;
+${row('like a like block (`toggle_block_like`)', 'like-one', 'like-spread', 'ONE block')}${row('the same, rate limits off', 'like-one-off', 'like-spread-off', 'ONE block')}${row('submit a form (`submit_response`)', 'submit-owner', 'submit-spread', `${SPREAD} forms of ONE owner`)}${row('submit a form (`submit_response`)', 'submit-form', 'submit-spread', 'ONE form')}${row('vote on an A/B (`submit_response`)', 'vote-one', 'vote-spread', 'ONE A/B')}${row('post a comment (`post_message`)', 'comment-address', 'comment-spread', 'ONE block, every visitor at ONE address')}${row('like a comment (`toggle_message_like`)', 'like-comment-one', 'like-comment-spread', 'ONE comment')}${commentNote(results)}${baselineTable(results)}`;
 }
 
 /** What comments wait for: Postgres's notify lock, and the address's lock (advisory). */
@@ -465,6 +485,7 @@ ${row('like ONE block', 'like-one', 'like-spread')}
 ${row('submit to 32 forms of ONE owner', 'submit-owner', 'submit-spread')}
 ${row('submit to ONE form', 'submit-form', 'submit-spread')}
 ${row('vote on ONE A/B', 'vote-one', 'vote-spread')}
+${row('like ONE comment', 'like-comment-one', 'like-comment-spread')}
 `;
 }
 

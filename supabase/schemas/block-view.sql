@@ -16,10 +16,11 @@
 --   get_block_card                the fields a link preview (Open Graph tags of /block) needs
 -- Held and hidden messages are never served to others.
 
--- A message as visitors see it (never the creator email, which is in message_private).
+-- A message as visitors see it (never the creator email, which is in message_private), with its
+-- exact counts (private.live_message_json, as every message this file serves).
 create function private.message_json(p_message public.messages, p_uid uuid)
 returns jsonb language sql stable set search_path = '' as $$
-  select to_jsonb(p_message) || jsonb_build_object(
+  select private.live_message_json(to_jsonb(p_message)) || jsonb_build_object(
     'liked', p_uid is not null and exists (
       select 1 from public.message_likes l where l.message_id = p_message.id and l.user_id = p_uid));
 $$;
@@ -250,12 +251,12 @@ returns jsonb language sql stable set search_path = '' as $$
       else '[]'::jsonb end,
     'messages', coalesce((
       select jsonb_agg(
-               to_jsonb(t)
+               private.live_message_json(to_jsonb(t))
                || case when p_public then '{}'::jsonb
                        else jsonb_build_object('liked', exists (select 1 from liked where message_id = t.id)) end
                || jsonb_build_object('replies', coalesce((
                     select jsonb_agg(
-                             to_jsonb(r)
+                             private.live_message_json(to_jsonb(r))
                              || case when p_public then '{}'::jsonb
                                      else jsonb_build_object('liked', exists (select 1 from liked where message_id = r.id)) end
                              order by r.created_at, r.id)
@@ -393,17 +394,17 @@ begin
       || private.ab_vote_held(p_block_id, v_block.type, v_uid),
     'messages', coalesce((
       select jsonb_agg(
-               to_jsonb(t) || jsonb_build_object(
+               private.live_message_json(to_jsonb(t)) || jsonb_build_object(
                  'liked', exists (select 1 from liked where message_id = t.id),
                  'replies', coalesce((
-                   select jsonb_agg(to_jsonb(r) || jsonb_build_object(
+                   select jsonb_agg(private.live_message_json(to_jsonb(r)) || jsonb_build_object(
                             'liked', exists (select 1 from liked where message_id = r.id))
                             order by r.created_at, r.id)
                    from extra_top_replies r where r.parent_id = t.id), '[]'::jsonb))
                order by t.created_at desc, t.id desc)
       from extra_top t), '[]'::jsonb),
     'replies', coalesce((
-      select jsonb_agg(to_jsonb(r) || jsonb_build_object(
+      select jsonb_agg(private.live_message_json(to_jsonb(r)) || jsonb_build_object(
                'liked', exists (select 1 from liked where message_id = r.id))
                order by r.created_at, r.id)
       from extra_replies r), '[]'::jsonb))

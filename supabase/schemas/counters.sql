@@ -1,9 +1,10 @@
--- No hot rows on the visitor's path (issues 13 and 19). Block counters, option counts and audience
--- group counts stay on their rows and go to a delta row of the writer when another write holds the
--- row, folded back by pg_cron `fold-counters`. A writer picks its shard with private.free_shard:
--- one no other open transaction holds, so two writers never queue on one shard row (the owner's
--- monthly response count, in 32 shards, uses it too: quota.sql). Computed fields (member_count,
--- live_*_count) and the block view read row plus deltas.
+-- No hot rows on the visitor's path (issues 13 and 19). Block counters, option counts, audience
+-- group counts and a message's like and reply counts (messages.sql) stay on their rows and go to
+-- a delta row of the writer when another write holds the row, folded back by pg_cron
+-- `fold-counters`. A writer picks its shard with private.free_shard: one no other open
+-- transaction holds, so two writers never queue on one shard row (the owner's monthly response
+-- count, in 32 shards, uses it too: quota.sql). Computed fields (member_count, live_*_count), the
+-- block view and every message read (private.live_message_json) read row plus deltas.
 
 create table private.block_count_deltas (
   block_id uuid not null references public.blocks (id) on delete cascade,
@@ -278,7 +279,7 @@ end;
 $$;
 revoke execute on function private.fold_deltas(regclass, regclass, text, jsonb) from public;
 
--- Folds the deltas into the rows: the blocks, groups and options nobody holds, their delta rows
+-- Folds the deltas into the rows: the blocks, groups, options and messages nobody holds, their delta rows
 -- nobody holds (SKIP LOCKED throughout). SKIP LOCKED still waits for a row's newer version that an
 -- open write holds (the chain of updated versions is followed, then waited for), so the fold gives
 -- up after 100 ms of any wait, so that it, not a visitor, is the one to give way: a fold and a
@@ -293,6 +294,7 @@ declare
   v_blocks integer;
   v_groups integer;
   v_options integer;
+  v_messages integer;
 begin
   perform set_config('counters.folding', 'on', true);
   v_blocks := private.fold_deltas('public.blocks', 'private.block_count_deltas', 'block_id',
@@ -301,7 +303,10 @@ begin
     'group_id', '{"count": "delta"}');
   v_options := private.fold_deltas('public.options', 'private.option_count_deltas', 'option_id',
     '{"response_count": "delta"}');
-  return v_blocks + v_groups + v_options;
+  -- a message's like and reply counts (private.message_count_deltas, messages.sql)
+  v_messages := private.fold_deltas('public.messages', 'private.message_count_deltas', 'message_id',
+    '{"like_count": "like_count", "reply_count": "reply_count"}');
+  return v_blocks + v_groups + v_options + v_messages;
 exception when lock_not_available then
   -- it waited 100 ms (lock_timeout): nothing folded, the next fold takes it all
   return 0;

@@ -29,7 +29,8 @@ create table public.messages (
   foreign key (parent_id, block_id) references public.messages (id, block_id) on delete cascade,
   constraint messages_pins_top_level_only check (pinned_at is null or parent_id is null)
 )
--- like and reply counts update in place and stay HOT (heap-only tuples)
+-- like and reply counts update in place (when no other write holds the row: counters above) and
+-- stay HOT (heap-only tuples)
 with (fillfactor = 85);
 comment on table public.messages is
   'Comment and Q&A messages; parent_id makes a reply (one level only). Published ones are public with the block; held and hidden ones are not served to others. No email here.';
@@ -124,10 +125,69 @@ create table public.message_likes (
   created_at timestamptz not null default now(),
   primary key (message_id, user_id)
 );
-comment on table public.message_likes is 'One like per user and message; messages.like_count follows it.';
+comment on table public.message_likes is 'One like per user and message; messages.like_count (with private.message_count_deltas) follows it.';
 call private.clients_read('public.message_likes', 'Users can read their own message likes',
   'user_id = (select auth.uid())');
 create index message_likes_user_id_idx on public.message_likes (user_id);
+
+-- A message's like and reply counts, as a block's counters (counters.sql): on the message's row
+-- when no other write holds it, else on a delta row of a shard no other write holds, folded back
+-- by pg_cron fold-counters. A like of a popular comment never waits for another visitor's open
+-- like or reply of it (breaker break6: it queued behind each, the row updated in place).
+create table private.message_count_deltas (
+  message_id uuid not null references public.messages (id) on delete cascade,
+  shard smallint not null check (shard between 0 and 31),
+  like_count integer not null default 0,
+  reply_count integer not null default 0,
+  primary key (message_id, shard)
+) with (fillfactor = 70);
+alter table private.message_count_deltas enable row level security;
+comment on table private.message_count_deltas is
+  'Changes to a message''s like_count and reply_count made while another write held the message row (one row per message and writer shard); folded into public.messages by pg_cron fold-counters. A message''s counts are the row''s plus these (private.live_message_json). No client role can read it.';
+
+-- Adds to a message's like and reply counts: on the row when no other write holds it or is taking
+-- it (its turn, one write at a time, as bump_block_counts'), and the change keeps the counts
+-- non-negative; else on a delta row of a free shard. Then announces the counts to the block's
+-- viewers (realtime.sql). A message being deleted (its replies' deletes cascading here) gets
+-- neither.
+create function private.bump_message_counts(p_message_id uuid, p_likes integer, p_replies integer)
+returns void language plpgsql set search_path = '' as $$
+declare
+  v_on_row boolean := false;
+begin
+  if pg_try_advisory_xact_lock(hashtext('message_count_row:' || p_message_id), 0) then
+    update public.messages
+      set like_count = like_count + p_likes, reply_count = reply_count + p_replies
+      where id = (select id from public.messages where id = p_message_id for no key update skip locked)
+        and like_count + p_likes >= 0 and reply_count + p_replies >= 0;
+    v_on_row := found;
+  end if;
+  if not v_on_row then
+    insert into private.message_count_deltas as d (message_id, shard, like_count, reply_count)
+      select m.id, private.free_shard('message_count_deltas:' || m.id, pg_backend_pid() % 32, 32),
+             p_likes, p_replies
+      from public.messages m where m.id = p_message_id
+      on conflict (message_id, shard) do update
+        set like_count = d.like_count + excluded.like_count, reply_count = d.reply_count + excluded.reply_count;
+  end if;
+  perform private.send_message_counts(p_message_id, p_likes, p_replies);
+end;
+$$;
+revoke execute on function private.bump_message_counts(uuid, integer, integer) from public;
+
+-- A message as visitors and the owner read it (to_jsonb of its row) with its exact counts: the
+-- row's plus the deltas not folded yet (one probe of an index that is empty for a message nobody
+-- is liking or answering at the moment). Every reader of the counts goes through it: the block
+-- view, list_messages, get_block_me, the write RPCs' answers, moderation_messages, live changes.
+create function private.live_message_json(p_message jsonb)
+returns jsonb language sql stable set search_path = '' as $$
+  select case when count(*) = 0 then p_message
+    else p_message || jsonb_build_object(
+      'like_count', greatest((p_message ->> 'like_count')::integer + sum(d.like_count), 0),
+      'reply_count', greatest((p_message ->> 'reply_count')::integer + sum(d.reply_count), 0)) end
+  from private.message_count_deltas d where d.message_id = (p_message ->> 'id')::uuid;
+$$;
+revoke execute on function private.live_message_json(jsonb) from public;
 
 -- one level of replies; a reply has no resolved state
 create or replace function private.messages_before_insert()
@@ -152,7 +212,7 @@ returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   perform private.bump_block_counts(new.block_id, 1, 1, 0);
   if new.parent_id is not null then
-    update public.messages set reply_count = reply_count + 1 where id = new.parent_id;
+    perform private.bump_message_counts(new.parent_id, 0, 1);
   end if;
   return new;
 end;
@@ -163,7 +223,7 @@ returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   perform private.bump_block_counts(old.block_id, -1, -1, 0);
   if old.parent_id is not null then
-    update public.messages set reply_count = greatest(reply_count - 1, 0) where id = old.parent_id;
+    perform private.bump_message_counts(old.parent_id, 0, -1);
   end if;
   return old;
 end;
@@ -173,10 +233,10 @@ create function private.message_likes_after_change()
 returns trigger language plpgsql security definer set search_path = '' as $$
 begin
   if tg_op = 'INSERT' then
-    update public.messages set like_count = like_count + 1 where id = new.message_id;
+    perform private.bump_message_counts(new.message_id, 1, 0);
     return new;
   end if;
-  update public.messages set like_count = greatest(like_count - 1, 0) where id = old.message_id;
+  perform private.bump_message_counts(old.message_id, -1, 0);
   return old;
 end;
 $$;
@@ -440,7 +500,8 @@ begin
   end if;
 
   return jsonb_build_object('liked', v_want,
-    'like_count', (select like_count from public.messages where id = p_message_id));
+    'like_count', (select private.live_message_json(to_jsonb(m)) -> 'like_count'
+                   from public.messages m where m.id = p_message_id));
 end;
 $$;
 revoke execute on function public.toggle_message_like(uuid, boolean) from public, anon;

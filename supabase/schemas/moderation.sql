@@ -85,7 +85,7 @@ begin
   v_pattern := '%' || replace(replace(replace(nullif(private.trim_whitespace(p_search), ''), '\', '\\'), '%', '\%'), '_', '\_') || '%';
 
   return coalesce((
-    select jsonb_agg(to_jsonb(m) || jsonb_build_object(
+    select jsonb_agg(private.live_message_json(to_jsonb(m)) || jsonb_build_object(
              'writer_anonymous', coalesce(u.is_anonymous, true),
              'writer_blocked', exists (select 1 from public.blocked_writers w
                                        where w.block_id = m.block_id and w.user_id = m.creator_id),

@@ -24,7 +24,9 @@
 --                                                message count does not move)
 --     counts  {id, like_count, likes} / {id, reply_count, replies}: a published message's like or
 --             reply count moved; likes/replies is the delta, like_count/reply_count the value
---             after it (so a client that already applied its own like sets, never adds twice)
+--             after it (so a client that already applied its own like sets, never adds twice):
+--             the row's plus the deltas the write sees (messages.sql), so a write open at the same
+--             moment is in the next one's value, not in this one's
 --   block:<block id>:owner  PRIVATE, the block's owner only (the dashboard's moderation view).
 --     change  {type: 'INSERT' | 'UPDATE' | 'DELETE', id}: which message changed, in any state.
 -- Held and hidden messages are never a change of block:<id>; only the owner may join the owner
@@ -137,35 +139,21 @@ declare
   v_page text := case when tg_op = 'DELETE' then old.page_key else new.page_key end;
   v_was boolean := tg_op <> 'INSERT' and old.status = 'published';
   v_is boolean := tg_op <> 'DELETE' and new.status = 'published';
-  v_counts_only boolean := false;
 begin
-  if tg_op = 'UPDATE' then
-    v_counts_only := (to_jsonb(new) - 'like_count' - 'reply_count')
-                   = (to_jsonb(old) - 'like_count' - 'reply_count');
+  -- a count moved (a like, a reply, the fold of counters.sql): private.send_message_counts
+  -- announces it (from private.bump_message_counts, which may leave the row as it is), never the row
+  if tg_op = 'UPDATE'
+     and (to_jsonb(new) - 'like_count' - 'reply_count') = (to_jsonb(old) - 'like_count' - 'reply_count') then
+    return null;
   end if;
 
-  -- the owner's moderation list: which message changed (not its counts)
-  if not v_counts_only then
-    perform realtime.send(jsonb_build_object('type', tg_op, 'id', v_id), 'change',
-                          'block:' || v_block::text || ':owner', true);
-  end if;
+  -- the owner's moderation list: which message changed
+  perform realtime.send(jsonb_build_object('type', tg_op, 'id', v_id), 'change',
+                        'block:' || v_block::text || ':owner', true);
 
-  if v_counts_only then
-    if v_was and v_is then
-      if new.like_count <> old.like_count then
-        perform private.send_block_change(v_block, 'counts',
-          jsonb_build_object('id', v_id, 'like_count', new.like_count,
-                             'likes', new.like_count - old.like_count), v_page);
-      end if;
-      if new.reply_count <> old.reply_count then
-        perform private.send_block_change(v_block, 'counts',
-          jsonb_build_object('id', v_id, 'reply_count', new.reply_count,
-                             'replies', new.reply_count - old.reply_count), v_page);
-      end if;
-    end if;
-  elsif v_is then
+  if v_is then
     perform private.send_block_change(v_block, 'change',
-      jsonb_build_object('type', tg_op, 'row', to_jsonb(new)), v_page);
+      jsonb_build_object('type', tg_op, 'row', private.live_message_json(to_jsonb(new))), v_page);
   elsif v_was then
     perform private.send_block_change(v_block, 'change',
       jsonb_build_object('type', case when tg_op = 'DELETE' then 'DELETE' else 'REMOVE' end,
@@ -175,6 +163,34 @@ begin
 end;
 $$;
 revoke execute on function private.messages_broadcast() from public;
+
+-- A published message's like or reply count moved (private.bump_message_counts): one `counts`
+-- per count that moved, with the value after it: the row's plus the deltas this write sees (its
+-- own and those committed before it).
+create function private.send_message_counts(p_message_id uuid, p_likes integer, p_replies integer)
+returns void language plpgsql set search_path = '' as $$
+declare
+  v_message public.messages;
+  v_live jsonb;
+begin
+  select m.* into v_message from public.messages m where m.id = p_message_id and m.status = 'published';
+  if not found then
+    return;
+  end if;
+  v_live := private.live_message_json(to_jsonb(v_message));
+  if p_likes <> 0 then
+    perform private.send_block_change(v_message.block_id, 'counts',
+      jsonb_build_object('id', p_message_id, 'like_count', v_live -> 'like_count', 'likes', p_likes),
+      v_message.page_key);
+  end if;
+  if p_replies <> 0 then
+    perform private.send_block_change(v_message.block_id, 'counts',
+      jsonb_build_object('id', p_message_id, 'reply_count', v_live -> 'reply_count', 'replies', p_replies),
+      v_message.page_key);
+  end if;
+end;
+$$;
+revoke execute on function private.send_message_counts(uuid, integer, integer) from public;
 
 create trigger messages_broadcast after insert or update or delete on public.messages
   for each row execute function private.messages_broadcast();

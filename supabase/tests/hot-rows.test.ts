@@ -114,6 +114,38 @@ const submitSql = (block: string) =>
   `select public.submit_response(p_block_id => '${block}', p_answers => '{}'::jsonb, p_creator_name => 'Visitor')`;
 const likeSql = (block: string) =>
   `select public.toggle_block_like(p_block_id => '${block}', p_creator_name => 'Visitor', p_liked => true)`;
+const messageLikeSql = (message: string) =>
+  `select public.toggle_message_like(p_message_id => '${message}', p_liked => true)`;
+const replySql = (block: string, parent: string) =>
+  `select public.post_message(p_block_id => '${block}', p_parent_id => '${parent}', p_content => 'Me too',
+     p_creator_name => 'Visitor', p_honeypot => '')`;
+
+/** A comment block of a paid owner with one published comment, posted by a visitor. */
+async function popularComment(): Promise<{ owner: TestUser; block: string; message: string }> {
+  const { owner, ids } = await ownerWithBlocks('comment');
+  const writer = await newGuest();
+  const posted = await writer.client.rpc('post_message', {
+    p_block_id: ids[0],
+    p_content: 'Popular',
+    p_creator_name: 'Writer',
+    p_honeypot: '',
+  });
+  expect(posted.error).toBeNull();
+  return { owner, block: ids[0]!, message: (posted.data as { id: string }).id };
+}
+
+/** A message's counts as stored, what waits beside them, and the rows they count. */
+const messageCounts = async (message: string) =>
+  (
+    await sql<{ likes: number; replies: number; beside: number; liked: number; answered: number }>(
+      `select m.like_count as likes, m.reply_count as replies,
+              (select count(*)::int from private.message_count_deltas d where d.message_id = m.id) as beside,
+              (select count(*)::int from public.message_likes l where l.message_id = m.id) as liked,
+              (select count(*)::int from public.messages r where r.parent_id = m.id) as answered
+       from public.messages m where m.id = $1`,
+      [message],
+    )
+  )[0]!;
 
 describe("a visitor's write does not wait for another visitor's", () => {
   it('submits to two forms of one owner: the second goes through while the first is open', async () => {
@@ -151,6 +183,34 @@ describe("a visitor's write does not wait for another visitor's", () => {
       [ids[0]],
     );
     expect(block).toEqual({ like_count: 2, response_count: 2 });
+  });
+});
+
+describe("one popular comment: a like or a reply does not wait for another's", () => {
+  // The message's like_count and reply_count were updated in place: every like of one comment
+  // queued behind the previous one's open transaction (breaker break6: the second like failed
+  // with its one-second lock timeout).
+  it.each([
+    { write: 'likes', sql: (c: { message: string }) => messageLikeSql(c.message) },
+    {
+      write: 'replies',
+      sql: (c: { block: string; message: string }) => replySql(c.block, c.message),
+    },
+  ])('two $write of one comment: the second goes through while the first is open', async (w) => {
+    const comment = await popularComment();
+    const { first, second } = await secondBesideOpenFirst(w.sql(comment));
+    await second.query(w.sql(comment));
+    expect(await waitingLocks(first, second)).toBe(0);
+    await second.query('commit');
+    await first.query('commit');
+    // the viewers read both (one on the row, one beside it until the fold)
+    const view = await (
+      await newGuest()
+    ).client.rpc('get_block_view', { p_block_id: comment.block });
+    expect(view.error).toBeNull();
+    const [shown] = (view.data as { messages: Array<{ like_count: number; reply_count: number }> })
+      .messages;
+    expect(w.write === 'likes' ? shown!.like_count : shown!.reply_count).toBe(2);
   });
 });
 
@@ -358,7 +418,12 @@ describe('one write at a time takes a counted row; the others write beside it', 
     await sql("insert into public.audience_groups (user_id, name) values ($1, 'Friends')", [
       owner.id,
     ]);
-    return { owner: owner.id, block: ids[0]!, option: option!.id };
+    const [message] = await sql<{ id: string }>(
+      `insert into public.messages (block_id, creator_id, content) values ($1, $2, 'Hello')
+       returning id`,
+      [await createBlock(owner, 'comment'), owner.id],
+    );
+    return { owner: owner.id, block: ids[0]!, option: option!.id, message: message!.id };
   }
   type Counted = Awaited<ReturnType<typeof counted>>;
   /** A counted row's stored count and the sum of its delta rows: `of` names the table and its row. */
@@ -366,6 +431,16 @@ describe('one write at a time takes a counted row; the others write beside it', 
     `select t.${stored} as stored,
             (select coalesce(sum(d.${delta}), 0)::int from private.${deltas} d where d.${key} = t.id) as beside
      from ${of}`;
+  /** The same for the row `id` of a table: [table, stored column, delta table, delta column, key]. */
+  const byId = (of: readonly string[], id: string): [string, unknown[]] => [
+    countOf(of[1]!, of[2]!, of[3]!, of[4]!, `${of[0]} t where t.id = $1`),
+    [id],
+  ];
+  const tables = {
+    blocks: ['public.blocks', 'like_count', 'block_count_deltas', 'like_count', 'block_id'],
+    options: ['public.options', 'response_count', 'option_count_deltas', 'delta', 'option_id'],
+    messages: ['public.messages', 'like_count', 'message_count_deltas', 'like_count', 'message_id'],
+  } as const;
   const rows: Array<{
     row: string;
     turn: (c: Counted) => string;
@@ -376,16 +451,7 @@ describe('one write at a time takes a counted row; the others write beside it', 
       row: "a block's counters",
       turn: (c) => `block_count_row:${c.block}`,
       bump: (c) => ['select private.bump_block_counts($1, 1, 1, 1)', [c.block]],
-      state: (c) => [
-        countOf(
-          'like_count',
-          'block_count_deltas',
-          'like_count',
-          'block_id',
-          'public.blocks t where t.id = $1',
-        ),
-        [c.block],
-      ],
+      state: (c) => byId(tables.blocks, c.block),
     },
     {
       row: "a block's options",
@@ -394,16 +460,7 @@ describe('one write at a time takes a counted row; the others write beside it', 
         'select private.bump_option_counts($1, array[$2]::uuid[], 1)',
         [c.block, c.option],
       ],
-      state: (c) => [
-        countOf(
-          'response_count',
-          'option_count_deltas',
-          'delta',
-          'option_id',
-          'public.options t where t.id = $1',
-        ),
-        [c.option],
-      ],
+      state: (c) => byId(tables.options, c.option),
     },
     {
       row: "an owner's audience group",
@@ -419,6 +476,12 @@ describe('one write at a time takes a counted row; the others write beside it', 
         ),
         [c.owner],
       ],
+    },
+    {
+      row: "a message's like and reply counts",
+      turn: (c) => `message_count_row:${c.message}`,
+      bump: (c) => ['select private.bump_message_counts($1, 1, 0)', [c.message]],
+      state: (c) => byId(tables.messages, c.message),
     },
   ];
 
@@ -736,6 +799,84 @@ describe('sharded counts equal the rows they count', () => {
       async () => (await sql('select private.fold_counters()')) && isEqual(await folded(), whole),
       60_000,
       folded,
+    );
+  });
+
+  it("a comment's likes and replies beside its row: every reader counts them, and the fold", async () => {
+    const { owner, block, message } = await popularComment();
+    // another write holds the comment's row: every like and reply of this burst goes beside it, and
+    // no fold (pg_cron's every 5 s) takes them before the reads below
+    const holder = await session();
+    await holder.query('begin');
+    await holder.query('select 1 from public.messages where id = $1 for no key update', [message]);
+    const visitors = await Promise.all(Array.from({ length: 12 }, () => newGuest()));
+    const liked = await Promise.all(
+      visitors.map((v) =>
+        v.client.rpc('toggle_message_like', { p_message_id: message, p_liked: true }),
+      ),
+    );
+    expect(liked.map((r) => r.error)).toEqual(Array(12).fill(null));
+    const unliked = await Promise.all(
+      visitors
+        .slice(0, 4)
+        .map((v) => v.client.rpc('toggle_message_like', { p_message_id: message, p_liked: false })),
+    );
+    expect(unliked.map((r) => r.error)).toEqual(Array(4).fill(null));
+    for (const v of visitors.slice(0, 3)) {
+      const replied = await v.client.rpc('post_message', {
+        p_block_id: block,
+        p_parent_id: message,
+        p_content: 'Agreed',
+        p_creator_name: 'Visitor',
+        p_honeypot: '',
+      });
+      expect(replied.error).toBeNull();
+    }
+    expect(await messageCounts(message)).toMatchObject({ likes: 0, replies: 0, liked: 8 });
+    const exact = { like_count: 8, reply_count: 3 };
+    // the public copy, a viewer's own view, the next page, the owner's moderation list
+    const viewer = visitors[11]!;
+    const reads = await Promise.all([
+      viewer.client.rpc('get_block_public', { p_block_id: block }),
+      viewer.client.rpc('get_block_view', { p_block_id: block }),
+      viewer.client.rpc('list_messages', {
+        p_block_id: block,
+        p_before: new Date(Date.now() + 60_000).toISOString(),
+      }),
+      owner.client.rpc('moderation_messages', { p_block_id: block }),
+    ]);
+    for (const r of reads) expect(r.error).toBeNull();
+    const [pub, own, page, moderation] = reads.map((r) => r.data) as [
+      { messages: unknown[] },
+      { messages: unknown[] },
+      unknown[],
+      Array<{ id: string }>,
+    ];
+    expect(pub.messages[0]).toMatchObject(exact);
+    expect(own.messages[0]).toMatchObject({ ...exact, liked: true });
+    expect(page[0]).toMatchObject(exact);
+    expect(moderation.find((m) => m.id === message)).toMatchObject(exact);
+    // a like's answer, and the count its live change carries
+    const more = await viewer.client.rpc('toggle_message_like', {
+      p_message_id: message,
+      p_liked: false,
+    });
+    expect(more.data).toEqual({ liked: false, like_count: 7 });
+    const [announced] = await sql<{ payload: unknown }>(
+      `select payload from private.block_changes
+       where block_id = $1 and event = 'counts' order by created_at desc limit 1`,
+      [block],
+    );
+    expect(announced!.payload).toEqual({ id: message, likes: -1, like_count: 7 });
+    await holder.query('commit');
+    // folded by this call, or by pg_cron's beside it (a row it holds is skipped here)
+    const whole = { likes: 7, replies: 3, beside: 0, liked: 7, answered: 3 };
+    await eventually(
+      async () =>
+        (await sql('select private.fold_counters()')) &&
+        isEqual(await messageCounts(message), whole),
+      60_000,
+      () => messageCounts(message),
     );
   });
 
