@@ -104,15 +104,15 @@ export function planPrice(plan: PlanLimits): number {
 }
 
 /**
- * A typed count made a plan's count: up to the next multiple of `step` whatever the field held
- * before (an owner who needs 13 blocks gets 16, never 12), at most `max`. A negative or
- * non-number value is not a count: the previous value stays (the screen says so). The spec's
- * "up when growing, down when shrinking" is not followed, because it made the same 13 give 16 or
- * 12 by what the field held before (docs/plans.md, "Typed counts").
+ * The spec's rounding of a typed count: a negative or non-number value is ignored (the previous
+ * value stays; the screen says so); going up rounds up to a multiple of `step`, going down rounds
+ * down; the result is at most `max` (docs/plans.md, "Typed counts").
  */
 export function roundCount(previous: number, typed: number, step: number, max: number): number {
   if (!Number.isFinite(typed) || typed < 0) return previous;
-  return Math.min(Math.ceil(typed / step) * step, Math.floor(max / step) * step);
+  const rounded =
+    typed >= previous ? Math.ceil(typed / step) * step : Math.floor(typed / step) * step;
+  return Math.min(rounded, Math.floor(max / step) * step);
 }
 
 export const roundBlocks = (previous: number, typed: number) =>

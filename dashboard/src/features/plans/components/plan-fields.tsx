@@ -1,7 +1,7 @@
 // The basket's controls, shared by Select plan and the Change dialog: Basic or Custom, and for
 // Custom the extra blocks and emails. A typed count is taken when the field is left or Enter is
-// pressed: up to the next step of 4 or 1000, at most the maximum; a negative or empty entry keeps
-// the count. When the count taken is not the number typed, a note under the field says why (a
+// pressed, rounded as the spec says (by 4 and by 1000, up when growing, down when shrinking), at
+// most the maximum; a negative or empty entry keeps the count. When the count taken is not the number typed, a note under the field says why (a
 // polite status, so a screen reader hears it without focus moving). The steppers move by whole
 // steps at once.
 import { useId, useState, type KeyboardEvent } from 'react';
@@ -33,6 +33,7 @@ interface CountFieldProps {
 interface CountNote {
   change: CountChange;
   typed: number;
+  previous: number;
   taken: number;
 }
 
@@ -51,7 +52,7 @@ function CountField({ label, hint, value, step, max, onCommit, name }: CountFiel
     const typed = draft.trim() === '' ? Number.NaN : Number(draft);
     const taken = onCommit(typed);
     const change = countChange(typed, taken, max);
-    setNote(change ? { change, typed, taken } : null);
+    setNote(change ? { change, typed, previous: value, taken } : null);
     setDraft(null);
   };
   return (
@@ -94,6 +95,7 @@ function CountField({ label, hint, value, step, max, onCommit, name }: CountFiel
         {note
           ? s(`${name}Note.${note.change}`, {
               typed: fmt(note.typed),
+              previous: fmt(note.previous),
               value: fmt(note.taken),
               max: fmt(max),
             })

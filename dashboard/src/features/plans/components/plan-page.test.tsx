@@ -41,12 +41,12 @@ async function openChange(active: PlanRow[], blocksInUse: number) {
   return screen.getByRole('dialog', { name: 'Change your plan' });
 }
 
-/** A coupon row adding 8 blocks, ending on `end` (null: it has no end date). */
 /** The Change dialog's status about blocks beyond the new limit (not a count field's note). */
 const blocksWarning = (dialog: HTMLElement) =>
   within(dialog)
     .getAllByRole('status')
     .find((el) => !el.classList.contains('plan-count-note'))!;
+/** A coupon row adding 8 blocks, ending on `end` (null: it has no end date). */
 const couponRow = (id: string, end: string | null) =>
   row({
     id,

@@ -95,7 +95,7 @@ describe('select plan', () => {
     );
   });
 
-  it('says under the field why a typed count changed, and takes 13 as 16 whatever it held (walk F8)', async () => {
+  it('says under the field why a typed count changed: down when shrinking, up when growing (walk F8)', async () => {
     render('/purchase?focus=custom&blocks=400');
     const blocks = (await screen.findByLabelText('Extra blocks')) as HTMLInputElement;
     const note = () =>
@@ -105,8 +105,16 @@ describe('select plan', () => {
     expect(note().textContent).toBe('');
     fireEvent.change(blocks, { target: { value: '13' } });
     fireEvent.keyDown(blocks, { key: 'Enter' });
+    await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=12&emails=1000'));
+    expect(note().textContent).toBe(
+      '13 is between steps of 4 and less than 400, so it became 12, the step below.',
+    );
+    fireEvent.change(blocks, { target: { value: '13' } });
+    fireEvent.blur(blocks);
     await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=16&emails=1000'));
-    expect(note().textContent).toBe('13 is between steps of 4, so it became 16, the next step up.');
+    expect(note().textContent).toBe(
+      '13 is between steps of 4 and more than 12, so it became 16, the step above.',
+    );
     expect(document.activeElement).not.toBe(note());
     fireEvent.change(blocks, { target: { value: '99999' } });
     fireEvent.blur(blocks);
@@ -131,7 +139,9 @@ describe('select plan', () => {
     await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=24&emails=2000'));
     await act(() => i18next.changeLanguage('ko'));
     expect(
-      screen.getByText('1,001건은 1,000건 단위가 아니어서 다음 단위인 2,000건으로 올렸습니다.'),
+      screen.getByText(
+        '1,001건은 1,000건 단위가 아니고 1,000건보다 많아서 위 단위인 2,000건으로 올렸습니다.',
+      ),
     ).toBeTruthy();
   });
 

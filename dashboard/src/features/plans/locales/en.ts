@@ -182,13 +182,15 @@ export const en = {
       'In steps of 1,000, at most {{max}}, on top of the 100 of Starter: {{total}} emails and answers a month in all: the emails your letters send and the answers your forms and A/B blocks take.',
     // a typed count the basket did not take as typed (docs/plans.md, "Typed counts")
     blocksNote: {
-      step: '{{typed}} is between steps of 4, so it became {{value}}, the next step up.',
+      up: '{{typed}} is between steps of 4 and more than {{previous}}, so it became {{value}}, the step above.',
+      down: '{{typed}} is between steps of 4 and less than {{previous}}, so it became {{value}}, the step below.',
       max: '{{typed}} is more than the most you can add, {{max}}, so it became {{value}}.',
       negative: '{{typed}} is below 0: enter 0 or more. It stays {{value}}.',
       empty: 'Enter a number, 0 or more. It stays {{value}}.',
     },
     emailsNote: {
-      step: '{{typed}} is between steps of 1,000, so it became {{value}}, the next step up.',
+      up: '{{typed}} is between steps of 1,000 and more than {{previous}}, so it became {{value}}, the step above.',
+      down: '{{typed}} is between steps of 1,000 and less than {{previous}}, so it became {{value}}, the step below.',
       max: '{{typed}} is more than the most you can add, {{max}}, so it became {{value}}.',
       negative: '{{typed}} is below 0: enter 0 or more. It stays {{value}}.',
       empty: 'Enter a number, 0 or more. It stays {{value}}.',

@@ -180,13 +180,15 @@ export const ko: typeof en = {
     emailsHint:
       '1,000건 단위, 최대 {{max}}건, 스타터의 100건에 더해 모두 월 {{total}}건. 레터로 보내는 이메일과 폼·A/B 블록에 받는 응답을 함께 셉니다.',
     blocksNote: {
-      step: '{{typed}}개는 4개 단위가 아니어서 다음 단위인 {{value}}개로 올렸습니다.',
+      up: '{{typed}}개는 4개 단위가 아니고 {{previous}}개보다 많아서 위 단위인 {{value}}개로 올렸습니다.',
+      down: '{{typed}}개는 4개 단위가 아니고 {{previous}}개보다 적어서 아래 단위인 {{value}}개로 내렸습니다.',
       max: '{{typed}}개는 최대 {{max}}개를 넘어서 {{value}}개로 맞췄습니다.',
       negative: '{{typed}}개는 0보다 작습니다. 0 이상을 입력하세요. {{value}}개 그대로입니다.',
       empty: '0 이상의 숫자를 입력하세요. {{value}}개 그대로입니다.',
     },
     emailsNote: {
-      step: '{{typed}}건은 1,000건 단위가 아니어서 다음 단위인 {{value}}건으로 올렸습니다.',
+      up: '{{typed}}건은 1,000건 단위가 아니고 {{previous}}건보다 많아서 위 단위인 {{value}}건으로 올렸습니다.',
+      down: '{{typed}}건은 1,000건 단위가 아니고 {{previous}}건보다 적어서 아래 단위인 {{value}}건으로 내렸습니다.',
       max: '{{typed}}건은 최대 {{max}}건을 넘어서 {{value}}건으로 맞췄습니다.',
       negative: '{{typed}}건은 0보다 작습니다. 0 이상을 입력하세요. {{value}}건 그대로입니다.',
       empty: '0 이상의 숫자를 입력하세요. {{value}}건 그대로입니다.',

@@ -40,25 +40,25 @@ describe('the basket', () => {
     expect(withBlocks(basketFor('basic'), 40)).toEqual(basketFor('basic'));
   });
 
-  it('takes a typed count up to the next step whatever the field held, at most the maximum (walk F8)', () => {
+  it('rounds typed counts as the spec says: up by 4 when growing, down when shrinking, negatives ignored', () => {
     const b = basketFor('custom');
     const full = { ...b, blockLimit: 400, responseMonthlyLimit: 100_000 };
-    // 13 is 16 from 8 and from 400 alike (the rule by direction made it 12 from 400)
     expect(withBlocks(b, 13).blockLimit).toBe(16);
-    expect(withBlocks(full, 13).blockLimit).toBe(16);
-    expect(withBlocks(b, 7).blockLimit).toBe(8);
+    expect(withBlocks(full, 13).blockLimit).toBe(12);
+    expect(withBlocks(b, 7).blockLimit).toBe(4);
     expect(withBlocks(b, -4).blockLimit).toBe(8);
     expect(withBlocks(b, Number.NaN).blockLimit).toBe(8);
     expect(withBlocks(b, 100000).blockLimit).toBe(400);
     expect(withEmails(b, 1001).responseMonthlyLimit).toBe(2000);
-    expect(withEmails(full, 1001).responseMonthlyLimit).toBe(2000);
-    expect(withEmails(b, 999).responseMonthlyLimit).toBe(1000);
+    expect(withEmails(full, 1001).responseMonthlyLimit).toBe(1000);
+    expect(withEmails(b, 999).responseMonthlyLimit).toBe(0);
     expect(withEmails(b, -1).responseMonthlyLimit).toBe(1000);
   });
 
   it('names why a typed count was not taken as typed', () => {
     expect(countChange(16, 16, 400)).toBeNull();
-    expect(countChange(13, 16, 400)).toBe('step');
+    expect(countChange(13, 16, 400)).toBe('up');
+    expect(countChange(13, 12, 400)).toBe('down');
     expect(countChange(99999, 400, 400)).toBe('max');
     expect(countChange(-5, 400, 400)).toBe('negative');
     expect(countChange(Number.NaN, 400, 400)).toBe('empty');

@@ -53,11 +53,11 @@ export function basketFor(type: TPlanType, current?: Basket): Basket {
       };
 }
 
-/** A typed block count applied to the basket: up to the next multiple of 4, at most 400; a
- * negative or empty entry keeps the count (docs/plans.md, "Typed counts"). */
+/** A typed block count applied to the basket: by 4, up when growing and down when shrinking, at
+ * most 400; a negative or empty entry keeps the count (spec; docs/plans.md, "Typed counts"). */
 export const withBlocks = (b: Basket, typed: number): Basket =>
   b.type === 'basic' ? b : { ...b, blockLimit: roundBlocks(b.blockLimit, typed) };
-/** A typed email count applied to the basket: up to the next multiple of 1000, at most 100,000. */
+/** A typed email count applied to the basket: by 1000 as blocks are by 4, at most 100,000. */
 export const withEmails = (b: Basket, typed: number): Basket =>
   b.type === 'basic'
     ? b
@@ -65,15 +65,16 @@ export const withEmails = (b: Basket, typed: number): Basket =>
 
 /**
  * Why a typed count is not the count the basket took, for the note under the field: `empty` and
- * `negative` kept the previous count, `max` cut it to the maximum, `step` raised it to the next
- * step; null when it was taken as typed.
+ * `negative` kept the previous count, `max` cut it to the maximum, `up` and `down` took the step
+ * above or below; null when it was taken as typed.
  */
-export type CountChange = 'empty' | 'negative' | 'max' | 'step';
+export type CountChange = 'empty' | 'negative' | 'max' | 'up' | 'down';
 export function countChange(typed: number, taken: number, max: number): CountChange | null {
   if (!Number.isFinite(typed)) return 'empty';
   if (typed < 0) return 'negative';
   if (typed > max) return 'max';
-  return typed === taken ? null : 'step';
+  if (typed === taken) return null;
+  return taken > typed ? 'up' : 'down';
 }
 
 export const basketPrice = (b: Basket) => planPrice(b);
