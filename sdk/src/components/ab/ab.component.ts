@@ -137,14 +137,14 @@ export default class ReactionAb extends BlockElement {
     const pct = (n: number) => (total ? Math.round((n * 100) / total) : 0);
     // Before a vote the result and the bar are there but hidden, so the options have their voted
     // height from the start and a vote moves nothing (ab.styles.ts centres the label meanwhile).
-    return html`<p part="title" id="t">${q.title}</p>
+    return html`<p part="title" id="t" dir="auto">${q.title}</p>
       <div part="options" class=${this._chosen ? 'voted' : ''} role="group" aria-labelledby="t">
         ${this._options.map((o) => {
           const n = o.response_count || 0;
           return html`<button
             part="option"
             class="btn"
-            aria-pressed=${this._chosen === o.id ? 'true' : 'false'}
+            aria-pressed=${this._chosen === o.id}
             ?disabled=${this._busy}
             @click=${() => this.vote(o)}
           >

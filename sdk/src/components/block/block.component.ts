@@ -166,7 +166,7 @@ export default class ReactionBlock extends BlockElement {
     const letter = this._letter;
     if (letter === null) return super.render();
     if (letter === 'error' || !letter.html)
-      return html`<div part="base" class="muted">
+      return html`<div part="base" dir="ltr" class="muted">
         ${this.t(letter === 'error' ? 'failed' : 'unavailable')}
       </div>`;
     return html`<iframe
@@ -200,7 +200,8 @@ export default class ReactionBlock extends BlockElement {
       const d = this.dummy;
       if (isLetterType(v.block.type)) return this.renderLetter();
       const tag = ELEMENTS.get(v.block.type)?.[0];
-      if (!tag) return html`<div part="base" class="muted">${this.t('notValidType')}</div>`;
+      if (!tag)
+        return html`<div part="base" dir="ltr" class="muted">${this.t('notValidType')}</div>`;
       return staticHtml`<${tag}
         part="block"
         exportparts=${FORWARDED_PARTS}

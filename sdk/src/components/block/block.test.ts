@@ -17,6 +17,7 @@ import {
   withSession,
 } from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
+import { onPagesOf, ownUiLeftToRight } from '../../test/page-dir.js';
 import { message, whichOne } from '../../test/fixtures.js';
 
 describe('reaction-block', () => {
@@ -120,12 +121,17 @@ describe('reaction-block', () => {
     });
 
   it('says Not valid type for unknown types, and hides deactivated blocks', async () => {
-    let el = await mount('poll');
-    expect(el.shadowRoot!.textContent).to.contain('Not valid type');
-    api.restore();
-    el = await mount('like', { deactivated: true });
-    expect(el.shadowRoot!.querySelector('reaction-like')).to.equal(null);
-    expect(el.shadowRoot!.textContent).to.contain('This block is not available.');
+    // in English's direction on a right-to-left page too (not ".This block is not available")
+    await onPagesOf(['rtl'], async () => {
+      let el = await mount('poll');
+      expect(el.shadowRoot!.textContent).to.contain('Not valid type');
+      ownUiLeftToRight(el);
+      api.restore();
+      el = await mount('like', { deactivated: true });
+      expect(el.shadowRoot!.querySelector('reaction-like')).to.equal(null);
+      expect(el.shadowRoot!.textContent).to.contain('This block is not available.');
+      ownUiLeftToRight(el);
+    });
   });
 
   /** A letter block of this type whose letter is `letterHtml` (null: not saved yet). */
@@ -189,12 +195,13 @@ describe('reaction-block', () => {
     expect(await sides(700)).to.deep.equal(['32px', '8px']);
   });
 
-  it('says so when a letter has not been saved yet', async () => {
-    api = letterApi('brunch_letter', 'Untitled', null);
-    const el = await fixture<ReactionBlock>(
-      html`<reaction-block block-id=${B1} project-url=${PROJECT} anon-key=${KEY}></reaction-block>`,
-    );
-    await until(() => el.shadowRoot!.textContent!.includes('This block is not available.'));
+  it('says so when a letter has not been saved yet (left to right on a right-to-left page)', async () => {
+    await onPagesOf(['rtl'], async () => {
+      api = letterApi('brunch_letter', 'Untitled', null);
+      const el = await mountReady<ReactionBlock>('reaction-block');
+      await until(() => el.shadowRoot!.textContent!.includes('This block is not available.'));
+      ownUiLeftToRight(el);
+    });
   });
 
   it('takes the ids from the public URL when it has no block-id', async () => {

@@ -501,7 +501,7 @@ export default class ReactionComment extends BlockElement {
         <button
           part="menu-button"
           class="btn link"
-          aria-expanded=${this._menuOpen ? 'true' : 'false'}
+          aria-expanded=${this._menuOpen}
           aria-controls="menu"
           @click=${this.toggleMenu}
         >

@@ -37,7 +37,7 @@ export function composer(c: ComposerView): TemplateResult {
   const blocked = b.block_anonymous && !c.signedIn;
   const empty = !c._draft.trim();
   return html`<form part="composer" @submit=${c.submit} novalidate>
-    ${b.welcome_message ? html`<p part="welcome">${fill(b.welcome_message, c._count)}</p>` : nothing}
+    ${b.welcome_message ? html`<p part="welcome" dir="auto">${fill(b.welcome_message, c._count)}</p>` : nothing}
     <!-- Under the sign-in overlay the fields are inert: no keyboard way around it. -->
     <div class="fields" ?inert=${blocked}>
       <div class="who">
@@ -60,7 +60,7 @@ export function composer(c: ComposerView): TemplateResult {
           aria-label=${c.t('homeUrl')}
           placeholder=${c.t('homeUrl')}
           maxlength=${LIMITS.homeUrl}
-          aria-invalid=${c._homeBad ? 'true' : 'false'}
+          aria-invalid=${c._homeBad}
           aria-describedby=${c._homeBad ? 'home-error' : nothing}
           .value=${c._home}
           @change=${(e: Event) => onHome(c, e)}
@@ -85,7 +85,7 @@ export function composer(c: ComposerView): TemplateResult {
                 type="email"
                 aria-label=${c.t('notifyEmail')}
                 placeholder=${c.t('notifyEmail')}
-                aria-invalid=${c._emailBad ? 'true' : 'false'}
+                aria-invalid=${c._emailBad}
                 .value=${c._email}
                 @input=${(e: Event) => onEmail(c, e)}
               />

@@ -93,14 +93,14 @@ export function message(c: CommentView, m: Message): TemplateResult {
                 ? html`<button
                     class="btn link"
                     aria-describedby=${d}
-                    aria-pressed=${c.liked.has(m.id) ? 'true' : 'false'}
+                    aria-pressed=${c.liked.has(m.id)}
                     @click=${() => c.like(m)}
                   >
                     ${c.t('like', { count: m.like_count || 0 })}
                   </button>`
                 : nothing
             }
-            ${c.canReply(m) ? html`<button class="btn link" aria-describedby=${d} aria-expanded=${replyMode ? 'true' : 'false'} @click=${() => (replyMode ? c.setMode(m.id) : c.open(m.id, 'reply'))}>${c.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
+            ${c.canReply(m) ? html`<button class="btn link" aria-describedby=${d} aria-expanded=${replyMode} @click=${() => (replyMode ? c.setMode(m.id) : c.open(m.id, 'reply'))}>${c.t('reply')}${m.reply_count ? ` ${m.reply_count}` : ''}</button>` : nothing}
             ${mine ? opens('edit') : nothing} ${mine || c.isOwner ? opens('delete') : nothing}
             ${
               mine || c.isOwner || (m.status && m.status !== 'published')
@@ -114,7 +114,7 @@ export function message(c: CommentView, m: Message): TemplateResult {
                 ? html`<button
                     class="btn link"
                     aria-describedby=${d}
-                    aria-pressed=${m.resolved ? 'true' : 'false'}
+                    aria-pressed=${!!m.resolved}
                     @click=${() => c.writing(m.id, (w) => w.resolve(c, m))}
                   >
                     ${c.t(m.resolved ? 'unresolve' : 'resolve')}

@@ -351,10 +351,11 @@ describe('reaction-comment', () => {
     }
   });
 
-  it("lays its UI out left to right on a right-to-left page, and a visitor's Arabic or Hebrew right to left", async () => {
+  it("lays its UI out left to right on a right-to-left page, and a visitor's or owner's Arabic or Hebrew right to left", async () => {
     // the page's dir was inherited: "!Welcome", Send on the left, placeholders cut at their start
     await onPagesOf(['rtl', 'ltr'], async (dir) => {
       const el = await mount({
+        block: block({ type: 'comment', welcome_message: 'أهلا بكم!' }),
         messages: [
           msg('ar', { creator_name: 'محمد', content: 'مرحبا بالعالم' }),
           msg('en', { creator_name: 'Dana', content: 'Hello there' }),
@@ -377,6 +378,7 @@ describe('reaction-comment', () => {
           'rtl',
         ]);
       expect([of('en', 'author'), of('en', 'content')], dir).to.deep.equal(['ltr', 'ltr']);
+      expect(direction($(el, '[part=welcome]')), `${dir}: the owner's Arabic`).to.equal('rtl');
       el.remove();
       h.api.restore();
       reset();

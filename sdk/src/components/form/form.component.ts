@@ -252,13 +252,13 @@ export default class ReactionForm extends BlockElement {
     const value = this._answers[q.id];
     if (q.type === 'description') {
       return html`<div part="question">
-        <p part="question-title">${q.title}</p>
+        <p part="question-title" dir="auto">${q.title}</p>
         <div part="description">${this.richAt(q.id, q.content)}</div>
       </div>`;
     }
     if (q.type === 'image')
       return html`<div part="question">
-        ${q.title ? html`<p part="question-title">${q.title}</p>` : nothing}
+        ${q.title ? html`<p part="question-title" dir="auto">${q.title}</p>` : nothing}
         <img
           part="image"
           src=${safeUrl(q.image_src) || IMAGE_PLACEHOLDER}
@@ -274,10 +274,10 @@ export default class ReactionForm extends BlockElement {
         part="question"
         role=${multi ? 'group' : 'radiogroup'}
         aria-describedby=${described}
-        aria-invalid=${err ? 'true' : 'false'}
+        aria-invalid=${!!err}
         aria-required=${q.required && !multi ? 'true' : nothing}
       >
-        <legend>
+        <legend dir="auto">
           ${title}
           ${
             // a checkbox group may not say aria-required (role=group): its legend says it
@@ -314,7 +314,7 @@ export default class ReactionForm extends BlockElement {
     const v = typeof value === 'string' ? value : '';
     const type = q.type === 'mail' ? 'email' : q.type === 'phone' ? 'tel' : 'text';
     return html`<div part="question">
-      <label part="question-title" for=${id}>${title}</label>
+      <label part="question-title" for=${id} dir="auto">${title}</label>
       ${
         long
           ? html`<textarea
@@ -325,8 +325,8 @@ export default class ReactionForm extends BlockElement {
               rows="3"
               placeholder=${q.placeholder || ''}
               .value=${v}
-              aria-invalid=${err ? 'true' : 'false'}
-              aria-required=${q.required ? 'true' : 'false'}
+              aria-invalid=${!!err}
+              aria-required=${!!q.required}
               aria-describedby=${described}
               @input=${onInput}
             ></textarea>`
@@ -340,8 +340,8 @@ export default class ReactionForm extends BlockElement {
               autocomplete=${q.type === 'mail' ? 'email' : q.type === 'phone' ? 'tel' : 'off'}
               placeholder=${q.placeholder || ''}
               .value=${v}
-              aria-invalid=${err ? 'true' : 'false'}
-              aria-required=${q.required ? 'true' : 'false'}
+              aria-invalid=${!!err}
+              aria-required=${!!q.required}
               aria-describedby=${described}
               @input=${onInput}
             />`
@@ -361,7 +361,7 @@ export default class ReactionForm extends BlockElement {
     // ending has no closing text, so it is never said twice.
     const title = e.title || (closing.replace(/<[^>]*>/g, '').trim() ? '' : this.t('thankYou'));
     return html`<div part="ending" role="status" tabindex=${title ? nothing : -1}>
-      ${title ? html`<h2 part="ending-title" tabindex="-1">${title}</h2>` : nothing}
+      ${title ? html`<h2 part="ending-title" tabindex="-1" dir="auto">${title}</h2>` : nothing}
       ${closing ? html`<div part="description">${text}</div>` : nothing}
       ${this._held ? html`<p part="held" class="muted">${this.t('responseHeld')}</p>` : nothing}
       ${
@@ -406,7 +406,7 @@ export default class ReactionForm extends BlockElement {
           class="btn"
           type="submit"
           ?disabled=${this._submitting}
-          aria-busy=${this._submitting ? 'true' : 'false'}
+          aria-busy=${this._submitting}
         >
           ${this._submitting ? html`<span class="spin" aria-hidden="true"></span>` : nothing}${b.submit_button_text || this.t('submit')}
         </button>

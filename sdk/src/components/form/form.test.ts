@@ -383,9 +383,13 @@ describe('reaction-form', () => {
   it('keeps its honeypot out of sight without widening the page, and its UI left to right, on a right-to-left page', async () => {
     // off screen to the left, a right-to-left page scrolled sideways over 10,000 px to reach it;
     // past the line's start, it did so again once the element's own UI was made left to right
+    const hebrew: Question = { id: 'he', type: 'short_text', title: 'שמך', index: 8 };
     await onPagesOf(['rtl', 'ltr'], async (dir) => {
-      const el = await mount();
+      const el = await mount(undefined, view({ questions: [...questions, hebrew] }));
       ownUiLeftToRight(el);
+      // an owner's question in Hebrew reads right to left, English ones left to right
+      const title = (id: string) => direction($(el, `label[for=q-${id}]`));
+      expect([title('he'), title('short')], dir).to.deep.equal(['rtl', 'ltr']);
       expect(hiddenInPlace($(el, '[part=form] .hp')), dir).to.equal(true);
       // the radio before its option, as the form reads in English (it was after it, at the right)
       const choice = $(el, '[part=choice]');

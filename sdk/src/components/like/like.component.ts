@@ -105,8 +105,8 @@ export default class ReactionLike extends BlockElement {
         <button
           part="button"
           class="btn"
-          aria-pressed=${this._liked ? 'true' : 'false'}
-          aria-busy=${this._busy ? 'true' : 'false'}
+          aria-pressed=${this._liked}
+          aria-busy=${this._busy}
           @click=${this.toggle}
         >
           ${heart(this._liked)}<span part="count">${this.t('like', { count: this._count })}</span>

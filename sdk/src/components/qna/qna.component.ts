@@ -47,7 +47,7 @@ export default class ReactionQna extends ReactionComment {
       ${photo ? html`<img part="avatar" src=${photo} alt="" @error=${fallBackTo(AVATAR_PLACEHOLDER)} />` : ''}
       <div>
         <div part="owner" class="muted">${b.owner_name || ''}</div>
-        <h2 part="subject">${fill(b.qna_subject, this.responseCount) || b.name || ''}</h2>
+        <h2 part="subject" dir="auto">${fill(b.qna_subject, this.responseCount) || b.name}</h2>
       </div>
     </header>`;
   }
