@@ -174,6 +174,11 @@ begin
   if v_owner is null or not exists (select 1 from inserted where user_id = v_owner) then
     return null;
   end if;
+  -- one of the owner's adds counts at a time: without it, adds in two tabs (or N requests at
+  -- once) each counted what was committed and their own rows, and all passed the ceiling together
+  -- (break7 F1: 30 stored under a ceiling of 10). The count below is a new statement, so it sees
+  -- what an add that held the lock committed; the lock is held to the end of the transaction.
+  perform pg_advisory_xact_lock(hashtextextended('audience_members_cap:' || v_owner, 0));
   v_cap := coalesce((private.setting('audience.max_members', '100000'::jsonb) #>> '{}')::integer, 100000);
   if (select count(*) from public.audience_members where user_id = v_owner) > v_cap then
     raise exception 'Your audience is full' using errcode = 'PT403',

@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { AUDIENCE_MESSAGES } from '@reaction-blocks/contracts/letters';
-import { anonClient, newUser, readRow, sql, stack } from './support/clients.ts';
-import { inbox } from './support/providers.ts';
+import { anonClient, newUser, readRow, sql, sqlValue, stack } from './support/clients.ts';
+import { eventually, inbox } from './support/providers.ts';
 import { letterOwner } from './support/letters.ts';
 
 /**
@@ -188,6 +188,78 @@ describe('audience', () => {
     } finally {
       await c.query('rollback').catch(() => {});
       await c.end();
+    }
+  });
+
+  it("an owner's adds at once count one after another: eight tabs never pass the ceiling together (break7 F1)", async () => {
+    const owner = await newUser('audience-cap-race');
+    await sql('update public.profiles set paid = true where id = $1', [owner.id]);
+    const claims = Buffer.from(owner.accessToken.split('.')[1] ?? '', 'base64url').toString();
+    // the ceiling is read by other sessions, so it is committed here, and removed after; 60 is
+    // far above what any other test's owner adds
+    await sql(`insert into private.settings (key, value) values ('audience.max_members', '60')`);
+    const tabs = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const c = new pg.Client({ connectionString: stack().dbUrl });
+        await c.connect();
+        return c;
+      }),
+    );
+    try {
+      // each tab adds 10 in a transaction that commits only once every tab has added or waits
+      // for a lock: on the old trigger all eight added together, seeing only their own rows
+      let added = 0;
+      let release!: () => void;
+      const together = new Promise<void>((r) => (release = r));
+      const outcomes = tabs.map(async (c, tab) => {
+        await c.query('begin');
+        await c.query(
+          `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`,
+          [claims],
+        );
+        try {
+          await c.query(
+            `insert into public.audience_members (user_id, creator_name, email, deactivated)
+             select $1, 'Reader', 'race' || $2 || '-' || i || '-' || $3 || '@example.com', false
+             from generate_series(1, 10) i`,
+            [owner.id, tab, randomUUID().slice(0, 8)],
+          );
+        } catch (e) {
+          added++;
+          await c.query('rollback');
+          return (e as Error).message;
+        }
+        added++;
+        await together;
+        await c.query('commit');
+        return 'stored';
+      });
+      const pids = tabs.map((c) => (c as unknown as { processID: number }).processID);
+      await eventually(
+        async () => {
+          const waiting = await sqlValue<number>(
+            `select count(*)::int from pg_stat_activity
+             where pid = any($1) and wait_event_type = 'Lock'`,
+            [pids],
+          );
+          return added + waiting === tabs.length;
+        },
+        60_000,
+        () => ({ added }),
+      );
+      release();
+      const said = await Promise.all(outcomes);
+      expect(said.filter((s) => s === 'stored')).toHaveLength(6);
+      expect(said.filter((s) => s === AUDIENCE_MESSAGES.audienceFull)).toHaveLength(2);
+      expect(
+        await sqlValue<number>(
+          'select count(*)::int from public.audience_members where user_id = $1',
+          [owner.id],
+        ),
+      ).toBe(60);
+    } finally {
+      await sql(`delete from private.settings where key = 'audience.max_members'`);
+      await Promise.all(tabs.map((c) => c.end().catch(() => {})));
     }
   });
 
