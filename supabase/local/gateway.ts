@@ -173,8 +173,11 @@ export function proxy(
     },
   );
   let refused = false;
+  // the answer was given before the body was read (a function's early 401): the upstream request
+  // is dropped, as is the rest of the client's body
+  let answeredEarly = false;
   upstream.on('error', (err) => {
-    if (res.destroyed || refused) return;
+    if (res.destroyed || refused || answeredEarly) return;
     if (!res.headersSent) sendJson(res, 502, { message: `upstream unavailable: ${err.message}` });
     else res.destroy();
   });
@@ -201,6 +204,18 @@ export function proxy(
   // so does one that goes away while waiting for the answer
   res.once('close', () => {
     if (!res.writableFinished) upstream.destroy();
+  });
+  // An upstream may answer without reading the whole body (Deno's functions refuse a call without
+  // a session before reading it) and then read no more: the body's writes stop draining and the
+  // client's request stayed paused, so the next request on its kept-alive connection was never
+  // read (break7 F2: a 5 MB body to a function as anon, then any call on that connection hung
+  // for the 120 s keep-alive). Once the answer is out, the rest of the body is read and dropped,
+  // as a 413's is.
+  res.once('finish', () => {
+    if (req.complete) return;
+    answeredEarly = true;
+    upstream.destroy();
+    req.resume();
   });
 }
 

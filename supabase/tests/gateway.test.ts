@@ -356,6 +356,66 @@ describe('gateway proxy', () => {
     }
   });
 
+  // Found by break7 (F2): Deno's functions answer a call without a session before reading its
+  // body and then read no more; past what the sockets buffer (4-5 MB), the body's writes never
+  // drained, the client's request stayed paused and the next request on its kept-alive
+  // connection was never answered.
+  it('answers the next request on a connection whose big body the upstream answered unread', async () => {
+    // an upstream that answers each connection's first bytes (the request's head, which the
+    // gateway sends in one piece) with a 401 at once, and then stops reading
+    const sockets = new Set<net.Socket>();
+    const upstream = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+      socket.once('data', () => {
+        socket.pause();
+        socket.write('HTTP/1.1 401 Unauthorized\r\ncontent-length: 2\r\n\r\n{}');
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const upstreamPort = (upstream.address() as AddressInfo).port;
+    const front = serve((req, res) => proxy(req, res, upstreamPort, req.url ?? '/', {}), {
+      name: 'gateway-test',
+      log: () => {},
+    });
+    await listen(front, 0);
+    const client = net.connect((front.address() as AddressInfo).port, '127.0.0.1');
+    try {
+      let got = '';
+      client.on('data', (chunk: Buffer) => (got += chunk.toString('latin1')));
+      client.on('error', () => {});
+      const post = (path: string, body: Buffer) => {
+        client.write(`POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-length: ${body.length}\r\n\r\n`);
+        client.write(body);
+      };
+      const answers = () => got.split('HTTP/1.1 ').length - 1;
+      post('/big', Buffer.alloc(16 * 1024 * 1024, 0x61));
+      await eventually(
+        () => answers() === 1,
+        60_000,
+        () => got,
+      );
+      // the whole body leaves the client (it stayed in its buffer while the request was paused)
+      await eventually(
+        () => client.writableLength === 0,
+        60_000,
+        () => client.writableLength,
+      );
+      post('/next', Buffer.from('[1,2,3]'));
+      await eventually(
+        () => answers() === 2,
+        60_000,
+        () => got,
+      );
+      expect(got.match(/HTTP\/1.1 \d+/g)).toEqual(['HTTP/1.1 401', 'HTTP/1.1 401']);
+    } finally {
+      client.destroy();
+      await closeServer(front);
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => upstream.close(resolve));
+    }
+  });
+
   it('bounds the bodies it passes to PostgREST and the functions', async () => {
     const big = Buffer.alloc(MAX_PROXIED_BODY_BYTES + 1, 0x20);
     for (const path of ['/rest/v1/rpc/get_block_view', '/functions/v1/verify-captcha']) {
