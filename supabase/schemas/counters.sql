@@ -28,14 +28,18 @@ comment on table private.option_count_deltas is
   'Changes to an option''s response_count made while another write held the option row (one row per option and writer shard); folded into public.options by pg_cron fold-counters. An option''s count is the row''s plus these. No client role can read it.';
 alter table private.option_count_deltas enable row level security;
 
+-- No foreign key to the group: its check locked the group row (FOR KEY SHARE), which a rename
+-- holds (its key changes) while its cascade takes each member; a move or delete of a member in
+-- another tab holds that member, then its -1 for the group waited here for the rename: the two
+-- deadlocked (breaker break6, finding 6). A group's deltas go with it at the next fold.
 create table private.audience_group_deltas (
-  group_id uuid not null references public.audience_groups (id) on delete cascade,
+  group_id uuid not null,
   shard smallint not null check (shard between 0 and 31),
   delta integer not null default 0,
   primary key (group_id, shard)
 ) with (fillfactor = 70);
 comment on table private.audience_group_deltas is
-  'Changes to an audience group''s count made while another write held the group row; folded into public.audience_groups by pg_cron fold-counters. A group''s count is the row''s plus these (public.audience_group_count). No client role can read it.';
+  'Changes to an audience group''s count made while another write held the group row; folded into public.audience_groups by pg_cron fold-counters, which also drops those of a deleted group (no foreign key, so a member''s move never waits for a rename of its group). A group''s count is the row''s plus these (public.member_count). No client role can read it.';
 alter table private.audience_group_deltas enable row level security;
 
 -- The shard a writer uses among p_n shard rows of one thing (p_key: a block's rate-limit bucket,
@@ -303,6 +307,12 @@ begin
     'group_id', '{"count": "delta"}');
   v_options := private.fold_deltas('public.options', 'private.option_count_deltas', 'option_id',
     '{"response_count": "delta"}');
+  -- the deltas of a deleted group (audience_group_deltas has no foreign key), those nobody holds
+  delete from private.audience_group_deltas d
+    where (d.group_id, d.shard) in (
+      select o.group_id, o.shard from private.audience_group_deltas o
+      where not exists (select 1 from public.audience_groups g where g.id = o.group_id)
+      for update skip locked);
   -- a message's like and reply counts (private.message_count_deltas, messages.sql)
   v_messages := private.fold_deltas('public.messages', 'private.message_count_deltas', 'message_id',
     '{"like_count": "like_count", "reply_count": "reply_count"}');
