@@ -107,7 +107,9 @@ $$;
 revoke execute on function private.hold_status(public.blocks, uuid, text) from public;
 
 -- Whether a visitor's name reads like the owner. Names are compared after NFKC (full-width
--- letters), lower case, without spaces, punctuation and invisible characters: the same as, or
+-- letters), lower case, with the Cyrillic, Greek and Cherokee letters that look like Latin ones
+-- read as those (v_from, v_to: "Аdmin" with a Cyrillic А, "Jаne" with a Cyrillic а; NFKC keeps
+-- them apart), without spaces, punctuation and invisible characters: the same as, or
 -- with a word equal to, the block's owner label (default Admin) or a word for an owner ("The
 -- Admin", "admin-2", not "badminton"); containing the owner's name as the block shows it (from
 -- four characters on) or a Korean word for an owner. plpgsql with the expressions written out: this runs on every
@@ -116,7 +118,9 @@ create function private.imitates_owner(p_block public.blocks, p_name text)
 returns boolean language plpgsql stable set search_path = '' as $$
 declare
   v_strip constant text := '[[:space:][:punct:][:cntrl:]\u00a0\u00ad\u115f\u1160\u200b-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff·•・]+';
-  v_text text := lower(normalize(coalesce(p_name, ''), NFKC));
+  v_from constant text := 'АаВвЕеЁёКкМмНнОоРрСсТтУуХхІіЇїЈјЅѕԀԁԚԛԜԝҺһӀӏΑαΒβΕεΖζΗηΙιΚκΜμΝνΟοΡρΤτΥυΧχϹϲᎪꭺᏴᏟꮯᎠꭰᎬꭼᏀꮐᎻꮋᎥꭵᎫꭻᏦꮶᏞꮮᎷꮇᏢꮲᎡꭱᏚꮪᎢꭲᏙꮩᎳꮃᏃꮓᏼ';
+  v_to constant text := 'aabbeeeekkmmhhooppccttyyxxiiiijjssddqqwwhhllaabbeezzhhiikkmmnnooppttyyxxccaabccddeegghhiijjkkllmmpprrssttvvwwzzb';
+  v_text text := translate(lower(normalize(coalesce(p_name, ''), NFKC)), v_from, v_to);
   v_key text := regexp_replace(v_text, v_strip, '', 'g');
   v_words text[];
   v_other text;
@@ -135,7 +139,8 @@ begin
   end if;
   -- the block's own owner label (when not the default Admin), as a whole name or a word
   if coalesce(lower(p_block.custom_label_name ->> 'admin'), 'admin') <> 'admin' then
-    v_other := regexp_replace(lower(normalize(p_block.custom_label_name ->> 'admin', NFKC)), v_strip, '', 'g');
+    v_other := regexp_replace(translate(lower(normalize(p_block.custom_label_name ->> 'admin', NFKC)), v_from, v_to),
+                              v_strip, '', 'g');
     if v_other <> '' then
       v_words := coalesce(v_words, regexp_split_to_array(v_text, '[^[:alnum:]]+'));
       if v_other = v_key or v_other = any (v_words) then
@@ -144,7 +149,8 @@ begin
     end if;
   end if;
   -- the owner's name as the block shows it (the Q&A header; from the profile when created)
-  v_other := regexp_replace(lower(normalize(coalesce(p_block.owner_name, ''), NFKC)), v_strip, '', 'g');
+  v_other := regexp_replace(translate(lower(normalize(coalesce(p_block.owner_name, ''), NFKC)), v_from, v_to),
+                            v_strip, '', 'g');
   return v_other <> '' and (v_other = v_key or (char_length(v_other) >= 4 and position(v_other in v_key) > 0));
 end;
 $$;

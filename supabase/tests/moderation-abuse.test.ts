@@ -403,6 +403,38 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
     expect(await marked('Admin', owner)).toBe(false);
   });
 
+  // break7: NFKC leaves letters of other scripts that look Latin as they are, so "Admin" with a
+  // Cyrillic А, or the owner's name with a Cyrillic а, read as the owner with no mark
+  it('names spelt with Cyrillic, Greek or Cherokee look-alikes of Latin letters are marked too', async () => {
+    const { blocks } = await hostile.ownerWith('comment');
+    await sql(`update public.blocks set owner_name = 'Jane Park' where id = $1`, [blocks.comment]);
+    await hostile.overrideLimits(blocks.comment, {
+      message: { visitor_burst: 100, visitor_per_minute: 100 },
+    });
+    const visitor = await newGuest();
+    const marked = async (name: string) => {
+      const { data, error } = await hostile.tryPost(visitor, blocks.comment, {
+        p_creator_name: name,
+      });
+      expect(error).toBeNull();
+      return (data as { imitates_owner: boolean }).imitates_owner;
+    };
+    for (const name of [
+      '\u0410dmin', // Cyrillic А
+      'Adm\u0456n', // Cyrillic і
+      '\u13aadmin', // Cherokee Ꭺ
+      '\u041ewner', // Cyrillic О
+      '\u0391D\u039c\u0399\u039d', // Greek Α, Μ, Ι, Ν
+      'J\u0430ne P\u0430rk', // the owner's name with Cyrillic а
+    ]) {
+      expect(await marked(name), name).toBe(true);
+    }
+    // names in those scripts are marked only when they read as the owner
+    for (const name of ['Оксана', 'Андрей Петров', 'Νίκος', 'Ꮳ Ꮿ']) {
+      expect(await marked(name), name).toBe(false);
+    }
+  });
+
   it('a free owner cannot turn on holding, the honeypot or the captcha', async () => {
     const owner = await newUser('free');
     const blockId = await createBlock(owner, 'comment');
