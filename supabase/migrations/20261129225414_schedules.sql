@@ -9,7 +9,8 @@
 -- took in the one schedule changed since (fold-counters looks at option deltas too); the fourth
 -- moved it after its baseline again and took in the one schedule added since (mail-consents-purge,
 -- 20261126235529); the fifth to the twenty-first moved it after their baselines again (no
--- schedule changed since).
+-- schedule changed meanwhile); the twenty-second moved it after its baseline and took in the one
+-- schedule changed since (fold-counters looks at message deltas too, 20261129220346).
 --
 -- Each job calls SQL only; the worker is an edge function reached through pg_net with its URL and
 -- shared secret read from Vault at each tick, so this file holds no project-specific value
@@ -69,14 +70,16 @@ select cron.schedule(
 -- Quota levels reached that no write saw (two writes crossing a level together): every minute.
 select cron.schedule('quota-notices', '* * * * *', $$ select private.sweep_quota_notices(); $$);
 
--- Counter deltas written while another write held a block, option or group row, folded into the
--- row. An option's delta is looked at too: one that waited beside its row alone (a response
--- deleted while another write held the option's row, the block's row free) would otherwise stay a
--- delta on a quiet block until some block or group delta came.
+-- Counter deltas written while another write held a block, option, group or message row, folded
+-- into the row. An option's delta is looked at too: one that waited beside its row alone (a
+-- response deleted while another write held the option's row, the block's row free) would
+-- otherwise stay a delta on a quiet block until some block or group delta came; so is a message's
+-- (a like that waited beside its message's row on an otherwise quiet block).
 select cron.schedule('fold-counters', '5 seconds',
   $$ select private.fold_counters() where exists (select 1 from private.block_count_deltas)
                                           or exists (select 1 from private.option_count_deltas)
-                                          or exists (select 1 from private.audience_group_deltas); $$);
+                                          or exists (select 1 from private.audience_group_deltas)
+                                          or exists (select 1 from private.message_count_deltas); $$);
 
 -- pg_cron records every run of every job in cron.job_run_details and never deletes one; with the
 -- 5-second schedules (jobs-worker, fold-counters) and the 30-second and one-minute ones, that is
