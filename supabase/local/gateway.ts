@@ -173,11 +173,9 @@ export function proxy(
     },
   );
   let refused = false;
-  // the answer was given before the body was read (a function's early 401): the upstream request
-  // is dropped, as is the rest of the client's body
-  let answeredEarly = false;
   upstream.on('error', (err) => {
-    if (res.destroyed || refused || answeredEarly) return;
+    // answered already (an upstream that answered before reading the body is dropped below)
+    if (res.destroyed || res.writableFinished || refused) return;
     if (!res.headersSent) sendJson(res, 502, { message: `upstream unavailable: ${err.message}` });
     else res.destroy();
   });
@@ -213,7 +211,6 @@ export function proxy(
   // as a 413's is.
   res.once('finish', () => {
     if (req.complete) return;
-    answeredEarly = true;
     upstream.destroy();
     req.resume();
   });

@@ -1,9 +1,9 @@
 // The basket's controls, shared by Select plan and the Change dialog: Basic or Custom, and for
 // Custom the extra blocks and emails. A typed count is taken when the field is left or Enter is
 // pressed, rounded as the spec says (by 4 and by 1000, up when growing, down when shrinking), at
-// most the maximum; a negative or empty entry keeps the count. When the count taken is not the number typed, a note under the field says why (a
-// polite status, so a screen reader hears it without focus moving). The steppers move by whole
-// steps at once.
+// most the maximum; a negative or empty entry keeps the count. When the count taken is not the
+// number typed, a note under the field says why (a polite status, so a screen reader hears it
+// without focus moving). The steppers move by whole steps at once.
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
