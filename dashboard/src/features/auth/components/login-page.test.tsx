@@ -1,6 +1,6 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { setLanguage } from '../../../lib/i18n';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { initI18n, setLanguage } from '../../../lib/i18n';
 import { fakeSession, renderWithProviders } from '../../../test/utils';
 import { LoginPage, oauthErrorFrom, returnPath } from './login-page';
 
@@ -120,6 +120,45 @@ describe('LoginPage', () => {
       ),
     );
     await setLanguage('en', false);
+  });
+});
+
+describe("a visit's ?locale= across the sign-in", () => {
+  /** The page as loaded at `address`, then /login (or the page itself) and Google's button. */
+  async function returnAddress(address: string, route = '/login', picked?: 'en' | 'ko') {
+    cleanup();
+    window.history.replaceState(null, '', address);
+    initI18n();
+    if (picked) await setLanguage(picked); // the footer's picker
+    signInWithOAuth.mockResolvedValue({ data: {}, error: null });
+    renderWithProviders(<LoginPage />, { route });
+    fireEvent.click(screen.getAllByRole('button')[0]!);
+    await waitFor(() => expect(signInWithOAuth).toHaveBeenCalled());
+    const { options } = signInWithOAuth.mock.calls.at(-1)![0] as {
+      options: { redirectTo: string };
+    };
+    signInWithOAuth.mockClear();
+    return options.redirectTo.slice(window.location.origin.length);
+  }
+  afterEach(() => {
+    window.history.replaceState(null, '', '/');
+    initI18n();
+  });
+
+  it('comes back in the language the address asked for (it failed: the saved one won)', async () => {
+    // opened at /pricing?locale=ko, then its Sign in link (in the app: the address is unchanged)
+    expect(await returnAddress('/pricing?locale=ko')).toBe('/dashboard/reaction?locale=ko');
+    // the login shown in place of a signed-in page keeps the page's own query beside it
+    expect(await returnAddress('/purchase?focus=custom&locale=ko', '/purchase?focus=custom')).toBe(
+      '/purchase?focus=custom&locale=ko',
+    );
+  });
+
+  it('leaves off a locale it does not speak, and one a language picked since has ended', async () => {
+    const hostile = `/profile?locale=${encodeURIComponent('<script>alert(1)</script>')}`;
+    expect(await returnAddress(hostile, hostile)).toBe('/profile');
+    expect(await returnAddress('/?locale=xx')).toBe('/dashboard/reaction');
+    expect(await returnAddress('/profile?locale=ko', '/profile?locale=ko', 'en')).toBe('/profile');
   });
 });
 
