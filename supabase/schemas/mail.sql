@@ -145,7 +145,8 @@ revoke all on private.sender_confirmation_mails from public, anon, authenticated
 create index sender_confirmation_mails_mailbox_idx
   on private.sender_confirmation_mails (mailbox, mailed_at);
 
--- Before request-mail-verify mails an address: refuses a suppressed mailbox
+-- Before request-mail-verify mails an address: refuses a new address to an owner who holds
+-- p_max_claims claims already ({outcome: too_many}), a suppressed mailbox
 -- (private.sender_confirmation_suppressed: a "Not me" only to consent asks does not hold back
 -- the owner's own sign-in address)
 -- ({outcome: suppressed}) and a mailbox sent a sender confirmation, for any owner, in the last 24
@@ -154,13 +155,29 @@ create index sender_confirmation_mails_mailbox_idx
 -- the owner from ever confirming it (rev-fixes D4); a consent ask still waits for this one's day
 -- (private.mailbox_last_ask). One mailbox at a time (private.lock_mailbox_asks): twenty accounts
 -- asking at once make one mail.
-create function public.reserve_sender_confirmation(p_user_id uuid, p_email text)
+-- A new address's claim is written here, pending, before its mail goes ({claim: its id}):
+-- release_sender_confirmation removes it when the provider refuses the mail, request_sender_email
+-- gives it its tokens once the mail is out. The count and that write are one owner's at a time
+-- (an advisory lock per owner, taken before the mailbox's and held to the end): until capfix
+-- (2026-11-30) the function counted the owner's rows with no lock and the claim was written only
+-- after the mail, so five requests at once for new addresses all read 9 and all passed (14 claims).
+create function public.reserve_sender_confirmation(p_user_id uuid, p_email text,
+                                                   p_max_claims integer)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_key text := private.mailbox_key(p_email);
+  v_new boolean;
   v_last timestamptz;
   v_id bigint;
+  v_claim uuid;
 begin
+  perform pg_advisory_xact_lock(hashtextextended('sender_emails_cap:' || p_user_id, 0));
+  v_new := not exists (select 1 from public.sender_emails
+                       where user_id = p_user_id and email = lower(p_email));
+  if v_new and (select count(*) from public.sender_emails where user_id = p_user_id)
+               >= p_max_claims then
+    return jsonb_build_object('outcome', 'too_many');
+  end if;
   perform private.lock_mailbox_asks(v_key);
   if private.sender_confirmation_suppressed(p_email, p_user_id) then
     return jsonb_build_object('outcome', 'suppressed');
@@ -174,22 +191,35 @@ begin
   delete from private.sender_confirmation_mails where mailed_at < now() - interval '2 days';
   insert into private.sender_confirmation_mails (mailbox, user_id) values (v_key, p_user_id)
     returning id into v_id;
-  return jsonb_build_object('outcome', 'reserved', 'id', v_id);
+  if v_new then
+    insert into public.sender_emails (user_id, email, status)
+      values (p_user_id, lower(p_email), 'pending')
+      returning id into v_claim;
+  end if;
+  return jsonb_build_object('outcome', 'reserved', 'id', v_id, 'claim', v_claim);
 end;
 $$;
-comment on function public.reserve_sender_confirmation(uuid, text) is
-  'Notes a sender confirmation mail about to go to an address, or refuses it: suppressed, or sent_today (one a day per mailbox, across owners) with retry_at. Service role only (request-mail-verify).';
-revoke all on function public.reserve_sender_confirmation(uuid, text) from public, anon, authenticated;
-grant execute on function public.reserve_sender_confirmation(uuid, text) to service_role;
+comment on function public.reserve_sender_confirmation(uuid, text, integer) is
+  'Notes a sender confirmation mail about to go to an address, or refuses it: too_many (a new address when the owner holds p_max_claims claims, counted under a per-owner lock), suppressed, or sent_today (one a day per mailbox, across owners) with retry_at. A new address''s pending claim is written here (claim), before the mail. Service role only (request-mail-verify).';
+revoke all on function public.reserve_sender_confirmation(uuid, text, integer) from public, anon, authenticated;
+grant execute on function public.reserve_sender_confirmation(uuid, text, integer) to service_role;
 
--- The provider refused the mail reserve_sender_confirmation noted: it did not go, the day is not spent.
-create function public.release_sender_confirmation(p_id bigint)
+-- The provider refused the mail reserve_sender_confirmation noted: it did not go, the day is not
+-- spent, and the claim it wrote for a new address (p_claim) goes, unless a token came to it since.
+create function public.release_sender_confirmation(p_id bigint, p_claim uuid default null)
 returns void language sql security definer set search_path = '' as $$
   delete from private.sender_confirmation_mails where id = p_id;
+  delete from public.sender_emails s
+    where s.id = p_claim and s.confirmed_at is null
+      and not exists (select 1 from private.sender_email_tokens t where t.sender_email_id = s.id);
 $$;
-revoke all on function public.release_sender_confirmation(bigint) from public, anon, authenticated;
-grant execute on function public.release_sender_confirmation(bigint) to service_role;
+revoke all on function public.release_sender_confirmation(bigint, uuid) from public, anon, authenticated;
+grant execute on function public.release_sender_confirmation(bigint, uuid) to service_role;
 
+-- Once the mail is out: the claim (written by reserve_sender_confirmation, or an older one) gets
+-- the hashes of the mail's tokens. A claim the owner deleted meanwhile stays deleted (writing it
+-- again here would pass the owner's count): its mail's "Not me" is still kept, and its link
+-- answers invalid.
 create function public.request_sender_email(p_user_id uuid, p_email text, p_token_hash text,
                                             p_not_me_hash text)
 returns uuid language plpgsql security definer set search_path = '' as $$
@@ -198,16 +228,17 @@ declare
 begin
   delete from private.sender_email_tokens where expires_at < now();
   delete from private.not_me_tokens where expires_at < now();
-  insert into public.sender_emails as s (user_id, email, status)
-    values (p_user_id, lower(p_email), 'pending')
-    on conflict (user_id, email) do update
-      set status = case when s.status = 'verified' then s.status else 'pending' end,
-          updated_at = now()
-    returning id into v_id;
-  insert into private.sender_email_tokens (sender_email_id, token_hash, expires_at)
-    values (v_id, p_token_hash, now() + interval '24 hours')
-    on conflict (sender_email_id) do update
-      set token_hash = excluded.token_hash, expires_at = excluded.expires_at, created_at = now();
+  update public.sender_emails as s
+    set status = case when s.status = 'verified' then s.status else 'pending' end,
+        updated_at = now()
+    where s.user_id = p_user_id and s.email = lower(p_email)
+    returning s.id into v_id;
+  if v_id is not null then
+    insert into private.sender_email_tokens (sender_email_id, token_hash, expires_at)
+      values (v_id, p_token_hash, now() + interval '24 hours')
+      on conflict (sender_email_id) do update
+        set token_hash = excluded.token_hash, expires_at = excluded.expires_at, created_at = now();
+  end if;
   -- the mail's "Not me", which outlives this claim and the next request
   insert into private.not_me_tokens (token_hash, email, scope, locale, owner_id, expires_at)
     select p_not_me_hash, lower(p_email), 'sender',
@@ -218,7 +249,7 @@ begin
 end;
 $$;
 comment on function public.request_sender_email(uuid, text, text, text) is
-  'Adds (or asks again for) an owner''s claim on a sender address with the hashes of the tokens just mailed to it (confirm, 24 hours, the claim''s older one stops working; "Not me", 7 days, the mail''s own: private.not_me_tokens). Service role only (request-mail-verify, after reserve_sender_confirmation).';
+  'Gives an owner''s claim on a sender address (written pending by reserve_sender_confirmation, or an older one) the hashes of the tokens just mailed to it (confirm, 24 hours, the claim''s older one stops working; "Not me", 7 days, the mail''s own: private.not_me_tokens); a claim deleted meanwhile is not written again (null). Service role only (request-mail-verify, after reserve_sender_confirmation).';
 revoke all on function public.request_sender_email(uuid, text, text, text) from public, anon, authenticated;
 grant execute on function public.request_sender_email(uuid, text, text, text) to service_role;
 

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { LOCAL_AWS } from '../local/config.ts';
 import { BRUNCH_PROFILE_URL, BRUNCH_WRITER_EMAIL } from '../local/providers/pages/fixtures.ts';
 import { emptyLetter } from '@reaction-blocks/contracts/letters';
-import { SENDER_MESSAGES } from '@reaction-blocks/contracts/schemas';
+import { SENDER_EMAIL_LIMITS, SENDER_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { callFunction, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
 import { runWorker } from './support/worker.ts';
@@ -446,6 +446,70 @@ describe('an address is one owner’s claim', () => {
     expect((await mailbox(email)).length).toBe(count);
     // counted per owner: another owner may still ask
     expect((await add(await newUser('next'), email)).token).toBeTruthy();
+  });
+
+  it('ten addresses per owner, also when five new ones are asked at once', async () => {
+    const owner = await newUser('ten');
+    const claims = () =>
+      sql<{ email: string }>('select email from public.sender_emails where user_id = $1', [
+        owner.id,
+      ]);
+    await sql(
+      `insert into public.sender_emails (user_id, email)
+       select $1, unnest($2::text[])`,
+      [owner.id, Array.from({ length: SENDER_EMAIL_LIMITS.addresses - 1 }, () => address('had'))],
+    );
+    // five new addresses at once (the hour's five calls): before, each read 9 claims and passed,
+    // and the claims were written after the mails went, so the owner ended with 14
+    const fresh = Array.from({ length: 5 }, () => address('burst'));
+    const answers = await Promise.all(
+      fresh.map((email) => invoke(owner, 'request-mail-verify', { emailToVerify: email })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400, 400, 400]);
+    for (const refused of answers.filter((a) => a.status !== 200)) {
+      expect(refused.error).toEqual({ code: 'too_many', message: SENDER_MESSAGES.tooMany });
+    }
+    const taken = fresh[answers.findIndex((a) => a.status === 200)]!;
+    expect((await claims()).map((c) => c.email)).toContain(taken);
+    expect(await claims()).toHaveLength(SENDER_EMAIL_LIMITS.addresses);
+    await newMail(taken, new Set(), isConfirmMail);
+    // the refused were refused before anything was mailed
+    for (const email of fresh.filter((e) => e !== taken)) expect(await mailbox(email)).toEqual([]);
+
+    // a new hour: a full owner deletes one and adds another at once; asking again for an address
+    // they hold takes no new place
+    await sql('delete from private.owner_calls where user_id = $1', [owner.id]);
+    const other = address('other');
+    expect((await invoke(owner, 'request-mail-verify', { emailToVerify: other })).error).toEqual({
+      code: 'too_many',
+      message: SENDER_MESSAGES.tooMany,
+    });
+    expect((await invoke(owner, 'delete-mail-verified', { emailToDelete: taken })).status).toBe(
+      200,
+    );
+    expect((await add(owner, other)).answer.data?.state).toBe('pending');
+    expect((await add(owner, other)).answer.data?.state).toBe('pending');
+    expect(await claims()).toHaveLength(SENDER_EMAIL_LIMITS.addresses);
+
+    // a claim the owner deletes while its mail is out stays deleted: written again after the
+    // mail, it would pass the count the reservation made
+    await sql('delete from public.sender_emails where user_id = $1 and email = $2', [
+      owner.id,
+      other,
+    ]);
+    const late = address('late');
+    const [reserved] = await sql<{ answer: { outcome: string; claim: string } }>(
+      'select public.reserve_sender_confirmation($1, $2, $3) as answer',
+      [owner.id, late, SENDER_EMAIL_LIMITS.addresses],
+    );
+    expect(reserved!.answer).toMatchObject({ outcome: 'reserved', claim: expect.any(String) });
+    await sql('delete from public.sender_emails where id = $1', [reserved!.answer.claim]);
+    const [written] = await sql<{ id: string | null }>(
+      `select public.request_sender_email($1, $2, $3, null) as id`,
+      [owner.id, late, 'a'.repeat(64)],
+    );
+    expect(written!.id).toBeNull();
+    expect(await claims()).toHaveLength(SENDER_EMAIL_LIMITS.addresses - 1);
   });
 
   it('deleting an account releases the identity its confirmed claims held, and only those', async () => {

@@ -2109,7 +2109,7 @@ export type Database = {
       };
       record_webhook_attempts: { Args: { p_results: Json }; Returns: undefined };
       redeem_coupon: { Args: { p_code: string; p_user_id: string }; Returns: Json };
-      release_sender_confirmation: { Args: { p_id: number }; Returns: undefined };
+      release_sender_confirmation: { Args: { p_claim?: string; p_id: number }; Returns: undefined };
       remove_cafe24_connection: { Args: { p_user_id: string }; Returns: boolean };
       remove_notion_connection: { Args: { p_user_id: string }; Returns: Json };
       report_message: { Args: { p_message_id: string; p_reason?: string }; Returns: Json };
@@ -2129,7 +2129,10 @@ export type Database = {
         };
         Returns: Json;
       };
-      reserve_sender_confirmation: { Args: { p_email: string; p_user_id: string }; Returns: Json };
+      reserve_sender_confirmation: {
+        Args: { p_email: string; p_max_claims: number; p_user_id: string };
+        Returns: Json;
+      };
       reserve_trigger_letter: { Args: { p_job_id: number; p_sender: Json }; Returns: Json };
       response_monthly_count: {
         Args: {

@@ -7,9 +7,11 @@
 // in; that token confirms nothing. Asking again mails a new link (the old confirm link stops
 // working; "Not me" links keep theirs for 7 days); an owner who confirmed but whose provider
 // verification is missing gets the provider's link again instead. At most 60 characters and a
-// valid address ("Invalid email address."); a few requests an hour per owner; and the address,
-// whoever asks, gets at most one of these mails a day, SES's own link counted, and none once it
-// is suppressed (reserve_sender_confirmation; docs/security.md "Sender addresses").
+// valid address ("Invalid email address."); a few requests an hour per owner; at most
+// SENDER_EMAIL_LIMITS.addresses claims per owner, counted and the new claim written under a lock
+// of the owner's before the mail goes, so requests at once cannot pass it together; and the
+// address, whoever asks, gets at most one of these mails a day, SES's own link counted, and none
+// once it is suppressed (reserve_sender_confirmation; docs/security.md "Sender addresses").
 import { serviceClient } from '../_shared/clients.ts';
 import { siteUrl } from '../_shared/env.ts';
 import { dbError, HttpError, ownerHandler } from '../_shared/http.ts';
@@ -32,23 +34,29 @@ import {
 } from '../_shared/sender-emails.ts';
 
 /**
- * Notes the mail about to go to `email` (its id, released if the provider refuses it), or refuses
- * it: the address is suppressed (it said "Not me", complained or bounced; a "Not me" only to
- * consent asks does not hold back the owner's own sign-in address), or a sender confirmation went
- * to its mailbox in the last 24 hours, for any owner (429, with the wait); a consent ask's day does
- * not count (docs/security.md "Sender addresses").
+ * Notes the mail about to go to `email` (its id, released if the provider refuses it) and, for a
+ * new address, writes the owner's pending claim (`claim`, removed with the release), or refuses
+ * it: the owner holds their most claims already (400 too_many, counted under the owner's lock),
+ * the address is suppressed (it said "Not me", complained or bounced; a "Not me" only to consent
+ * asks does not hold back the owner's own sign-in address), or a sender confirmation went to its
+ * mailbox in the last 24 hours, for any owner (429, with the wait); a consent ask's day does not
+ * count (docs/security.md "Sender addresses").
  */
 async function reserveMail(
   db: ReturnType<typeof serviceClient>,
   userId: string,
   email: string,
-): Promise<number> {
+): Promise<{ id: number; claim: string | null }> {
   const { data, error, status } = await db.rpc('reserve_sender_confirmation', {
     p_user_id: userId,
     p_email: email,
+    p_max_claims: SENDER_EMAIL_LIMITS.addresses,
   });
   if (error) throw dbError(error, status);
-  const answer = data as { outcome: string; id?: number; retry_at?: string };
+  const answer = data as { outcome: string; id?: number; claim?: string; retry_at?: string };
+  if (answer.outcome === 'too_many') {
+    throw new HttpError(400, 'too_many', SENDER_MESSAGES.tooMany);
+  }
   if (answer.outcome === 'suppressed') {
     throw new HttpError(400, 'suppressed', SENDER_MESSAGES.suppressed);
   }
@@ -56,7 +64,7 @@ async function reserveMail(
     const wait = (Date.parse(answer.retry_at!) - Date.now()) / 1000;
     throw new HttpError(429, 'sent_today', SENDER_MESSAGES.sentToday, Math.max(1, wait));
   }
-  return answer.id!;
+  return { id: answer.id!, claim: answer.claim ?? null };
 }
 
 Deno.serve(
@@ -72,6 +80,8 @@ Deno.serve(
     const [rows, profile] = [rowsRead.data!, profileRead.data];
     const existing = (rows as SenderEmailRow[]).find((r) => r.email === email);
     if (existing?.status === 'verified') return { status: true, email, state: 'verified' };
+    // an owner full already is told so without spending a call of the hour; the rule itself is
+    // reserve_sender_confirmation's, under the owner's lock (requests at once all read 9 here)
     if (!existing && rows.length >= SENDER_EMAIL_LIMITS.addresses) {
       throw new HttpError(400, 'too_many', SENDER_MESSAGES.tooMany);
     }
@@ -82,8 +92,12 @@ Deno.serve(
       // SES mails its own link again: that mail counts in the mailbox's day, and none goes to a
       // suppressed mailbox, as for the platform's confirmation mail below
       try {
-        const state = await settleWithProvider(db, mailer, existing, true, () =>
-          reserveMail(db, user.id, email),
+        const state = await settleWithProvider(
+          db,
+          mailer,
+          existing,
+          true,
+          async () => (await reserveMail(db, user.id, email)).id,
         );
         return { status: true, email, state };
       } catch (err) {
@@ -118,12 +132,16 @@ Deno.serve(
       // the request went out (a timeout) may hide a mail that went: the day stays spent and the
       // claim is written below, so its link works if it arrives; the owner is told to look.
       if (!(err instanceof MailError && err.outcome === 'unknown')) {
-        await db.rpc('release_sender_confirmation', { p_id: reservation });
+        await db.rpc('release_sender_confirmation', {
+          p_id: reservation.id,
+          p_claim: reservation.claim,
+        });
         throw providerError(err, 'request-mail-verify');
       }
       console.error('[request-mail-verify] the provider may have taken the mail', err);
     }
-    // written once the mail is (or may be) out: a provider that refused it leaves nothing behind
+    // the tokens are written once the mail is (or may be) out; a provider that refused it leaves
+    // nothing behind (the release above takes the new claim reserveMail wrote)
     const { error: writeError, status: writeStatus } = await db.rpc('request_sender_email', {
       p_user_id: user.id,
       p_email: email,
