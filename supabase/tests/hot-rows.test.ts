@@ -138,6 +138,17 @@ async function popularComment(): Promise<{ owner: TestUser; block: string; messa
   return { owner, block: ids[0]!, message: (posted.data as { id: string }).id };
 }
 
+/** A block's counts as its readers get them: the row's plus what waits beside it. */
+const liveCounts = async (block: string) =>
+  (
+    await sql<{ like_count: number; response_count: number; new_response_count: number }>(
+      `select (private.with_live_counts(b)).like_count, (private.with_live_counts(b)).response_count,
+              (private.with_live_counts(b)).new_response_count
+       from public.blocks b where b.id = $1`,
+      [block],
+    )
+  )[0]!;
+
 /** A message's counts as stored, what waits beside them, and the rows they count. */
 const messageCounts = async (message: string) =>
   (
@@ -181,12 +192,7 @@ describe("a visitor's write does not wait for another visitor's", () => {
     expect(rows[0]!.toggle_block_like.like_count).toBe(1);
     await second.query('commit');
     await first.query('commit');
-    const [block] = await sql<{ like_count: number; response_count: number }>(
-      `select (private.with_live_counts(b)).like_count, (private.with_live_counts(b)).response_count
-       from public.blocks b where b.id = $1`,
-      [ids[0]],
-    );
-    expect(block).toEqual({ like_count: 2, response_count: 2 });
+    expect(await liveCounts(ids[0]!)).toMatchObject({ like_count: 2, response_count: 2 });
   });
 });
 
@@ -562,11 +568,7 @@ describe("a rate-limit shard one visitor's write holds is not waited for", () =>
     await second.query(likeSql(ids[0]!));
     await second.query('commit');
     await first.query('commit');
-    const [block] = await sql<{ like_count: number }>(
-      'select (private.with_live_counts(b)).like_count from public.blocks b where b.id = $1',
-      [ids[0]],
-    );
-    expect(block!.like_count).toBe(2);
+    expect((await liveCounts(ids[0]!)).like_count).toBe(2);
   });
 });
 
@@ -731,12 +733,7 @@ describe("the owner's reset of new responses does not wait for a visitor's write
     await reading.query('commit');
     await liking.query('commit');
     await turn.query('commit');
-    const [row] = await sql<{ new_response_count: number; response_count: number }>(
-      `select (private.with_live_counts(b)).new_response_count, (private.with_live_counts(b)).response_count
-       from public.blocks b where b.id = $1`,
-      [block],
-    );
-    expect(row).toEqual({ new_response_count: 1, response_count: 33 });
+    expect(await liveCounts(block)).toMatchObject({ new_response_count: 1, response_count: 33 });
   });
 });
 
@@ -1025,12 +1022,7 @@ describe('sharded counts equal the rows they count', () => {
       .update({ new_response_count: 0 })
       .eq('id', block);
     expect(reset.error).toBeNull();
-    const [row] = await sql<{ new_response_count: number; response_count: number }>(
-      `select (private.with_live_counts(b)).new_response_count, (private.with_live_counts(b)).response_count
-       from public.blocks b where b.id = $1`,
-      [block],
-    );
-    expect(row).toEqual({ new_response_count: 0, response_count: 3 });
+    expect(await liveCounts(block)).toMatchObject({ new_response_count: 0, response_count: 3 });
   });
 });
 

@@ -36,8 +36,7 @@ import * as letters from './support/letters.ts';
 
 describe('page to letter', () => {
   it('a Notion page: every block kind, marks and links, the late block, the image copied to storage', async () => {
-    const o = await letters.letterOwner('notion_letter');
-    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
+    const { o, l } = await letters.pageLoaded('notion', NOTION_PAGE_URL);
     expect(l.title).toBe('Weekly letter');
     const kinds = l.letter.blocks.map((b) => b.type);
     expect(kinds).toEqual([
@@ -88,8 +87,7 @@ describe('page to letter', () => {
   it('a long Notion page: its table, toggle bodies, synced and nested blocks; cut at 400 and said so; what has no mail equivalent named', async () => {
     // rev-uncov3 D1: the table, the toggleable heading's body and the synced block were dropped
     // and the page stopped at block 400 without a word
-    const o = await letters.letterOwner('notion_letter');
-    const l = await letters.loaded(o, 'notion', NOTION_LONG_PAGE_URL);
+    const { o, l } = await letters.pageLoaded('notion', NOTION_LONG_PAGE_URL);
     expect(l.title).toBe('Long letter');
     const blocks = l.letter.blocks;
     expect(blocks).toHaveLength(LETTER_LIMITS.blocks);
@@ -133,29 +131,23 @@ describe('page to letter', () => {
     expect(l.html).toMatch(/<th[^>]*>Name<\/th>/);
     expect(l.html).toMatch(/<td[^>]*><strong>Tea<\/strong><\/td>/);
     expect(l.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    letters.expectMailSafe(l.html);
     // the letter with its table saves (ZSaveLetter) and renders the same on the server
-    const saved = await letters.save(o, l);
-    expect(saved.status, JSON.stringify(saved.json.error)).toBe(200);
+    await letters.expectSavesSafe(o, l);
   });
 
   it('a Notion page of nested lists: each child list inside its item, in the mail and once saved (rev N2)', async () => {
-    const o = await letters.letterOwner('notion_letter');
-    const l = await letters.loaded(o, 'notion', NOTION_LISTS_PAGE_URL);
+    const { o, l } = await letters.pageLoaded('notion', NOTION_LISTS_PAGE_URL);
     expect(l.letter.blocks.map((b) => b.type)).toEqual(['list', 'paragraph', 'list']);
     const bare = l.html.replace(/ style="[^"]*"/g, '');
     expect(bare).toContain(
       '<li>Pears<ul><li>Conference</li></ul></li></ul><ol><li>Peel first</li></ol></li>',
     );
     expect(bare).toContain('<ol><li>Wash<ul><li>in cold water</li></ul></li><li>Cut</li></ol>');
-    letters.expectMailSafe(l.html);
-    const saved = await letters.save(o, l);
-    expect(saved.status, JSON.stringify(saved.json.error)).toBe(200);
+    await letters.expectSavesSafe(o, l);
   });
 
   it('a Notion item with more text than one part holds keeps all of it, within the rules', async () => {
-    const o = await letters.letterOwner('notion_letter');
-    const l = await letters.loaded(o, 'notion', NOTION_LONG_ITEMS_PAGE_URL);
+    const { o, l } = await letters.pageLoaded('notion', NOTION_LONG_ITEMS_PAGE_URL);
     // nothing was left out, so nothing is to be said
     expect(l.leftOut).toEqual({ kinds: {}, cutAt: null });
     const runs = (name: string, from: number, to: number) =>
@@ -181,14 +173,11 @@ describe('page to letter', () => {
       `${'x'.repeat(5999)}!`,
     ]);
     expect(l.html).toContain(`${'x'.repeat(5999)}!`);
-    letters.expectMailSafe(l.html);
-    const saved = await letters.save(o, l);
-    expect(saved.status, JSON.stringify(saved.json.error)).toBe(200);
+    await letters.expectSavesSafe(o, l);
   });
 
   it('a page within 400 parts but longer than one email keeps the parts that fit, says so, and saves', async () => {
-    const o = await letters.letterOwner('notion_letter');
-    const l = await letters.loaded(o, 'notion', NOTION_LONG_MAIL_PAGE_URL);
+    const { o, l } = await letters.pageLoaded('notion', NOTION_LONG_MAIL_PAGE_URL);
     // before: all 70 paragraphs and no word of a cut; the Save after any edit was refused
     // ("The letter is too long for one email")
     const kept = l.letter.blocks.length;
@@ -288,8 +277,7 @@ describe('page to letter', () => {
   });
 
   it('a Typedream page: main content only, its own images copied, outside https images kept', async () => {
-    const o = await letters.letterOwner('typedream_letter');
-    const l = await letters.loaded(o, 'typedream', TYPEDREAM_PAGE_URL);
+    const { l } = await letters.pageLoaded('typedream', TYPEDREAM_PAGE_URL);
     expect(l.title).toBe('Product notes');
     expect(l.text).not.toContain('Made with Typedream');
     expect(l.text).not.toContain('About');
@@ -300,8 +288,7 @@ describe('page to letter', () => {
   });
 
   it('a Typedream page: its table as a table, a toggle (<details>) as its summary then its body; frames and video named', async () => {
-    const o = await letters.letterOwner('typedream_letter');
-    const l = await letters.loaded(o, 'typedream', TYPEDREAM_TABLES_URL);
+    const { l } = await letters.pageLoaded('typedream', TYPEDREAM_TABLES_URL);
     expect(l.letter.blocks.map((b) => b.type)).toEqual(['table', 'paragraph', 'paragraph']);
     const [table, summary, body] = l.letter.blocks;
     expect(table).toMatchObject({
@@ -386,8 +373,7 @@ describe('page to letter', () => {
 
 describe('hostile pages and the SSRF guard', () => {
   it('a hostile page becomes a harmless letter', async () => {
-    const o = await letters.letterOwner('typedream_letter');
-    const l = await letters.loaded(o, 'typedream', 'https://hostile.typedream.app/');
+    const { l } = await letters.pageLoaded('typedream', 'https://hostile.typedream.app/');
     letters.expectMailSafe(l.html);
     expect(l.text).toContain('Plain text survives.');
     expect(l.text).toContain("<script>alert('escaped')</script>");
@@ -422,8 +408,7 @@ describe('hostile pages and the SSRF guard', () => {
   });
 
   it('an image over the size limit is dropped with a warning', async () => {
-    const o = await letters.letterOwner('typedream_letter');
-    const l = await letters.loaded(o, 'typedream', 'https://big-image.typedream.app/');
+    const { l } = await letters.pageLoaded('typedream', 'https://big-image.typedream.app/');
     expect(l.letter.blocks.some((b) => b.type === 'image')).toBe(false);
     expect(l.warnings.join()).toMatch(/image dropped \(size\)/);
   });
@@ -445,8 +430,7 @@ describe('hostile pages and the SSRF guard', () => {
 
 describe('saving and the public page', () => {
   it('a letter whose mail is longer than block_private keeps is refused with its reason (BRK-3)', async () => {
-    const o = await letters.letterOwner('notion_letter');
-    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
+    const { o, l } = await letters.pageLoaded('notion', NOTION_PAGE_URL);
     // 80 paragraphs of 5,000 characters: the model (400 kB) is within its limit, the mail's text
     // is not; before, the column check's name came back
     const text = 'x'.repeat(LETTER_LIMITS.spanText);
@@ -468,8 +452,7 @@ describe('saving and the public page', () => {
   });
 
   it('save-letter renders on the server; the sender must be verified; get_letter_view shows it to anyone', async () => {
-    const o = await letters.letterOwner('notion_letter');
-    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
+    const { o, l } = await letters.pageLoaded('notion', NOTION_PAGE_URL);
     // a deleted row and a call to action
     const blocks = l.letter.blocks.filter((b) => b.type !== 'quote');
     const saved = await letters.save(o, l, {
@@ -551,8 +534,7 @@ describe('saving and the public page', () => {
 
 describe('the subject', () => {
   it('a title with a line break is refused at save, by the same schema in the browser and the server, and by the database', async () => {
-    const o = await letters.letterOwner('notion_letter');
-    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
+    const { o, l } = await letters.pageLoaded('notion', NOTION_PAGE_URL);
     for (const title of ['Hello\r\nBcc: everyone@example.com', 'one\ntwo', 'one\rtwo']) {
       const body = {
         blockId: o.blockId,
@@ -584,8 +566,7 @@ describe('the subject', () => {
 
 describe('the sender name', () => {
   it('a name in Korean goes out as RFC 2047 words: SES takes only 7-bit ASCII in From and refuses the send otherwise', async () => {
-    const o = await letters.letterOwner('notion_letter');
-    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
+    const { o, l } = await letters.pageLoaded('notion', NOTION_PAGE_URL);
     // SES (and its fake) refuse a raw UTF-8 friendly name: every letter of a Korean owner failed
     const ses = sesClient(LOCAL_AWS.accessKeyId);
     const { SendEmailCommand } = await import('@aws-sdk/client-sesv2');
@@ -640,8 +621,7 @@ describe('the sender name', () => {
 
 describe('the language', () => {
   it("the letter panel's Language is saved with the letter: the mail's footer and <html lang> follow it (U3)", async () => {
-    const o = await letters.letterOwner('notion_letter');
-    const l = await letters.loaded(o, 'notion', NOTION_PAGE_URL);
+    const { o, l } = await letters.pageLoaded('notion', NOTION_PAGE_URL);
     const language = async () =>
       (
         await sql<{ language: string }>('select language from public.blocks where id = $1', [

@@ -107,6 +107,19 @@ export async function save(
   );
 }
 
+/** An owner of a `mode` letter block (letterOwner) with the page at `pageUrl` loaded into it. */
+export async function pageLoaded(mode: 'notion' | 'typedream', pageUrl: string) {
+  const o = await letterOwner(`${mode}_letter`);
+  return { o, l: await loaded(o, mode, pageUrl) };
+}
+
+/** The loaded letter passes every letter's checks (expectMailSafe) and saves as it was loaded. */
+export async function expectSavesSafe(o: Owner, l: Loaded) {
+  expectMailSafe(l.html);
+  const saved = await save(o, l);
+  expect(saved.status, JSON.stringify(saved.json.error)).toBe(200);
+}
+
 /** A Notion letter's owner (letterOwner) with the fixture page loaded and saved as the letter. */
 export async function savedLetterOwner(opts?: Parameters<typeof letterOwner>[1]): Promise<Owner> {
   const o = await letterOwner('notion_letter', opts);

@@ -72,31 +72,25 @@ describe('letter button dialog', () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
       return onChange.mock.lastCall?.[0];
     };
-    expect(applied('example.com/read?x=1')).toEqual({
-      cta: { text: 'Read', link: 'https://example.com/read?x=1' },
-    });
-    expect(applied('https://https://example.com')).toEqual({
-      cta: { text: 'Read', link: 'https://example.com' },
-    });
-    expect(applied(' ann@example.com ')).toEqual({
-      cta: { text: 'Read', link: 'mailto:ann@example.com' },
-    });
-    // an address typed after the field's https://, or a mailto: link pasted after it
-    for (const typed of ['https://ann@example.com', 'https://mailto:ann@example.com'])
-      expect(applied(typed)).toEqual({ cta: { text: 'Read', link: 'mailto:ann@example.com' } });
-    expect(applied('https://https://https://example.com')).toEqual({
-      cta: { text: 'Read', link: 'https://example.com' },
-    });
-    expect(applied('네이버.com/카페')).toEqual({
-      cta: { text: 'Read', link: 'https://네이버.com/카페' },
-    });
-    expect(applied('example.com/report.pdf')).toEqual({
-      cta: { text: 'Read', link: 'https://example.com/report.pdf' },
-    });
-    // an ending that is a real top-level domain is a domain, though it also names a file type
-    // (before, these were refused as file names)
-    for (const domain of ['example.md', 'site.zip', 'film.mov', 'app.py', '192.168.0.1/a'])
-      expect(applied(domain)).toEqual({ cta: { text: 'Read', link: `https://${domain}` } });
+    // what the owner typed, and the link set
+    const meant: Array<[string, string]> = [
+      ['example.com/read?x=1', 'https://example.com/read?x=1'],
+      ['https://https://example.com', 'https://example.com'],
+      [' ann@example.com ', 'mailto:ann@example.com'],
+      // an address typed after the field's https://, or a mailto: link pasted after it
+      ['https://ann@example.com', 'mailto:ann@example.com'],
+      ['https://mailto:ann@example.com', 'mailto:ann@example.com'],
+      ['https://https://https://example.com', 'https://example.com'],
+      ['네이버.com/카페', 'https://네이버.com/카페'],
+      ['example.com/report.pdf', 'https://example.com/report.pdf'],
+      // an ending that is a real top-level domain is a domain, though it also names a file type
+      // (before, these were refused as file names)
+      ...['example.md', 'site.zip', 'film.mov', 'app.py', '192.168.0.1/a'].map(
+        (domain): [string, string] => [domain, `https://${domain}`],
+      ),
+    ];
+    for (const [typed, link] of meant)
+      expect(applied(typed), typed).toEqual({ cta: { text: 'Read', link } });
     onChange.mockClear();
     // not a link by any reading: still refused, nothing set. A file name is not a domain, a
     // user name before the host hides where the link goes, and the https:// added must fit
