@@ -19,7 +19,7 @@ import {
 } from '../functions/_shared/letter/html-source.ts';
 import { loadLetter, type LoadDeps } from '../functions/_shared/letter/load.ts';
 import { clip, codePieces, pieces } from '../functions/_shared/letter/model.ts';
-import { notionToBlocks } from '../functions/_shared/letter/notion.ts';
+import { notionToBlocks, type NotionRecordMap } from '../functions/_shared/letter/notion.ts';
 import {
   letterDocument,
   letterFitter,
@@ -30,9 +30,11 @@ import { cleanStyle, sanitizeLetterHtml } from '../functions/_shared/letter/sani
 import {
   checkPageUrl,
   LETTER_LIMITS,
+  listTree,
   normalizeBrunchProfile,
   ZLetterModel,
   type TLetterModel,
+  type TListTree,
   type TSpan,
 } from '@reaction-blocks/contracts/letters';
 import {
@@ -484,12 +486,22 @@ describe('sources on the fixture pages', () => {
     );
   });
 
+  /** A Notion record of a block with a title (and children). */
+  const titled = (id: string, type: string, title: unknown, content?: string[]) => ({
+    value: { id, type, properties: { title }, content },
+  });
+  /** 400 runs of changing look (`one0 `, `one1 ` bold, ...): an item holds 300 spans. */
+  const longRuns = Array.from({ length: 400 }, (_, i) => [`one${i} `, i % 2 ? [['b']] : []]);
+  /** The page `p` of the records as a letter's blocks, and the letter, which must parse. */
+  const notionLetter = (record: NotionRecordMap['block']) => {
+    const { blocks } = notionToBlocks({ block: record }, 'p');
+    const letter = { version: 1 as const, source: null, blocks, cta: null, imageButton: null };
+    expect(ZLetterModel.safeParse(letter).success).toBe(true);
+    return { blocks, letter };
+  };
+
   it('Notion: the rest of a long item follows the item, and its list goes on after it, numbered on (BRK-6)', () => {
-    const block = (id: string, type: string, title: unknown, content?: string[]) => ({
-      value: { id, type, properties: { title }, content },
-    });
-    // 400 runs of changing look: an item holds 300 spans
-    const runs = Array.from({ length: 400 }, (_, i) => [`one${i} `, i % 2 ? [['b']] : []]);
+    const [block, runs] = [titled, longRuns];
     const record = {
       p: block('p', 'page', [['Steps']], ['one', 'two', 'three', 'dot', 'after']),
       one: block('one', 'numbered_list', runs),
@@ -500,9 +512,7 @@ describe('sources on the fixture pages', () => {
       dot: block('dot', 'bulleted_list', [['dot']]),
       after: block('after', 'text', [['after']]),
     };
-    const { blocks } = notionToBlocks({ block: record }, 'p');
-    const letter = { version: 1 as const, source: null, blocks, cta: null, imageButton: null };
-    expect(ZLetterModel.safeParse(letter).success).toBe(true);
+    const { blocks, letter } = notionLetter(record);
     // before: list[one (300 runs), two, three], list[dot], paragraph(one300..), paragraph(note),
     // paragraph(after): the mail's 1. stopped mid-sentence and went on after 3. three
     const first = (spans: TSpan[]) => spans[0]!.text;
@@ -522,6 +532,34 @@ describe('sources on the fixture pages', () => {
     );
     // the text part numbers on
     expect(text).toMatch(/one399\s+2\. two\s+one0 [^]*one298\s+3\. three\s+\* dot\s+after$/);
+    expect(sanitizeLetterHtml(html)).toBe(html);
+  });
+
+  it("Notion: a long item's child items, read after its tail, stay nested at their depth", () => {
+    const [block, runs] = [titled, longRuns];
+    const record = {
+      p: block('p', 'page', [['Steps']], ['one', 'two']),
+      one: block('one', 'numbered_list', runs, ['a', 'b']),
+      a: block('a', 'bulleted_list', [['a']], ['a1']),
+      a1: block('a1', 'numbered_list', [['a1']]),
+      b: block('b', 'bulleted_list', [['b']]),
+      two: block('two', 'numbered_list', [['two']]),
+    };
+    const { blocks, letter } = notionLetter(record);
+    expect(blocks.map((b) => b.type)).toEqual(['list', 'paragraph', 'list', 'list']);
+    // before: the children's list was a list of the page (a and b drawn where 1. and 2. are)
+    const children = blocks[2]!.type === 'list' ? listTree(blocks[2]!) : null;
+    const texts = (tree: TListTree | undefined): unknown[] =>
+      (tree?.items ?? []).map((i) => [i.spans[0]!.text, ...i.lists.map(texts)]);
+    expect(children).toMatchObject({ ordered: false, indent: 1 });
+    expect(texts(children!)).toEqual([['a', [['a1']]], ['b']]);
+    const { html } = renderLetter('', letter);
+    const rows = html.replace(/ style="[^"]*"/g, '').replace(/<\/td><\/tr><tr><td>/g, '');
+    expect(rows).toContain(
+      'one399 </strong></p><ul><li>a<ol><li>a1</li></ol></li><li>b</li></ul><ol start="2"><li>two',
+    );
+    // the mail draws it as far in as a sublist of the item (24 px more than a list of the page)
+    expect(html).toMatch(/<ul style="[^"]*padding-left: ?48px[^"]*"><li/);
     expect(sanitizeLetterHtml(html)).toBe(html);
   });
 

@@ -106,28 +106,39 @@ export interface TListTree {
   ordered: boolean;
   /** the number of a numbered list's first item when it is not 1 (the list's `start`) */
   start?: number;
+  /**
+   * How many levels in the whole list is drawn: a list whose every item is nested (the child
+   * items of a Notion item whose long text ended its list, which go on after that text).
+   */
+  indent?: number;
   items: Array<{ spans: TSpan[]; lists: TListTree[] }>;
 }
 
 /**
  * The flat items as nested lists. An item deeper than the one before it by more than one level
- * (or with nothing above it to nest in) nests one level below that item; a nested item of the
- * other kind than its neighbour at that level starts a sub-list of its own.
+ * nests one level below that item; a nested item of the other kind than its neighbour at that
+ * level starts a sub-list of its own. A list whose every item is nested is drawn as many levels
+ * in as its shallowest item (`indent`), its items' levels counted from there; in a list with an
+ * item of its own, a first nested item has nothing to nest in and is drawn as the list's own.
  */
 export function listTree(list: {
   ordered: boolean;
   start?: number;
   items: TListItem[];
 }): TListTree {
+  const levels = list.items.map((item) => (Array.isArray(item) ? 0 : item.level));
+  const indent = levels.length ? Math.min(...levels) : 0;
   const root: TListTree = {
     ordered: list.ordered,
     ...(list.ordered && list.start ? { start: list.start } : {}),
+    ...(indent ? { indent } : {}),
     items: [],
   };
   const open: TListTree[] = [root]; // open[level]: the list items of that level go to
   for (const item of list.items) {
     const nested = Array.isArray(item) ? null : item;
-    const level = Math.min(nested?.level ?? 0, root.items.length ? open.length : 0);
+    const deep = Math.max(0, (nested?.level ?? 0) - indent);
+    const level = Math.min(deep, root.items.length ? open.length : 0);
     open.length = level + 1;
     let into = open[level];
     if (level > 0 && (!into || into.ordered !== nested!.ordered)) {

@@ -306,10 +306,10 @@ export function notionToBlocks(
       const [line = [], ...rest] = inParts(
         b.type === 'to_do' ? [{ text: checked ? '☑ ' : '☐ ' }, ...all] : all,
       );
+      // an item's level counts from the page: a list begun inside an item (its child items
+      // after the item's tail) is drawn at their depth (listTree's indent), not as the page's
       list!.items.push(
-        nested
-          ? { spans: line, level: Math.min(item - listRoot, LETTER_LIMITS.listDepth), ordered }
-          : line,
+        item > 0 ? { spans: line, level: Math.min(item, LETTER_LIMITS.listDepth), ordered } : line,
       );
       if (rest.length) {
         overflowed.add(line);

@@ -57,6 +57,7 @@ const CSS = `
 .table { width: 100%; margin: 0 0 14px; border-collapse: collapse; font-size: 15px; line-height: 1.5; }
 .td { padding: 6px 10px; border: 1px solid #e4e4e4; text-align: left; vertical-align: top; }
 .th { padding: 6px 10px; border: 1px solid #e4e4e4; background-color: #f4f4f2; text-align: left; vertical-align: top; font-weight: 600; }
+${Array.from({ length: LETTER_LIMITS.listDepth }, (_, i) => `.in${i + 1} { padding-left: ${24 * (i + 2)}px; }`).join('\n')}
 `;
 
 /** A span's text with its marks (its link is spansHtml's). */
@@ -95,7 +96,9 @@ function listHtml(list: TListTree, className: string): string {
   );
   // a numbered list that goes on from one before it says its first number (the text part too)
   const start = list.start && list.start > 1 ? ` start="${list.start}"` : '';
-  return `<${tag} class="${className}"${start}>${items.join('')}</${tag}>`;
+  // a list whose every item is nested is drawn as far in as a sublist of that depth (.inN)
+  const indent = list.indent ? ` in${list.indent}` : '';
+  return `<${tag} class="${className}${indent}"${start}>${items.join('')}</${tag}>`;
 }
 
 function blockHtml(block: TLetterBlock): string {

@@ -47,7 +47,12 @@ const plain = (spans: TSpan[] = []) => spans.map((s) => s.text).join('');
 function List({ list }: { list: TListTree }) {
   const Tag = list.ordered ? 'ol' : 'ul';
   return (
-    <Tag className="letter-list" start={list.ordered ? list.start : undefined}>
+    <Tag
+      className="letter-list"
+      start={list.ordered ? list.start : undefined}
+      // a list whose every item is nested, as far in as a sublist of that depth (render.ts .inN)
+      style={list.indent ? { paddingInlineStart: `${2.5 * (list.indent + 1)}rem` } : undefined}
+    >
       {list.items.map((item, i) => (
         <li key={i}>
           <Spans spans={item.spans} />
