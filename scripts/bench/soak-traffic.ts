@@ -2,7 +2,8 @@
 // memory is never counted as the stack's (the stack's own process serves Realtime and the local
 // servers). Driven over IPC by scripts/bench/soak.ts: `start` with a plan, then it reads the
 // cacheable public view through the caching proxy and writes (likes toggled, comments, form
-// submits) through the gateway at fixed rates until `stop`, answering with what it sent.
+// submits; likes of and replies to a few comments) through the gateway at fixed rates until
+// `stop`, answering with what it sent.
 
 export interface TrafficPlan {
   /** the gateway (writes) */
@@ -16,9 +17,13 @@ export interface TrafficPlan {
   readBlocks: string[];
   likeBlocks: string[];
   commentBlock: string;
+  /** comments of the comment block whose likes and replies are counted beside their rows */
+  comments: string[];
   form: { blockId: string; answers: Record<string, unknown> };
   readsPerSecond: number;
   writesPerSecond: number;
+  /** likes toggled on, and replies to, `comments` a second (a message's counts: 096d4cf0) */
+  commentWritesPerSecond: number;
 }
 
 export interface TrafficCounts {
@@ -109,6 +114,19 @@ function start(plan: TrafficPlan): void {
           p_creator_name: 'Soak Visitor',
         });
     }
+  });
+  // each visitor likes, then unlikes, each comment in turn; every fourth call a reply instead
+  every(plan.commentWritesPerSecond, (i) => {
+    const token = plan.visitors[i % plan.visitors.length]!;
+    const comment = plan.comments[Math.floor(i / plan.visitors.length) % plan.comments.length]!;
+    return i % 4 === 3
+      ? rpc('post_message', token, {
+          p_block_id: plan.commentBlock,
+          p_parent_id: comment,
+          p_content: `soak reply ${i}`,
+          p_creator_name: 'Soak Visitor',
+        })
+      : rpc('toggle_message_like', token, { p_message_id: comment });
   });
 }
 

@@ -3,8 +3,10 @@
 // A throwaway stack with nginx caching in front (scripts/bench/cache-support.ts), an owner with
 // like blocks, a comment block and a form (rate limits overridden so nothing is refused), and for
 // BENCH_SOAK_MINUTES (30): the public view of those blocks read through the cache, likes,
-// comments and submits written through the gateway (scripts/bench/soak-traffic.ts, a process of
-// its own), and BENCH_SOAK_VIEWERS (2,000) viewers of the hot blocks joining their live topics,
+// comments and submits written through the gateway, likes of and replies to 10 comments beside
+// them at BENCH_SOAK_COMMENT_WRITES (10) a second (a comment's counts go to its row or a delta
+// shard that the fold-counters cron folds; a sample counts the unfolded delta rows)
+// (scripts/bench/soak-traffic.ts, a process of its own), and BENCH_SOAK_VIEWERS (2,000) viewers of the hot blocks joining their live topics,
 // staying a minute and leaving, again and again (scripts/bench/realtime-viewers.ts). Every
 // BENCH_SOAK_SAMPLE_SECONDS (60) the proportional set size (PSS: shared pages split among the
 // processes sharing them) of every process of the stack is summed: this process (the local
@@ -49,6 +51,8 @@ const SAMPLE_SECONDS = setting('BENCH_SOAK_SAMPLE_SECONDS', 60);
 const STAY_SECONDS = setting('BENCH_SOAK_STAY_SECONDS', 60);
 const READS = setting('BENCH_SOAK_READS', 100);
 const WRITES = setting('BENCH_SOAK_WRITES', 20);
+const COMMENT_WRITES = setting('BENCH_SOAK_COMMENT_WRITES', 10);
+const COMMENTS = 10;
 const LIKE_BLOCKS = 3;
 
 const NEVER_REFUSE = Object.fromEntries(
@@ -58,9 +62,9 @@ const NEVER_REFUSE = Object.fromEntries(
   ]),
 );
 
-/** Each process's parent, name and PSS (kB), from /proc. */
-function processes(): Map<number, { ppid: number; name: string; pss: number }> {
-  const out = new Map<number, { ppid: number; name: string; pss: number }>();
+/** Each process's parent, name, PSS and its anonymous part (kB), from /proc. */
+function processes(): Map<number, { ppid: number; name: string; pss: number; anon: number }> {
+  const out = new Map<number, { ppid: number; name: string; pss: number; anon: number }>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -73,10 +77,10 @@ function processes(): Map<number, { ppid: number; name: string; pss: number }> {
           ? readFileSync(`/proc/${entry}/cmdline`, 'utf8')
           : '';
       const script = /([\w-]+)\.ts\0/.exec(cmd)?.[1];
-      const pss = Number(
-        /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${entry}/smaps_rollup`, 'utf8'))?.[1] ?? 0,
-      );
-      out.set(Number(entry), { ppid, name: script ? `node ${script}` : name, pss });
+      const rollup = readFileSync(`/proc/${entry}/smaps_rollup`, 'utf8');
+      const pss = Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0);
+      const anon = Number(/^Pss_Anon:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0);
+      out.set(Number(entry), { ppid, name: script ? `node ${script}` : name, pss, anon });
     } catch {
       // a process that ended meanwhile
     }
@@ -89,8 +93,12 @@ interface Sample extends PoolSample {
   /** MB of PSS by part of the stack */
   parts: Record<string, number>;
   total: number;
+  /** MB of the total that is anonymous memory (the processes' own, not file pages they share) */
+  anon: number;
   /** Postgres backends serving clients */
   backends: number;
+  /** rows of private.message_count_deltas not yet folded */
+  deltas: number;
   /** MB of JS heap in use, after a full collection: this process's and the gateway's */
   heap: { stack: number; gateway: number };
   /** MB the gateway's V8 holds for its heap, and its memory outside the heap (Buffers) */
@@ -98,11 +106,16 @@ interface Sample extends PoolSample {
 }
 
 /** The PSS of this process and its descendants, but not `exclude` and theirs, by name. */
-function stackMemory(exclude: number[]): { parts: Record<string, number>; total: number } {
+function stackMemory(exclude: number[]): {
+  parts: Record<string, number>;
+  total: number;
+  anon: number;
+} {
   const all = processes();
   const children = new Map<number, number[]>();
   for (const [pid, p] of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), pid]);
   const parts: Record<string, number> = {};
+  let anon = 0;
   const walk = (pid: number, root: boolean) => {
     if (exclude.includes(pid)) return;
     const p = all.get(pid);
@@ -110,11 +123,12 @@ function stackMemory(exclude: number[]): { parts: Record<string, number>; total:
       // this process runs the local servers and Realtime; tsx's esbuild serves it
       const name = root ? 'stack process (this one)' : p.name;
       parts[name] = (parts[name] ?? 0) + p.pss / 1024;
+      anon += p.anon / 1024;
     }
     for (const c of children.get(pid) ?? []) walk(c, false);
   };
   walk(process.pid, true);
-  return { parts, total: Object.values(parts).reduce((a, b) => a + b, 0) };
+  return { parts, total: Object.values(parts).reduce((a, b) => a + b, 0), anon };
 }
 
 async function seed(stack: Stack) {
@@ -135,6 +149,20 @@ async function seed(stack: Stack) {
       { type: 'poll', title: 'Pick one', index: 0 },
       ['Red', 'Green'],
     );
+    const comments = await mapLimit(
+      Array.from({ length: COMMENTS }, (_, i) => i),
+      1,
+      async (i) => {
+        const m = await api<{ id: string }>(
+          stack,
+          'POST',
+          '/rest/v1/rpc/post_message',
+          { p_block_id: commentBlock, p_content: `soak comment ${i}` },
+          owner.access_token,
+        );
+        return m.id;
+      },
+    );
     const blocks = [...likeBlocks, commentBlock, formBlock];
     await db.query('update public.blocks set rate_limits = $2 where id = any($1)', [
       blocks,
@@ -153,6 +181,7 @@ async function seed(stack: Stack) {
     return {
       likeBlocks,
       commentBlock,
+      comments,
       form: { blockId: formBlock, answers: { [poll.id]: poll.options[0] } },
       blocks,
       visitors,
@@ -185,9 +214,11 @@ await runBench(
         readBlocks: data.blocks,
         likeBlocks: data.likeBlocks,
         commentBlock: data.commentBlock,
+        comments: data.comments,
         form: data.form,
         readsPerSecond: READS,
         writesPerSecond: WRITES,
+        commentWritesPerSecond: COMMENT_WRITES,
       };
       let previousAt: Date | undefined;
       const sample = async (minute: number) => {
@@ -200,12 +231,19 @@ await runBench(
         const gatewayUsage = await stack.gatewayMemory();
         const gatewayHeap = gatewayUsage.heapUsed / 1048576;
         const stackHeap = process.memoryUsage().heapUsed / 1048576;
-        const { parts, total } = stackMemory([viewers.proc.pid!, traffic.proc.pid!]);
+        const { parts, total, anon } = stackMemory([viewers.proc.pid!, traffic.proc.pid!]);
         // client backends, and PostgREST's pool: its connections, and those opened since the
         // sample before (a renewal of the pool, db-pool-max-lifetime, shows as most of them)
         const activity = (
-          await db.query<{ at: Date; backends: string; pool: string; renewed: string }>(
+          await db.query<{
+            at: Date;
+            backends: string;
+            pool: string;
+            renewed: string;
+            deltas: string;
+          }>(
             `select now() as at, count(*) as backends,
+                    (select count(*) from private.message_count_deltas) as deltas,
                     count(*) filter (where application_name like 'PostgREST%') as pool,
                     count(*) filter (where application_name like 'PostgREST%'
                                        and backend_start > $1) as renewed
@@ -219,7 +257,9 @@ await runBench(
           minute,
           parts,
           total,
+          anon,
           backends,
+          deltas: Number(activity.deltas),
           pool: Number(activity.pool),
           renewed: Number(activity.renewed),
           heap: { stack: stackHeap, gateway: gatewayHeap },
@@ -229,7 +269,7 @@ await runBench(
           },
         });
         process.stderr.write(
-          `  ${minute.toFixed(1)} min: ${Math.round(total)} MB PSS, ${backends} backends (PostgREST ${activity.pool}, ${activity.renewed} new), JS heap ${Math.round(stackHeap)} / gateway ${Math.round(gatewayHeap)} MB, load ${loadNow()}\n`,
+          `  ${minute.toFixed(1)} min: ${Math.round(total)} MB PSS (${Math.round(anon)} anonymous; this process ${Math.round(parts['stack process (this one)'] ?? 0)}), ${backends} backends (PostgREST ${activity.pool}, ${activity.renewed} new), ${activity.deltas} message deltas, JS heap ${Math.round(stackHeap)} / gateway ${Math.round(gatewayHeap)} MB, load ${loadNow()}\n`,
         );
       };
       await sample(0);
@@ -302,7 +342,7 @@ function report(
   const rows = shown
     .map(
       (s) =>
-        `| ${s.minute.toFixed(1)}${growth.left.includes(s) ? ' (pool renewed)' : ''} | **${mb(s.total)}** | ${names.map((n) => mb(s.parts[n])).join(' | ')} | ${s.backends} | ${mb(s.heap.stack)} / ${mb(s.heap.gateway)} | ${mb(s.gatewayHeld.heapTotal)} / ${mb(s.gatewayHeld.external)} |`,
+        `| ${s.minute.toFixed(1)}${growth.left.includes(s) ? ' (pool renewed)' : ''} | **${mb(s.total)}** | ${mb(s.anon)} | ${names.map((n) => mb(s.parts[n])).join(' | ')} | ${s.backends} | ${int(s.deltas)} | ${mb(s.heap.stack)} / ${mb(s.heap.gateway)} | ${mb(s.gatewayHeld.heapTotal)} / ${mb(s.gatewayHeld.external)} |`,
     )
     .join('\n');
   const failures = Object.entries(counts.failures)
@@ -312,11 +352,11 @@ function report(
 
 - ${machineLine(meta.load)} The load generator and the viewers share these cores; load average at the end ${loadNow()}.
 - Postgres: ${benchDurability().label}.
-- ${MINUTES} minutes: the public view of ${LIKE_BLOCKS + 2} blocks read through nginx's cache at ${READS}/s; likes toggled, comments and form submits written through the gateway at ${WRITES}/s on ${LIKE_BLOCKS} like blocks, one comment block and one form (${int(counts.reads)} reads and ${int(counts.writes)} writes answered, ${failures || 'no'} failures); ${VIEWERS} viewers of the like and comment blocks joining their live topics, staying ${STAY_SECONDS} s and leaving, ${meta.cycles} times${meta.joinFailures ? ` (${meta.joinFailures} rounds of joins failed)` : ''}.
-- PSS (MB) of the stack's processes, summed by name (the viewers' and the traffic's processes left out); backends: Postgres client backends; JS heap: MB in use after a full collection in this process and in the gateway (what a leak of JS objects would grow; the rest of a Node process's PSS is what V8 and the allocator keep); gateway held: the heap V8 keeps for the gateway and the gateway's memory outside it (Buffers).
+- ${MINUTES} minutes: the public view of ${LIKE_BLOCKS + 2} blocks read through nginx's cache at ${READS}/s; likes toggled, comments and form submits written through the gateway at ${WRITES}/s on ${LIKE_BLOCKS} like blocks, one comment block and one form, and likes toggled on (3 in 4) and replies to (1 in 4) ${COMMENTS} comments of that block at ${COMMENT_WRITES}/s (${int(counts.reads)} reads and ${int(counts.writes)} writes answered, ${failures || 'no'} failures); ${VIEWERS} viewers of the like and comment blocks joining their live topics, staying ${STAY_SECONDS} s and leaving, ${meta.cycles} times${meta.joinFailures ? ` (${meta.joinFailures} rounds of joins failed)` : ''}.
+- PSS (MB) of the stack's processes, summed by name (the viewers' and the traffic's processes left out); of which anonymous: the processes' own memory (Pss_Anon), the rest being file pages (code, libraries) they share with any process that maps the same files; backends: Postgres client backends; deltas: unfolded rows of private.message_count_deltas (a comment's likes and replies not yet folded into its row); JS heap: MB in use after a full collection in this process and in the gateway (what a leak of JS objects would grow; the rest of a Node process's PSS is what V8 and the allocator keep); gateway held: the heap V8 keeps for the gateway and the gateway's memory outside it (Buffers).
 
-| minute | total | ${names.join(' | ')} | backends | JS heap: stack / gateway | gateway held: heap / outside |
-|---|---|${names.map(() => '---|').join('')}---|---|---|
+| minute | total | of which anonymous | ${names.join(' | ')} | backends | deltas | JS heap: stack / gateway | gateway held: heap / outside |
+|---|---|---|${names.map(() => '---|').join('')}---|---|---|---|
 ${rows}
 
 ${growth.sentence(mb)}
