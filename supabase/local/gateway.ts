@@ -10,7 +10,8 @@
 // It runs in a process of its own (gateway-main.ts, started by startGatewayProcess), so a busy
 // Realtime fan-out or a provider fake in the stack's process never holds up an API request: the
 // auth, realtime and storage stand-ins answer on the stack's internal services port
-// (services.ts), reached over loopback like PostgREST and the functions.
+// (services.ts), reached over loopback like PostgREST and the functions. The pass-through of a
+// request and its answer, and its bounds, are proxy.ts.
 import http, {
   type IncomingHttpHeaders,
   type IncomingMessage,
@@ -18,10 +19,11 @@ import http, {
 } from 'node:http';
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import { pipeline, type Duplex } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { jwtVerify } from 'jose';
-import { listen, normaliseAddress, requestUrl, sendJson as sendJsonWith, serve } from './http.ts';
+import { listen, normaliseAddress, requestUrl, serve } from './http.ts';
+import { CORS_HEADERS, MAX_PROXIED_BODY_BYTES, proxy, sendJson } from './proxy.ts';
 import { paths } from './paths.ts';
 import { httpOk, startProcess, waitUntil, type Log, type Managed } from './process.ts';
 
@@ -66,21 +68,8 @@ export interface RealtimeHandOff {
   upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer, path: string) => void;
 }
 
-const CORS_HEADERS: Record<string, string> = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD',
-  'access-control-allow-headers':
-    'authorization, x-client-info, apikey, content-type, prefer, range, accept, accept-profile, content-profile, x-supabase-api-version, x-region',
-  'access-control-expose-headers':
-    'content-range, content-location, x-supabase-api-version, location',
-  'access-control-max-age': '86400',
-};
-
 /** Auth paths a browser navigates to directly (no way to add an apikey header). */
 const OPEN_AUTH_PATHS = new Set(['/authorize', '/callback', '/verify']);
-
-const sendJson = (res: ServerResponse, status: number, body: unknown) =>
-  sendJsonWith(res, status, body, CORS_HEADERS);
 
 /**
  * The headers passed upstream: the client's own, with the peer this gateway saw appended to
@@ -99,122 +88,8 @@ export function forwardedHeaders(req: IncomingMessage): http.OutgoingHttpHeaders
   return headers;
 }
 
-/**
- * How long an upstream connection may wait unused in the pool before this side closes it: shorter
- * than any upstream's own idle timeout. A connection the upstream closed while this process was
- * busy (a loaded machine: the close is read only after the next request took the connection)
- * failed that request with ECONNRESET, answered 502, so a function's database call answered 500
- * (reproduced against PostgREST, 8 requests of 8; the likely cause of a check-mail-verified due
- * 404 that answered 500 once in CI). PostgREST (Warp's reaper) closes a connection idle for 30 to
- * 60 s, the services' server after 65 s, the Deno runtime never.
- */
-export const UPSTREAM_IDLE_MS = 10_000;
-
-// reuse upstream connections: a new TCP connection per request would dominate hot-path latency
-const upstreamAgent = new http.Agent({
-  keepAlive: true,
-  maxSockets: 64,
-  timeout: UPSTREAM_IDLE_MS,
-});
-
 /** How long the gateway keeps a client's idle connection (see startGateway). */
 export const GATEWAY_KEEP_ALIVE_MS = 120_000;
-
-/**
- * The largest request body passed to PostgREST and the edge functions. Both read a body whole
- * before they look at it, and PostgREST keeps several times its size: one 300 MB POST took its
- * memory from 30 MB to 1.2 GB, which it kept (found in the seventh hostile review), so a few
- * such requests were an out-of-memory kill. The app's largest bodies are an audience import's
- * batch of 500 members and a saved letter, far below. (Auth and Storage answer 413 themselves.)
- */
-export const MAX_PROXIED_BODY_BYTES = 10 * 1024 * 1024;
-
-/**
- * A 413 for a body over `limit`. The rest of the body is read and dropped, not passed on (closing
- * the connection at once could reset it before the client read the answer).
- */
-const tooLarge = (res: ServerResponse, limit: number) => {
-  if (res.headersSent || res.destroyed) return void res.destroy();
-  sendJson(res, 413, { message: `Request body larger than ${limit} bytes` });
-};
-
-/**
- * Passes a request through to `port` and its answer back. A client that goes away at any point
- * (before the upstream answers, too: a page navigating away aborts its fetches) only aborts its
- * own upstream request; it never throws in this process. A body over `maxBody` bytes is refused
- * with 413: at once when its Content-Length says so, else when the bytes passed reach it (the
- * upstream request is aborted then).
- */
-export function proxy(
-  req: IncomingMessage,
-  res: ServerResponse,
-  port: number,
-  path: string,
-  headers: http.OutgoingHttpHeaders,
-  maxBody = Infinity,
-) {
-  if (Number(req.headers['content-length']) > maxBody) return tooLarge(res, maxBody);
-  const upstream = http.request(
-    { host: '127.0.0.1', port, method: req.method, path, headers, agent: upstreamAgent },
-    (up) => {
-      // the client left while the upstream was working: nothing to answer
-      if (res.destroyed || res.writableEnded) {
-        up.destroy();
-        return;
-      }
-      const outHeaders: http.OutgoingHttpHeaders = { ...up.headers, ...CORS_HEADERS };
-      // hop-by-hop: the upstream's keep-alive is this gateway's pooled connection, not the
-      // client's (forwarded, it kept open a client that asked to close)
-      delete outHeaders.connection;
-      delete outHeaders['keep-alive'];
-      res.writeHead(up.statusCode ?? 502, outHeaders);
-      // an upstream that breaks off mid-answer cuts the client's answer off too
-      pipeline(up, res, () => {});
-    },
-  );
-  let refused = false;
-  upstream.on('error', (err) => {
-    // answered already (an upstream that answered before reading the body is dropped below)
-    if (res.destroyed || res.writableFinished || refused) return;
-    if (!res.headersSent) sendJson(res, 502, { message: `upstream unavailable: ${err.message}` });
-    else res.destroy();
-  });
-  // the body passed on as it comes, counted: past the limit the upstream request is aborted and
-  // the client answered 413; a client that goes away mid-body aborts the upstream request
-  let passed = 0;
-  req.on('data', (chunk: Buffer) => {
-    if (refused || upstream.destroyed) return;
-    passed += chunk.length;
-    if (passed > maxBody) {
-      refused = true;
-      upstream.destroy();
-      return tooLarge(res, maxBody);
-    }
-    if (!upstream.write(chunk)) req.pause();
-  });
-  upstream.on('drain', () => req.resume());
-  req.on('end', () => {
-    if (!refused) upstream.end();
-  });
-  req.on('close', () => {
-    if (!req.complete) upstream.destroy();
-  });
-  // so does one that goes away while waiting for the answer
-  res.once('close', () => {
-    if (!res.writableFinished) upstream.destroy();
-  });
-  // An upstream may answer without reading the whole body (Deno's functions refuse a call without
-  // a session before reading it) and then read no more: the body's writes stop draining and the
-  // client's request stayed paused, so the next request on its kept-alive connection was never
-  // read (break7 F2: a 5 MB body to a function as anon, then any call on that connection hung
-  // for the 120 s keep-alive). Once the answer is out, the rest of the body is read and dropped,
-  // as a 413's is.
-  res.once('finish', () => {
-    if (req.complete) return;
-    upstream.destroy();
-    req.resume();
-  });
-}
 
 /**
  * A websocket upgrade passed through to `port`: the upstream's 101 goes back to the client, then

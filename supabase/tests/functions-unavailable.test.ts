@@ -10,7 +10,7 @@ import { AuthRetryableFetchError, createClient } from '@supabase/supabase-js';
 import { INTEGRATION_MESSAGES } from '@reaction-blocks/contracts/schemas';
 import { freePorts } from '../local/config.ts';
 import { startFunctions } from '../local/functions.ts';
-import { proxy } from '../local/gateway.ts';
+import { proxy } from '../local/proxy.ts';
 import { closeServer, listen, serve } from '../local/http.ts';
 import type { Managed } from '../local/process.ts';
 import {

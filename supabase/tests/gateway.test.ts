@@ -4,12 +4,8 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import {
-  GATEWAY_KEEP_ALIVE_MS,
-  MAX_PROXIED_BODY_BYTES,
-  proxy,
-  UPSTREAM_IDLE_MS,
-} from '../local/gateway.ts';
+import { GATEWAY_KEEP_ALIVE_MS } from '../local/gateway.ts';
+import { MAX_PROXIED_BODY_BYTES, proxy, UPSTREAM_IDLE_MS } from '../local/proxy.ts';
 import { closeServer, listen, serve } from '../local/http.ts';
 import { anonClient, newGuest, newUser, stack } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
@@ -196,15 +192,22 @@ describe('gateway', () => {
 
 /**
  * The gateway's proxy in front of `upstream` (started here), both on ports of their own;
- * `limit`: the proxy's request body limit, when not its default.
+ * `limit`, `idle`: the proxy's request body limit and pauses, when not its defaults.
  */
-async function proxyFront(upstream: http.Server, limit?: number) {
+async function proxyFront(
+  upstream: http.Server,
+  limit?: number,
+  idle?: { bodyIdleMs?: number; answerIdleMs?: number },
+) {
   await listen(upstream, 0);
   const upstreamPort = (upstream.address() as AddressInfo).port;
-  const front = serve((req, res) => proxy(req, res, upstreamPort, req.url ?? '/', {}, limit), {
-    name: 'gateway-test',
-    log: () => {},
-  });
+  const front = serve(
+    (req, res) => proxy(req, res, upstreamPort, req.url ?? '/', {}, limit, idle),
+    {
+      name: 'gateway-test',
+      log: () => {},
+    },
+  );
   await listen(front, 0);
   return { front, frontPort: (front.address() as AddressInfo).port };
 }
@@ -413,6 +416,96 @@ describe('gateway proxy', () => {
       await closeServer(front);
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => upstream.close(resolve));
+    }
+  });
+
+  // Found by break8 (F1): each request took a pooled upstream connection with its head and kept it
+  // to its body's end, so 64 clients trickling their bodies held all 64 and every other request
+  // waited. The body is read first now; one that stops coming is answered 408.
+  it('keeps no upstream connection for a body still coming, and answers a stalled one 408', async () => {
+    const seen: string[] = [];
+    const upstream = http.createServer((req, res) => {
+      seen.push(req.url ?? '');
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    const { front, frontPort } = await proxyFront(upstream, undefined, { bodyIdleMs: 2_000 });
+    const slow: net.Socket[] = [];
+    try {
+      // more unfinished bodies than the upstream pool has connections (64)
+      for (let i = 0; i < 80; i++) {
+        const socket = net.connect(frontPort, '127.0.0.1');
+        socket.on('error', () => {});
+        socket.write(`POST /slow HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\n0123456789`);
+        slow.push(socket);
+      }
+      const answered = await fetch(`http://127.0.0.1:${frontPort}/other`, {
+        method: 'POST',
+        body: '{}',
+      });
+      expect(answered.status).toBe(200);
+      expect(await answered.text()).toBe('ok');
+      // none of the unfinished ones reached the upstream
+      expect(seen).toEqual(['/other']);
+      // each is answered 408 once its body has paused for bodyIdleMs, and its connection closed
+      const closed = await Promise.all(
+        slow.map(
+          (socket) =>
+            new Promise<string>((resolve) => {
+              let got = '';
+              socket.on('data', (chunk: Buffer) => (got += chunk.toString('latin1')));
+              socket.on('close', () => resolve(got));
+            }),
+        ),
+      );
+      for (const got of closed) expect(got).toMatch(/^HTTP\/1.1 408 /);
+      expect(seen).toEqual(['/other']);
+    } finally {
+      for (const socket of slow) socket.destroy();
+      await closeServer(front);
+      await closeServer(upstream);
+    }
+  });
+
+  // break8 F1 too: a client that asked for a large answer (a letter's image) and read none of it
+  // held the upstream's connection for as long as it kept its own open.
+  it('drops a client that reads none of its answer, and the upstream connection with it', async () => {
+    let upstreamClosed = false;
+    const upstream = http.createServer((req, res) => {
+      res.on('close', () => (upstreamClosed = true));
+      res.end(Buffer.alloc(32 * 1024 * 1024, 0x61));
+    });
+    const { front, frontPort } = await proxyFront(upstream, undefined, { answerIdleMs: 1_000 });
+    const client = net.connect(frontPort, '127.0.0.1');
+    try {
+      let got = 0;
+      const closed = new Promise<void>((resolve) => client.on('close', () => resolve()));
+      client.on('error', () => {});
+      client.on('data', (chunk: Buffer) => (got += chunk.length));
+      client.write('GET /image HTTP/1.1\r\nhost: x\r\n\r\n');
+      // reads its first bytes, then nothing more
+      await eventually(
+        () => got > 0,
+        60_000,
+        () => got,
+      );
+      client.pause();
+      await eventually(
+        () => upstreamClosed,
+        60_000,
+        () => upstreamClosed,
+      );
+      // what reached the client before it was dropped, then the end: not the whole answer
+      client.resume();
+      await closed;
+      expect(got).toBeLessThan(32 * 1024 * 1024);
+      // a client that reads its answer gets all of it
+      const whole = await fetch(`http://127.0.0.1:${frontPort}/image`);
+      expect((await whole.arrayBuffer()).byteLength).toBe(32 * 1024 * 1024);
+    } finally {
+      client.destroy();
+      await closeServer(front);
+      await closeServer(upstream);
     }
   });
 
