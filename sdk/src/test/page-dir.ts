@@ -43,3 +43,14 @@ export function hiddenInPlace(el: Element): boolean {
     s.clip === 'rect(0px, 0px, 0px, 0px)'
   );
 }
+
+/**
+ * The direction the text `text` in `host`'s shadow root reads in: the direction of the element
+ * that holds it (an owner's option or choice in Arabic reads right to left in its own box).
+ */
+export function textDirection(host: Element, text: string): string {
+  const walker = document.createTreeWalker(host.shadowRoot!, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode())
+    if (node.textContent!.trim() === text) return direction(node.parentElement!);
+  throw new Error(`no text "${text}"`);
+}

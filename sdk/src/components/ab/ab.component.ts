@@ -140,6 +140,8 @@ export default class ReactionAb extends BlockElement {
     return html`<p part="title" id="t" dir="auto">${q.title}</p>
       <div part="options" class=${this._chosen ? 'voted' : ''} role="group" aria-labelledby="t">
         ${this._options.map((o) => {
+          // the owner's label reads in its own direction (<bdi>: Arabic right to left); the
+          // option, its result and bar stay where the element's ltr layout puts them
           const n = o.response_count || 0;
           return html`<button
             part="option"
@@ -148,7 +150,7 @@ export default class ReactionAb extends BlockElement {
             ?disabled=${this._busy}
             @click=${() => this.vote(o)}
           >
-            <span class="label">${o.value}</span>
+            <bdi class="label">${o.value}</bdi>
             <span part="result"
               >${this._chosen ? `${this.t('votes', { count: n })} · ${pct(n)}%` : '\u00a0'}</span
             >

@@ -13,6 +13,7 @@ import {
 } from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
 import { whichOne } from '../../test/fixtures.js';
+import { onPagesOf, ownUiLeftToRight, textDirection } from '../../test/page-dir.js';
 
 const view = (me: { vote?: string[] | null; vote_held?: boolean } = {}) => ({
   me,
@@ -154,6 +155,44 @@ describe('reaction-ab', () => {
     api.restore();
     const counted = await mount(() => ({}), { vote: ['o1'] });
     expect($$(counted, '[part=held]')[0]!.textContent).to.equal('');
+  });
+
+  it("reads an owner's Arabic option right to left, the options where the element puts them", async () => {
+    const arabic = 'نعم بالتأكيد';
+    const ab = whichOne(
+      'ab',
+      [
+        [arabic, 3],
+        ['Bad', 1],
+      ],
+      true,
+    );
+    mockApi({ get_block_view: () => ({ ...view(), questions: [ab] }) });
+    await onPagesOf(['rtl', 'ltr'], async (dir) => {
+      const el = await mountReady<ReactionAb>('reaction-ab');
+      ownUiLeftToRight(el);
+      // before: both left to right, the Arabic in the element's ltr
+      expect([textDirection(el, arabic), textDirection(el, 'Bad')], dir).to.deep.equal([
+        'rtl',
+        'ltr',
+      ]);
+      // the first option on the left, each label in the middle of its option
+      const [first, second] = $$(el, '[part=option]');
+      expect(first!.getBoundingClientRect().left, dir).to.be.below(
+        second!.getBoundingClientRect().left,
+      );
+      for (const option of [first!, second!]) {
+        const label = option.querySelector('.label')!;
+        const text = document.createRange();
+        text.selectNodeContents(label);
+        const [box, words] = [option.getBoundingClientRect(), text.getBoundingClientRect()];
+        expect(
+          Math.abs(words.left + words.width / 2 - (box.left + box.width / 2)),
+          dir,
+        ).to.be.below(2);
+      }
+      el.remove();
+    });
   });
 
   it('shows the server message on failure', async () => {

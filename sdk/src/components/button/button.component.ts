@@ -67,7 +67,8 @@ export default class ReactionButton extends BlockElement {
   protected override renderBlock() {
     const b = this.view!.block;
     const url = safeUrl(b.url_to_open, true);
-    const text = b.button_text || this.t('button');
+    // the owner's text reads in its own direction (Arabic right to left); the button stays put
+    const text = html`<bdi>${b.button_text || this.t('button')}</bdi>`;
     return html`<div
       part="row"
       style="--reaction-align:${({ left: 'flex-start', right: 'flex-end' } as Record<string, string>)[b.align || ''] || 'center'}"

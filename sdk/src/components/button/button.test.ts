@@ -4,6 +4,7 @@ import type ReactionButton from './button.component.js';
 import { $, PROJECT, block, mockApi, mockApiPerTest, onSend, until } from '../../test/mock-api.js';
 import { sessionKey } from '../../core/session-key.js';
 import { mountReady } from '../../test/mount.js';
+import { onPagesOf, ownUiLeftToRight, textDirection } from '../../test/page-dir.js';
 
 describe('reaction-button', () => {
   let api: ReturnType<typeof mockApi>;
@@ -27,6 +28,24 @@ describe('reaction-button', () => {
 
   it('is accessible', async () => {
     await expect(await mount()).to.be.accessible();
+  });
+
+  it("reads an owner's Arabic text right to left, the button where the block aligns it", async () => {
+    const arabic = 'زوروا متجرنا';
+    await onPagesOf(['rtl', 'ltr'], async (dir) => {
+      for (const [text, reads] of [
+        [arabic, 'rtl'],
+        ['Visit', 'ltr'],
+      ] as const) {
+        const el = await mount({ button_text: text, align: 'left' });
+        ownUiLeftToRight(el);
+        // before: the Arabic in the element's ltr
+        expect(textDirection(el, text), `${dir}: ${text}`).to.equal(reads);
+        const button = $(el, '[part=button]').getBoundingClientRect();
+        expect(button.left - $(el, '[part=row]').getBoundingClientRect().left, dir).to.be.below(1);
+        el.remove();
+      }
+    });
   });
 
   it('links safely to urlToOpen and records the click', async () => {

@@ -285,6 +285,8 @@ export default class ReactionForm extends BlockElement {
           }
         </legend>
         ${opts.map(
+          // the choice's text reads in its own direction (<bdi>: Arabic right to left) while its
+          // radio stays at the label's ltr start (dir="auto" on the label would move it)
           (o) =>
             html`<label part="choice">
               <input
@@ -299,7 +301,7 @@ export default class ReactionForm extends BlockElement {
                   );
                 }}
               />
-              ${o.value}
+              <bdi>${o.value}</bdi>
             </label>`,
         )}
         ${errEl}

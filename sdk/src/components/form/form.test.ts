@@ -16,7 +16,13 @@ import {
   wait,
 } from '../../test/mock-api.js';
 import { mountReady } from '../../test/mount.js';
-import { direction, hiddenInPlace, onPagesOf, ownUiLeftToRight } from '../../test/page-dir.js';
+import {
+  direction,
+  hiddenInPlace,
+  onPagesOf,
+  ownUiLeftToRight,
+  textDirection,
+} from '../../test/page-dir.js';
 
 const questions: Question[] = [
   {
@@ -402,6 +408,35 @@ describe('reaction-form', () => {
       expect(direction(short), dir).to.equal('ltr');
       type(short, 'שלום');
       expect(direction(short), dir).to.equal('rtl');
+      el.remove();
+    });
+  });
+
+  it("reads an owner's Arabic choice right to left, its radio still before it", async () => {
+    const arabic = 'تفاح أحمر';
+    const poll: Question = {
+      ...questions[0]!,
+      options: [
+        { id: 'a', value: arabic, index: 0 },
+        { id: 'b', value: 'Banana', index: 1 },
+      ],
+    };
+    await onPagesOf(['rtl', 'ltr'], async (dir) => {
+      const el = await mount(undefined, view({ questions: [poll] }));
+      ownUiLeftToRight(el);
+      // before: both left to right, the Arabic in the element's ltr ("أحمر" read first)
+      expect([textDirection(el, arabic), textDirection(el, 'Banana')], dir).to.deep.equal([
+        'rtl',
+        'ltr',
+      ]);
+      for (const choice of $$(el, '[part=choice]')) {
+        // the radio at the choice's start, its text right after it, in either language
+        const box = choice.getBoundingClientRect();
+        const radio = choice.querySelector('input')!.getBoundingClientRect();
+        const words = choice.querySelector('bdi')!.getBoundingClientRect();
+        expect(radio.left - box.left, dir).to.be.below(box.width / 4);
+        expect(words.left - radio.right, dir).to.be.within(0, 16);
+      }
       el.remove();
     });
   });
