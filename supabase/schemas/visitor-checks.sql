@@ -106,52 +106,84 @@ returns text language sql stable set search_path = '' as $$
 $$;
 revoke execute on function private.hold_status(public.blocks, uuid, text) from public;
 
--- Whether a visitor's name reads like the owner. Names are compared after NFKC (full-width
--- letters), lower case, with the Cyrillic, Greek and Cherokee letters that look like Latin ones
--- read as those (v_from, v_to: "Аdmin" with a Cyrillic А, "Jаne" with a Cyrillic а; NFKC keeps
--- them apart), without spaces, punctuation and invisible characters: the same as, or
--- with a word equal to, the block's owner label (default Admin) or a word for an owner ("The
--- Admin", "admin-2", not "badminton"); containing the owner's name as the block shows it (from
--- four characters on) or a Korean word for an owner. plpgsql with the expressions written out: this runs on every
--- comment, and small helper functions with SET search_path are never inlined.
+-- Whether a visitor's name reads like the owner. Both sides are compared on a skeleton: NFKC
+-- (full-width, circled, math letters), lower case, the letters of other scripts that look like
+-- Latin ones read as those (v_from, v_to: Cyrillic, Greek, Cherokee, Latin small capitals, Lisu,
+-- Armenian, Canadian syllabics, dotless i, alpha; NFKC keeps them apart), then as Unicode's
+-- confusables skeleton (TR39) reads Latin: i, l, I, 1 and | one letter, 0 an o, m as rn; without
+-- spaces, punctuation and invisible characters. Marked: a word for an owner
+-- (admin/administrator/owner/moderator/official/staff) as the whole name or a word of it, where a
+-- CamelCase join or digits also end a word ("The Admin", "SiteAdmin", "Admin2"; "admin" and
+-- "moderator" also at the start or end: "sysadmin"; not "badminton", "Stafford", "Downer"); a
+-- Korean word for an owner anywhere; the block's own owner label (when not the default Admin) as
+-- the name or a word of it, a label of several words anywhere ("The Site Team"); the owner's
+-- name, as the block shows it or as the profile says now, as the name, contained from four
+-- letters on (rn counted as the m it reads as), or a Korean name of two or three syllables with
+-- no other Hangul beside it ("이지은2", not "김이지은"). plpgsql with the expressions written
+-- out: this runs on every comment, and small helper functions with SET search_path are never
+-- inlined.
 create function private.imitates_owner(p_block public.blocks, p_name text)
 returns boolean language plpgsql stable set search_path = '' as $$
 declare
   v_strip constant text := '[[:space:][:punct:][:cntrl:]\u00a0\u00ad\u115f\u1160\u200b-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff·•・]+';
-  v_from constant text := 'АаВвЕеЁёКкМмНнОоРрСсТтУуХхІіЇїЈјЅѕԀԁԚԛԜԝҺһӀӏΑαΒβΕεΖζΗηΙιΚκΜμΝνΟοΡρΤτΥυΧχϹϲᎪꭺᏴᏟꮯᎠꭰᎬꭼᏀꮐᎻꮋᎥꭵᎫꭻᏦꮶᏞꮮᎷꮇᏢꮲᎡꭱᏚꮪᎢꭲᏙꮩᎳꮃᏃꮓᏼ';
-  v_to constant text := 'aabbeeeekkmmhhooppccttyyxxiiiijjssddqqwwhhllaabbeezzhhiikkmmnnooppttyyxxccaabccddeegghhiijjkkllmmpprrssttvvwwzzb';
-  v_text text := translate(lower(normalize(coalesce(p_name, ''), NFKC)), v_from, v_to);
-  v_key text := regexp_replace(v_text, v_strip, '', 'g');
+  v_from constant text := 'АаВвЕеЁёКкМмНнОоРрСсТтУуХхІіЇїЈјЅѕԀԁԚԛԜԝҺһӀӏΑαΒβΕεΖζΗηΙιΚκΜμΝνΟοΡρΤτΥυΧχϹϲᎪꭺᏴᏟꮯᎠꭰᎬꭼᏀꮐᎻꮋᎥꭵᎫꭻᏦꮶᏞꮮᎷꮇᏢꮲᎡꭱᏚꮪᎢꭲᏙꮩᎳꮃᏃꮓᏼ'
+                                 'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢꓐꓑꓓꓔꓖꓗꓙꓚꓜꓝꓟꓠꓡꓢꓣꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴıɑՕօՍսԼհոցᗅᗩᗞᗪᗷᑕᑭᒪᕼᗯᔕᖇᐯᒍᘔᑌᗰ|';
+  v_to constant text := 'aabbeeeekkmmhhooppccttyyxxiiiijjssddqqwwhhllaabbeezzhhiikkmmnnooppttyyxxccaabccddeegghhiijjkkllmmpprrssttvvwwzzb'
+                               'abcdefghijklmnoprstuvwyzbpdtgkjczfmnlsrvhwxyaeiouiaoouulhngaaddbcplhwsrvjzuml';
+  -- the words for an owner, as skeletons
+  v_owner_words constant text[] := array['adrnln', 'adrnlnlstrator', 'owner', 'rnoderator', 'offlclal', 'staff'];
+  v_text text;
+  v_key text;
   v_words text[];
   v_other text;
+  v_name text;
 begin
+  -- a lower-case letter before a capital ends a word ("SiteAdmin"); then the look-alikes
+  v_text := replace(translate(translate(lower(regexp_replace(normalize(coalesce(p_name, ''), NFKC),
+                                                            '([a-z])([A-Z])', '\1 \2', 'g')),
+                                        v_from, v_to), 'i', 'l'), 'm', 'rn');
+  v_key := regexp_replace(translate(v_text, '10', 'lo'), v_strip, '', 'g');
   if v_key = '' then
     return false;
   end if;
-  if v_key ~ '(admin|owner|moderator|official|staff|관리자|운영자|운영진)' then
+  -- the words: digits end one ("Admin2"), or read as letters ("Adm1n", "0wner")
+  v_words := regexp_split_to_array(v_text, '[^[:alpha:]]+')
+             || regexp_split_to_array(translate(v_text, '10', 'lo'), '[^[:alnum:]]+');
+  if v_key ~ '(adrnln|owner|rnoderator|offlclal|staff)' then
     -- only then the word test: "badminton" contains admin but has no word admin
-    v_words := regexp_split_to_array(v_text, '[^[:alnum:]]+');
-    if v_key in ('admin', 'administrator', 'owner', 'moderator', 'official', 'staff')
-       or v_words && array['admin', 'administrator', 'owner', 'moderator', 'official', 'staff']
-       or v_key ~ '(관리자|운영자|운영진)' then
+    if v_words && v_owner_words
+       or regexp_replace(v_key, '[0-9]+', '', 'g') ~ '^(adrnln|rnoderator)|(adrnln|rnoderator)$' then
       return true;
     end if;
   end if;
-  -- the block's own owner label (when not the default Admin), as a whole name or a word
+  if v_key ~ '(관리자|관리인|운영자|운영진|운영팀|어드민|오너|스태프|공식|모더레이터|매니저)' then
+    return true;
+  end if;
+  -- the block's own owner label (when not the default Admin)
   if coalesce(lower(p_block.custom_label_name ->> 'admin'), 'admin') <> 'admin' then
-    v_other := regexp_replace(translate(lower(normalize(p_block.custom_label_name ->> 'admin', NFKC)), v_from, v_to),
-                              v_strip, '', 'g');
-    if v_other <> '' then
-      v_words := coalesce(v_words, regexp_split_to_array(v_text, '[^[:alnum:]]+'));
-      if v_other = v_key or v_other = any (v_words) then
-        return true;
-      end if;
+    v_name := replace(translate(translate(lower(normalize(p_block.custom_label_name ->> 'admin', NFKC)),
+                                          v_from, v_to), 'i', 'l'), 'm', 'rn');
+    v_other := regexp_replace(translate(v_name, '10', 'lo'), v_strip, '', 'g');
+    if v_other <> '' and (v_other = v_key or v_other = any (v_words)
+                          or (v_name ~ '[[:alnum:]][^[:alnum:]]+[[:alnum:]]' and position(v_other in v_key) > 0)) then
+      return true;
     end if;
   end if;
-  -- the owner's name as the block shows it (the Q&A header; from the profile when created)
-  v_other := regexp_replace(translate(lower(normalize(coalesce(p_block.owner_name, ''), NFKC)), v_from, v_to),
-                            v_strip, '', 'g');
-  return v_other <> '' and (v_other = v_key or (char_length(v_other) >= 4 and position(v_other in v_key) > 0));
+  -- the owner's name as the block shows it (the Q&A header; from the profile when created) and
+  -- as the profile says now
+  foreach v_name in array array[p_block.owner_name,
+                                (select pr.name from public.profiles pr where pr.id = p_block.owner_id)] loop
+    v_other := regexp_replace(translate(replace(translate(translate(lower(normalize(coalesce(v_name, ''), NFKC)),
+                                                                    v_from, v_to), 'i', 'l'), 'm', 'rn'), '10', 'lo'),
+                              v_strip, '', 'g');
+    if v_other <> '' and (v_other = v_key
+                          or (char_length(replace(v_other, 'rn', 'm')) >= 4 and position(v_other in v_key) > 0)
+                          or (v_other ~ '^[가-힣]{2,3}$' and position(v_other in v_key) > 0
+                              and replace(v_key, v_other, '') !~ '[가-힣]')) then
+      return true;
+    end if;
+  end loop;
+  return false;
 end;
 $$;
 revoke execute on function private.imitates_owner(public.blocks, text) from public;

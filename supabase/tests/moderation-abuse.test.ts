@@ -435,6 +435,80 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
     }
   });
 
+  // break8 F3: digits and CamelCase joins hid the words ("Admin2", "SiteAdmin"), whole look-alike
+  // families were missing (small capitals, Lisu, Armenian, syllabics, TR39's I/1 for l, 0 for o,
+  // rn for m), Korean words and short Korean owner names were not read, a several-word label
+  // only as the whole name, and the owner's name only as the block copied it from the profile
+  it('names that read as the owner through digits, joins, confusables, Korean or a renamed profile are marked', async () => {
+    const { owner, blocks } = await hostile.ownerWith('comment');
+    const block = blocks.comment;
+    /** The names of `names` that private.imitates_owner marks on the block as it is now. */
+    const marked = async (names: string[]) =>
+      (
+        await sql(
+          `select n from public.blocks b, unnest($2::text[]) with ordinality as t(n, i)
+            where b.id = $1 and private.imitates_owner(b, n) order by i`,
+          [block, names],
+        )
+      ).map((row) => row.n as string);
+    await sql(
+      `update public.blocks set owner_name = 'Bill Kim',
+              custom_label_name = jsonb_build_object('admin', 'Site Team') where id = $1`,
+      [block],
+    );
+    const imitations = [
+      ...['Admin2', 'ADMIN99', 'Staff2', 'SiteAdmin', 'TheAdmin', 'BlogOwner', 'admin\u00b2'],
+      ...['OwnerOfBlog', 'sysadmin', 'Admin1'],
+      // small capitals, Lisu, dotless i, alpha, Armenian, Canadian syllabics
+      ...['\u1d00\u1d05\u1d0d\u026a\u0274', '\u1d0f\u1d21\u0274\u1d07\u0280', 'A\u1d05min'],
+      ...['\ua4ee\ua4d3\ua4df\ua4f2\ua4e0', 'Adm\u0131n', '\u0251dmin', '\u0555wner', '\u0585wner'],
+      ...['\u15e9dmin', '\u13aa\u15eamin'],
+      // TR39's skeleton: I and 1 for l, rn for m, 0 for o, on both sides
+      ...[
+        'BiII Kim',
+        '\u0412\u0456\u0406\u0406 \u041a\u0456m',
+        'Adrnin',
+        'Bill Kirn',
+        'Adm1n',
+        '0wner',
+      ],
+      // the several-word label as words of the name
+      ...['The Site Team', 'Site Team here'],
+      ...['어드민', '오너', '스태프', '모더레이터', '공식', '운영팀', '관리인', '매니저', '운영자'],
+    ];
+    const ordinary = [
+      'Badminton',
+      'Stafford',
+      'Downer',
+      'Admiral',
+      'Kimberly',
+      'Site',
+      'Team Rocket',
+    ];
+    expect(await marked(imitations)).toEqual(imitations);
+    expect(await marked(ordinary)).toEqual([]);
+
+    // a Korean owner's name of three syllables, beside digits or an owner word; not a name that
+    // shares a syllable or holds it among other Hangul
+    await sql(`update public.blocks set owner_name = '이지은' where id = $1`, [block]);
+    expect(await marked(['이지은 공식', '공식 이지은', '이지은2', '이지은 ✓'])).toHaveLength(4);
+    expect(await marked(['이지수', '김지은', '박이지은', '지은'])).toEqual([]);
+
+    // the profile's current name counts as much as the block's copy of it
+    await sql(`update public.profiles set name = 'Jane Park' where id = $1`, [owner.id]);
+    await sql(`update public.blocks set owner_name = null where id = $1`, [block]);
+    expect(await marked(['Jane Perk', 'Jane Park 2', 'Jane'])).toEqual(['Jane Park 2']);
+    // and a post reads it
+    await hostile.overrideLimits(block, {
+      message: { visitor_burst: 100, visitor_per_minute: 100 },
+    });
+    const { data, error } = await hostile.tryPost(await newGuest(), block, {
+      p_creator_name: 'JaneParkFan',
+    });
+    expect(error).toBeNull();
+    expect((data as { imitates_owner: boolean }).imitates_owner).toBe(true);
+  });
+
   it('a free owner cannot turn on holding, the honeypot or the captcha', async () => {
     const owner = await newUser('free');
     const blockId = await createBlock(owner, 'comment');
