@@ -110,8 +110,10 @@ export function planPrice(plan: PlanLimits): number {
  */
 export function roundCount(previous: number, typed: number, step: number, max: number): number {
   if (!Number.isFinite(typed) || typed < 0) return previous;
+  // a typed "-0" is 0 (kept as -0 it became a price of -$0.00: break8 F4)
+  const count = Math.max(typed, 0);
   const rounded =
-    typed >= previous ? Math.ceil(typed / step) * step : Math.floor(typed / step) * step;
+    count >= previous ? Math.ceil(count / step) * step : Math.floor(count / step) * step;
   return Math.min(rounded, Math.floor(max / step) * step);
 }
 

@@ -39,7 +39,7 @@ interface CountNote {
 
 function CountField({ label, hint, value, step, max, onCommit, name }: CountFieldProps) {
   const { t: s } = useTranslation(undefined, { keyPrefix: 'plans.select' });
-  const { fmt } = useLang();
+  const { fmt, lang } = useLang();
   const id = useId();
   const hintId = useId();
   const noteId = useId();
@@ -94,7 +94,10 @@ function CountField({ label, hint, value, step, max, onCommit, name }: CountFiel
       <span id={noteId} className="hint plan-count-note" role="status">
         {note
           ? s(`${name}Note.${note.change}`, {
-              typed: fmt(note.typed),
+              // every digit typed: rounded to 3 as counts are, 12.0004 "became 12" (break8 F4)
+              typed: note.typed.toLocaleString(lang === 'ko' ? 'ko-KR' : 'en-US', {
+                maximumFractionDigits: 20,
+              }),
               previous: fmt(note.previous),
               value: fmt(note.taken),
               max: fmt(max),

@@ -129,6 +129,13 @@ describe('select plan', () => {
     fireEvent.change(blocks, { target: { value: '' } });
     fireEvent.blur(blocks);
     expect(note().textContent).toBe('Enter a number, 0 or more. It stays 400.');
+    // a fraction is said with every digit typed (break8 F4: "12 ... so it became 12")
+    fireEvent.change(blocks, { target: { value: '12.0004' } });
+    fireEvent.blur(blocks);
+    await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=12&emails=1000'));
+    expect(note().textContent).toBe(
+      '12.0004 is between steps of 4 and less than 400, so it became 12, the step below.',
+    );
     // a count taken as typed clears the note
     fireEvent.change(blocks, { target: { value: '24' } });
     await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=24&emails=1000'));

@@ -53,6 +53,10 @@ describe('the basket', () => {
     expect(withEmails(full, 1001).responseMonthlyLimit).toBe(1000);
     expect(withEmails(b, 999).responseMonthlyLimit).toBe(0);
     expect(withEmails(b, -1).responseMonthlyLimit).toBe(1000);
+    // a typed "-0" is 0, never a negative zero (a price of -$0.00: break8 F4)
+    const none = withEmails(withBlocks({ ...b, blockLimit: 0, responseMonthlyLimit: 0 }, -0), -0);
+    expect(Object.is(none.blockLimit, 0)).toBe(true);
+    expect(Object.is(none.responseMonthlyLimit, 0)).toBe(true);
   });
 
   it('names why a typed count was not taken as typed', () => {
