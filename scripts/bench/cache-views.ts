@@ -88,8 +88,11 @@ class Live {
   }
 }
 
-/** Pauses every pg_cron job (they run whether or not anyone views); returns the resume. */
-async function pauseSchedules(db: pg.Client): Promise<() => Promise<void>> {
+/**
+ * Pauses every pg_cron job (they run whether or not anyone views; the block view with unfolded
+ * deltas keeps fold-counters from folding them); returns the resume.
+ */
+export async function pauseSchedules(db: pg.Client): Promise<() => Promise<void>> {
   const { rows } = await db.query<{ jobid: string }>(
     'select jobid from cron.job where active order by jobid',
   );

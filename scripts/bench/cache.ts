@@ -12,9 +12,11 @@
 //    view (an nginx hit) and an uncached one (the same GET straight to the gateway).
 // 2. The block view on a big block: get_block_view as before issue 13 (its previous body, kept in
 //    get-block-view-before.sql and loaded as a temporary function) and now, for an anonymous
-//    caller and for a visitor with 300 likes on a 10,000-message block; and how many like-count
-//    updates of messages stay HOT with the table's fillfactor at 100 (before) and at the
-//    migration's value.
+//    caller and for a visitor with 300 likes on a 10,000-message block; the same view while a
+//    like storm's deltas are unfolded (32 rows of private.message_count_deltas, every shard, on
+//    each of its messages, the schedules paused) and after one fold of them; and how many
+//    like-count updates of messages stay HOT with the table's fillfactor at 100 (before) and at
+//    the migration's value.
 //
 // 3. Counts for many pages (countsBench): an index page with 50 <reaction-count> makes one GET
 //    get_block_counts (sdk/src/core/counts.ts `countsRequest`); 1,000 views of one such page through
@@ -46,9 +48,9 @@ import {
   settledCalls,
   startNginx,
 } from './cache-support.ts';
-import { viewsBench } from './cache-views.ts';
+import { pauseSchedules, viewsBench } from './cache-views.ts';
 import { writeBenchmarkSection } from './docs-section.ts';
-import { loadNow, startBenchStack } from './support.ts';
+import { int, loadNow, startBenchStack } from './support.ts';
 
 const VIEWS = Number(process.env.BENCH_CACHE_VIEWS ?? 1000);
 const SECONDS = Number(process.env.BENCH_CACHE_SECONDS ?? 30);
@@ -339,15 +341,53 @@ try {
     ],
   ];
   const publicView = await timeView('public.get_block_public', null);
+
+  // a like storm's worst case for a reader: every message of the block with a delta row in each
+  // of the 32 shards (the fold-counters schedule paused, so they stay), then one fold of them
+  const views = async () => [
+    await timeView('public.get_block_view', null),
+    await timeView('public.get_block_view', visitor),
+    await timeView('public.get_block_public', null),
+  ];
+  const resumeFold = await pauseSchedules(db);
+  let storm: { unfolded: number[][]; folded: number[][]; rows: number; foldMs: number };
+  try {
+    const { rowCount } = await db.query(
+      `insert into private.message_count_deltas (message_id, shard, like_count)
+       select m.id, s, 1 from public.messages m, generate_series(0, 31) s where m.block_id = $1`,
+      [big],
+    );
+    await db.query('analyze private.message_count_deltas');
+    const unfolded = await views();
+    const t = performance.now();
+    await db.query('select private.fold_counters()');
+    const foldMs = performance.now() - t;
+    const left = await db.query<{ n: string }>(
+      'select count(*) as n from private.message_count_deltas m join public.messages b on b.id = m.message_id where b.block_id = $1',
+      [big],
+    );
+    if (Number(left.rows[0]!.n)) throw new Error(`the fold left ${left.rows[0]!.n} delta rows`);
+    storm = { unfolded, folded: await views(), rows: rowCount ?? 0, foldMs };
+  } finally {
+    await resumeFold();
+  }
   await db.query(`select set_config('request.jwt.claims', '', false)`);
   for (const [who, a, b] of rows)
     console.log(`${who}: before ${ms(quantile(a, 0.5))} ms, now ${ms(quantile(b, 0.5))} ms (p50)`);
   console.log(`get_block_public: ${ms(quantile(publicView, 0.5))} ms (p50)`);
   console.log(
+    `with ${storm.rows} unfolded delta rows: ${storm.unfolded.map((v) => ms(quantile(v, 0.5))).join(' / ')} ms; folded in ${ms(storm.foldMs)} ms; then ${storm.folded.map((v) => ms(quantile(v, 0.5))).join(' / ')} ms (p50)`,
+  );
+  console.log(
     `HOT like-count updates: fillfactor 100 ${(hotBefore * 100).toFixed(0)}%, fillfactor ${fillfactor} ${(hotAfter * 100).toFixed(0)}%`,
   );
   await db.end();
 
+  const stormRows: [string, number[]][] = [
+    ['get_block_view, anonymous', rows[0]![2]],
+    ['get_block_view, visitor with 300 likes', rows[1]![2]],
+    ['get_block_public (anyone)', publicView],
+  ];
   const date = new Date().toISOString().slice(0, 10);
   const body = `
 Measured by \`npm run bench:cache\` on ${date}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), load
@@ -372,6 +412,21 @@ function) and now (one statement; the caller's liked list probed for the returne
 |---|---|---|
 ${rows.map(([who, a, b]) => `| ${who} | ${ms(quantile(a, 0.5))} ms | ${ms(quantile(b, 0.5))} ms |`).join('\n')}
 | get_block_public (anyone) | - | ${ms(quantile(publicView, 0.5))} ms |
+
+The same view in a like storm's worst case for a reader, in the same run: each of the block's
+10,000 messages with an unfolded delta row in every one of its 32 shards
+(\`private.message_count_deltas\`, ${int(storm.rows)} rows; the schedules paused so that none was
+folded), which \`private.live_message_json\` adds to each message it reads; then after one
+\`private.fold_counters()\` (${(storm.foldMs / 1000).toFixed(1)} s for all of them; its dead rows not yet vacuumed). p50 of ${VIEW_RUNS} calls each:
+
+| caller | folded (above) | 32 unfolded delta rows a message | after the fold |
+|---|---|---|---|
+${stormRows
+  .map(
+    ([who, folded], i) =>
+      `| ${who} | ${ms(quantile(folded, 0.5))} ms | ${ms(quantile(storm.unfolded[i]!, 0.5))} ms | ${ms(quantile(storm.folded[i]!, 0.5))} ms |`,
+  )
+  .join('\n')}
 
 Like-count updates of 2,000 messages (a like each) that were HOT (no index entries written):
 ${(hotBefore * 100).toFixed(0)}% with fillfactor 100 (before), ${(hotAfter * 100).toFixed(0)}% with fillfactor ${fillfactor} (the migration's, for pages written since).

@@ -13,6 +13,9 @@
 //     about to be published takes shared against a hold of the address's burst: issue 17)
 //   - likes of ONE comment                    against  likes of one comment on each of 32 blocks
 //     of 32 owners (the message's like_count)
+//   - likes spread over 200 comments of ONE   against  the same 32 comments of 32 owners (a like
+//     block                                            storm on one busy post: the block's own
+//                                                      rows, not the message's)
 // The ratio hard/easy is the share of the throughput a hot block, form or owner keeps; 100 %
 // means nothing they share makes writes wait. While each slice runs, the database sessions are
 // sampled (pg_stat_activity, pg_locks): "lock waits" is the share of samples of a busy session
@@ -58,6 +61,8 @@ const ROUNDS = setting('BENCH_ROUNDS', 5);
 const SLICE_MS = setting('BENCH_SLICE_SECONDS', 2) * 1000;
 const VISITORS = setting('BENCH_VISITORS', 400);
 const SPREAD = 32;
+/** the comments of ONE block that like-comment-many spreads its likes over */
+const MANY = 200;
 
 const CONFIGS = [
   'like-one',
@@ -73,6 +78,7 @@ const CONFIGS = [
   'comment-spread',
   'like-comment-one',
   'like-comment-spread',
+  'like-comment-many',
 ] as const;
 type Config = (typeof CONFIGS)[number];
 /** BENCH_CONFIGS=like-one,like-one-off measures only those (for experiments) */
@@ -121,6 +127,8 @@ interface Seeded {
   commentSpread: string[];
   /** a message on commentOne, then one on each of commentSpread */
   messages: string[];
+  /** MANY more messages on commentOne */
+  many: string[];
 }
 
 async function seed(stack: Stack): Promise<Seeded> {
@@ -197,6 +205,12 @@ async function seed(stack: Stack): Promise<Seeded> {
        join public.blocks b on b.id = u.id order by u.n returning id`,
       [[commentOne, ...commentSpread]],
     );
+    const { rows: many } = await db.query<{ id: string }>(
+      `insert into public.messages (block_id, creator_id, content)
+       select b.id, b.owner_id, 'Like me too ' || i from public.blocks b, generate_series(1, $2) i
+       where b.id = $1 returning id`,
+      [commentOne, MANY],
+    );
     const claims = visitors.map((t) => Buffer.from(t.split('.')[1] ?? '', 'base64url').toString());
     return {
       visitors: claims,
@@ -210,6 +224,7 @@ async function seed(stack: Stack): Promise<Seeded> {
       commentOne,
       commentSpread,
       messages: messages.map((m) => m.id),
+      many: many.map((m) => m.id),
     };
   } finally {
     await db.end();
@@ -265,8 +280,13 @@ function call(c: pg.Client, data: Seeded, config: Config, s: number, j: number):
       break;
     }
     case 'like-comment-one':
-    case 'like-comment-spread': {
-      const message = data.messages[config === 'like-comment-one' ? 0 : 1 + spot]!;
+    case 'like-comment-spread':
+    case 'like-comment-many': {
+      // many: the sessions' calls at one moment on different comments of the one block
+      const message =
+        config === 'like-comment-many'
+          ? data.many[(s + SESSIONS * j) % MANY]!
+          : data.messages[config === 'like-comment-one' ? 0 : 1 + spot]!;
       rpc = `public.toggle_message_like(p_message_id => ${c.escapeLiteral(message)})`;
       break;
     }
@@ -322,6 +342,8 @@ async function sampleWaits(db: pg.Client, pids: number[], stop: Promise<void>): 
 interface Results {
   rate: Record<Config, number[]>;
   waits: Record<Config, Waits>;
+  /** the most unfolded rows of private.message_count_deltas seen at the end of a slice */
+  deltas: Partial<Record<Config, number>>;
 }
 
 async function measure(stack: Stack, data: Seeded): Promise<Results> {
@@ -345,6 +367,7 @@ async function measure(stack: Stack, data: Seeded): Promise<Results> {
     CONFIGS.map((c) => [c, { busy: 0, lock: 0, on: {} } as Waits]),
   ) as Record<Config, Waits>;
   const counters = sessions.map(() => 0);
+  const deltas: Results['deltas'] = {};
   const slice = async (config: Config, ms: number, sample: boolean) => {
     await setSetting(admin, 'limits.enabled', !config.endsWith('-off'));
     let n = 0;
@@ -372,6 +395,12 @@ async function measure(stack: Stack, data: Seeded): Promise<Results> {
     );
     const elapsed = performance.now() - start;
     finish();
+    if (sample && config.startsWith('like-comment')) {
+      const { rows } = await admin.query<{ n: string }>(
+        'select count(*) as n from private.message_count_deltas',
+      );
+      deltas[config] = Math.max(deltas[config] ?? 0, Number(rows[0]!.n));
+    }
     const w = await sampled;
     if (w) {
       const into = waits[config];
@@ -396,7 +425,7 @@ async function measure(stack: Stack, data: Seeded): Promise<Results> {
     await setSetting(admin, 'limits.enabled', true).catch(() => {});
     await Promise.all([...sessions, admin, sampler].map((c) => c.end()));
   }
-  return { rate, waits };
+  return { rate, waits, deltas };
 }
 
 const pct = (part: number, whole: number) =>
@@ -439,7 +468,17 @@ function report(results: Results, meta: { load: string; took: number }): string 
 
 | write | hard case (calls/s) | spread over ${SPREAD} owners (calls/s) | hard / spread | lock waits, hard | lock waits, spread |
 |---|---|---|---|---|---|
-${row('like a like block (`toggle_block_like`)', 'like-one', 'like-spread', 'ONE block')}${row('the same, rate limits off', 'like-one-off', 'like-spread-off', 'ONE block')}${row('submit a form (`submit_response`)', 'submit-owner', 'submit-spread', `${SPREAD} forms of ONE owner`)}${row('submit a form (`submit_response`)', 'submit-form', 'submit-spread', 'ONE form')}${row('vote on an A/B (`submit_response`)', 'vote-one', 'vote-spread', 'ONE A/B')}${row('post a comment (`post_message`)', 'comment-address', 'comment-spread', 'ONE block, every visitor at ONE address')}${row('like a comment (`toggle_message_like`)', 'like-comment-one', 'like-comment-spread', 'ONE comment')}${commentNote(results)}${baselineTable(results)}`;
+${row('like a like block (`toggle_block_like`)', 'like-one', 'like-spread', 'ONE block')}${row('the same, rate limits off', 'like-one-off', 'like-spread-off', 'ONE block')}${row('submit a form (`submit_response`)', 'submit-owner', 'submit-spread', `${SPREAD} forms of ONE owner`)}${row('submit a form (`submit_response`)', 'submit-form', 'submit-spread', 'ONE form')}${row('vote on an A/B (`submit_response`)', 'vote-one', 'vote-spread', 'ONE A/B')}${row('post a comment (`post_message`)', 'comment-address', 'comment-spread', 'ONE block, every visitor at ONE address')}${row('like a comment (`toggle_message_like`)', 'like-comment-one', 'like-comment-spread', 'ONE comment')}${row('like a comment (`toggle_message_like`)', 'like-comment-many', 'like-comment-spread', `${MANY} comments of ONE block`)}${deltaNote(results)}${commentNote(results)}${baselineTable(results)}`;
+}
+
+/** The delta rows of comments' likes left unfolded at the end of a slice (the fold: every 5 s). */
+function deltaNote({ deltas }: Results): string {
+  const seen = Object.entries(deltas);
+  if (!seen.length) return '';
+  return `
+Unfolded rows of \`private.message_count_deltas\` at the end of a slice (at most, over the rounds; the
+fold-counters schedule folds them every 5 s): ${seen.map(([c, n]) => `${c} ${int(n)}`).join(', ')}.
+`;
 }
 
 /** What comments wait for: Postgres's notify lock, and the address's lock (advisory). */
