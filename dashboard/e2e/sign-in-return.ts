@@ -59,7 +59,7 @@ async function leftovers(page: Page, journey: Journey): Promise<string[]> {
 }
 
 export async function signInReturnSurvives(journey: Journey, errors: string[]) {
-  const { base } = journey;
+  const { base, browser } = journey;
 
   // Left as soon as the boot script had kept the code, before the client had loaded: the
   // return page's scripts are held until then (leaving the moment the address committed left
@@ -143,6 +143,29 @@ export async function signInReturnSurvives(journey: Journey, errors: string[]) {
     await continueOnGoogle(page);
     assert.equal(await outcome(page), 'signed in', 'waited');
     assert.deepEqual(await leftovers(page, journey), []);
+    await context.close();
+  }
+
+  // An owner whose saved language is English signs in from /login?locale=ko: the visit stays in
+  // Korean once the profile is read (before: the return address had no locale, and the saved
+  // English replaced the Korean the address asked for).
+  {
+    await journey.db.query(
+      `update public.profiles set agree = true, language = 'en', name = 'Zed English'
+        where email = 'stays@example.com'`,
+    );
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    watchErrors(page, errors, 'stays@example.com');
+    await page.goto(`${base}/login?locale=ko`);
+    await page.getByRole('button', { name: 'Google로 로그인' }).click();
+    await page.locator('#email').fill('stays@example.com');
+    await continueOnGoogle(page);
+    // the profile is read (the header's initial is its name's, no longer the email's), and the
+    // page is still in Korean
+    await page.locator('.avatar-initial', { hasText: 'Z' }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'ko');
+    assert.equal(new URL(page.url()).searchParams.get('locale'), 'ko');
     await context.close();
   }
 }
