@@ -57,16 +57,21 @@ export function soakGrowth<T extends PoolSample>(samples: T[]): SoakGrowth<T> {
     before,
     left,
     sentence: (mb) =>
-      `**The last ${window.toFixed(window % 1 ? 1 : 0)} minutes: ${percent >= 0 ? '+' : ''}${percent.toFixed(1)} %** ` +
-      `(the median of the ${span(last)}, ${mb(last.median)} MB, against the median of the ` +
-      `${span(before)}, ${mb(before.median)} MB; ` +
-      (left.length
-        ? `left out: ${left
-            .map(
-              (s) =>
-                `minute ${s.minute.toFixed(1)} (PostgREST had opened ${s.renewed} of its ${s.pool} connections since the sample before)`,
-            )
-            .join(', ')}, a renewal of its pool, db-pool-max-lifetime).`
-        : 'no sample left out: PostgREST did not renew its pool).'),
+      // a window without a sample (a round of joins that hung: samples are taken while the
+      // viewers stay) has no median: say so rather than print NaN
+      !last.samples.length || !before.samples.length
+        ? `**The last ${window.toFixed(window % 1 ? 1 : 0)} minutes: not read** (the ${span(last)} against ` +
+          `the ${span(before)}: a window without a sample, as when a round of joins hangs).`
+        : `**The last ${window.toFixed(window % 1 ? 1 : 0)} minutes: ${percent >= 0 ? '+' : ''}${percent.toFixed(1)} %** ` +
+          `(the median of the ${span(last)}, ${mb(last.median)} MB, against the median of the ` +
+          `${span(before)}, ${mb(before.median)} MB; ` +
+          (left.length
+            ? `left out: ${left
+                .map(
+                  (s) =>
+                    `minute ${s.minute.toFixed(1)} (PostgREST had opened ${s.renewed} of its ${s.pool} connections since the sample before)`,
+                )
+                .join(', ')}, a renewal of its pool, db-pool-max-lifetime).`
+            : 'no sample left out: PostgREST did not renew its pool).'),
   };
 }
