@@ -58,34 +58,35 @@ comment on column public.sender_emails.dmarc_policy is
   'The _dmarc policy of the address''s domain when last checked; quarantine or reject means letters go from the platform address with Reply-To this one.';
 comment on column public.sender_emails.confirmed_at is
   'When this owner opened the confirmation link mailed to the address (confirm-mail-verify); null until then. verified needs it.';
--- deleting too goes through delete-mail-verified: it releases the provider's identity with the
--- last confirmed claim and clears the letters that named the address
+-- deleting too goes through delete-mail-verified: it clears the letters that named the address;
+-- the provider's identity goes with the last confirmed claim (sender.release, below)
 call private.clients_read('public.sender_emails', 'Users can read their own sender emails',
   'user_id = (select auth.uid())');
--- delete-mail-verified counts the other owners' claims of an address
+-- sender.release looks for the confirmed claims left on an address
 create index sender_emails_email_idx on public.sender_emails (email);
 -- "Not me" drops the claims nobody confirmed of every spelling of the mailbox (private.not_me)
 create index sender_emails_mailbox_idx on public.sender_emails (private.mailbox_key(email))
   where confirmed_at is null;
 
--- An account that goes takes its claims with it (the profile's cascade): the provider's identity
--- of each confirmed one is released by the jobs worker (`sender.release`,
--- _shared/sender-emails.ts), enqueued in the deleting transaction with the queue's most attempts
--- (100: with the backoff capped at an hour, about 90 hours of SES outage, give or take the 20%
--- jitter); SES refusing the call for good (a 4xx but a throttle or its 404) fails it at once.
--- An outage longer than that, or such a refusal, leaves the identity at SES unowned: the job is
--- then `failed` with SES's last answer (kept 30 days) and the identity is deleted by hand. A claim
--- deleted by itself (delete-mail-verified) releases the identity before its row goes: only a
--- claim whose profile went in this transaction enqueues. A claim never confirmed never enqueues:
--- it never made the identity (the handler relies on this and does not check it again).
+-- A confirmed claim that goes (delete-mail-verified, or its account's cascade) hands the address
+-- to the jobs worker (`sender.release`, _shared/sender-emails.ts), enqueued in the deleting
+-- transaction, one job per claim (its id is the dedupe key), with the queue's most attempts (100:
+-- with the backoff capped at an hour, about 90 hours of SES outage, give or take the 20% jitter).
+-- The job decides, after the rows changed and with no lock held across SES: it deletes the
+-- provider's identity only when no confirmed claim of the address is left, and re-creates it when
+-- one was confirmed while it deleted (capfix: two owners deleting at once each saw the other's
+-- claim, and the identity stayed at SES with no claim). SES refusing the call for good (a 4xx but
+-- a throttle or its 404) fails it at once. An outage longer than that, or such a refusal, leaves
+-- the identity at SES unowned: the job is then `failed` with SES's last answer (kept 30 days) and
+-- the identity is deleted by hand. A claim never confirmed never enqueues: it never made the
+-- identity (an owner cannot take another's identity away by adding and deleting an address).
 create function private.sender_emails_after_delete()
 returns trigger language plpgsql security definer set search_path = '' as $$
 begin
-  if old.confirmed_at is not null
-     and not exists (select 1 from public.profiles p where p.id = old.user_id) then
+  if old.confirmed_at is not null then
     perform public.enqueue_job('sender.release',
       jsonb_build_object('user_id', old.user_id, 'email', old.email),
-      'sender.release:' || old.user_id || ':' || old.email, p_max_attempts => 100);
+      'sender.release:' || old.id, p_max_attempts => 100);
   end if;
   return old;
 end;

@@ -123,46 +123,71 @@ export async function settleWithProvider(
   return 'awaiting_provider';
 }
 
+/** The confirmed claims left on an address (any owner's), as the database has them now. */
+async function confirmedClaims(db: SupabaseClient, email: string): Promise<string[]> {
+  const { data, error, status } = await db
+    .from('sender_emails')
+    .select('id')
+    .eq('email', email)
+    .not('confirmed_at', 'is', null);
+  if (error) throw dbError(error, status);
+  return (data as { id: string }[]).map((row) => row.id);
+}
+
 /**
- * Before an owner's claim goes: the provider's identity of the address goes with the last
- * confirmed claim. A claim never confirmed never made the identity, so it never removes it (an
- * owner cannot take the platform's or another owner's identity away by adding and deleting an
- * address they do not control), and the platform's own sender is never removed.
+ * The provider's identity of an address whose confirmed claim went, decided after the rows
+ * changed and with nothing held across the SES calls: deleted when no confirmed claim of the
+ * address is left (any owner's: the deleting transactions committed before the job could run, so
+ * two owners deleting at once both find none), kept otherwise. A claim confirmed while it was
+ * deleted may have been settled against the identity about to go: the claims are read again after
+ * the delete, and one found then (or on a retry after a delete SES carried out but did not answer)
+ * gets the identity back (SES mails its verification link again) and is not verified until it is
+ * verified again (check-mail-verified). A claim confirmed after that read settles against the
+ * identity already gone and creates it itself (settleWithProvider). A claim never confirmed never
+ * enqueues (private.sender_emails_after_delete), so an owner cannot take the platform's or another
+ * owner's identity away by adding and deleting an address they do not control, and the
+ * platform's own sender is never removed.
  */
 export async function releaseIdentity(
   db: SupabaseClient,
   mailer: Mailer,
-  row: Pick<SenderEmailRow, 'user_id' | 'email' | 'confirmed_at'>,
-): Promise<void> {
-  if (!row.confirmed_at || row.email === platformSender().address.toLowerCase()) return;
-  const { count, error, status } = await db
+  email: string,
+): Promise<'kept' | 'released' | 'restored'> {
+  if (email === platformSender().address.toLowerCase()) return 'kept';
+  let claims = await confirmedClaims(db, email);
+  if (!claims.length) {
+    await mailer.deleteIdentity(email);
+    claims = await confirmedClaims(db, email);
+    if (!claims.length) return 'released';
+  }
+  if (await canSendAs(mailer, email)) return 'kept';
+  const had = await mailer.getIdentity(email);
+  if (!had) await mailer.createIdentity(email);
+  const { error, status } = await db
     .from('sender_emails')
-    .select('id', { count: 'exact', head: true })
-    .eq('email', row.email)
-    .neq('user_id', row.user_id)
-    .not('confirmed_at', 'is', null);
+    .update({ status: 'not_verified' })
+    .in('id', claims)
+    .eq('status', 'verified');
   if (error) throw dbError(error, status);
-  if (!count) await mailer.deleteIdentity(row.email);
+  return had ? 'kept' : 'restored';
 }
 
 /**
- * sender.release: the provider's identity of a confirmed claim that went with its owner's account
- * (private.sender_emails_after_delete enqueues one job per claim in the deleting transaction),
- * released as releaseIdentity decides it. Deleting an identity twice is harmless (SES's
- * NotFound is success: the identity went already), so the call is made here. What may pass (a
- * throttle, a 5xx, the network, a timeout, our own database) is the queue's retry with its
- * backoff, for the 100 attempts the trigger gives it (about 90 hours of SES outage); SES's
- * refusal for good (another 4xx: access denied, a validation error) fails the job at once, with
- * SES's answer kept as its error: the identity is then deleted by hand. Only confirmed claims are
- * enqueued, so confirmed_at is not read again here.
+ * sender.release: the provider's identity of a confirmed claim that went (delete-mail-verified,
+ * or its owner's account: private.sender_emails_after_delete enqueues one job per claim in the
+ * deleting transaction), released as releaseIdentity decides it. Deleting an identity twice is
+ * harmless (SES's NotFound is success: the identity went already), so the call is made here. What
+ * may pass (a throttle, a 5xx, the network, a timeout, our own database) is the queue's retry
+ * with its backoff, for the 100 attempts the trigger gives it (about 90 hours of SES outage);
+ * SES's refusal for good (another 4xx: access denied, a validation error) fails the job at once,
+ * with SES's answer kept as its error: the identity is then deleted by hand.
  */
 export const senderReleaseHandler: JobHandler = {
   prepare: (jobs, { db, mailer }) =>
     mapLimit(jobs, 4, async (job): Promise<Outcome> => {
-      const { user_id, email } = job.payload as { user_id: string; email: string };
+      const { email } = job.payload as { email: string };
       try {
-        await releaseIdentity(db, mailer, { user_id, email, confirmed_at: 'with the account' });
-        return { status: 'done' };
+        return { status: 'done', result: { identity: await releaseIdentity(db, mailer, email) } };
       } catch (err) {
         console.error(`[jobs] sender.release #${job.id}:`, err);
         const error = failureText(err).slice(0, 500);

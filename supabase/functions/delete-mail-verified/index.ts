@@ -1,24 +1,23 @@
-// deleteMailVerified: removes the caller's claim on a sender email, and the provider's identity
-// with the last confirmed claim (releaseIdentity). Other owners' claims are untouched. Letters
-// that named it as sender lose it (the workspace asks for another), and letters already queued
-// from it stop (prepare_letter_jobs checks the sender again).
+// deleteMailVerified: removes the caller's claim on a sender email. Other owners' claims are
+// untouched. The provider's identity goes with the last confirmed claim, decided after the rows
+// changed by the jobs worker (`sender.release`, enqueued by the delete's trigger,
+// private.sender_emails_after_delete; releaseIdentity), so the answer never waits for SES and
+// two owners deleting at once cannot each leave it to the other. Letters that named the address
+// as sender lose it (the workspace asks for another), and letters already queued from it stop
+// (prepare_letter_jobs checks the sender again).
 import { serviceClient } from '../_shared/clients.ts';
+import { kickWorker } from '../_shared/background.ts';
 import { dbError, ownerHandler } from '../_shared/http.ts';
-import { sesMailer } from '../_shared/mail.ts';
 import { ZMailDelete } from '@reaction-blocks/contracts/schemas';
-import { ownSenderEmail, providerError, releaseIdentity } from '../_shared/sender-emails.ts';
+import { ownSenderEmail } from '../_shared/sender-emails.ts';
 
 Deno.serve(
   ownerHandler(ZMailDelete, async ({ body, user }) => {
     const db = serviceClient();
     const row = await ownSenderEmail(db, user.id, body.emailToDelete);
-    try {
-      await releaseIdentity(db, sesMailer(), row);
-    } catch (err) {
-      throw providerError(err, 'delete-mail-verified');
-    }
     const { error, status } = await db.from('sender_emails').delete().eq('id', row.id);
     if (error) throw dbError(error, status);
+    if (row.confirmed_at) kickWorker();
     await db
       .from('block_private')
       .update({ mail_from: null })
