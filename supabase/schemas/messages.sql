@@ -70,7 +70,8 @@ returns jsonb language sql stable set search_path = '' as $$
     when p_block.type in ('comment', 'qna') then jsonb_build_object(
       'page_key', p_page_key, 'like_count', 0,
       'response_count', (select count(*) from public.messages m
-                         where m.block_id = p_block.id and m.page_key = p_page_key))
+                         where m.block_id = p_block.id and m.page_key = p_page_key
+                           and m.status = 'published'))
     else jsonb_build_object(
       'page_key', p_page_key,
       'like_count', (select count(*) from public.responses r
@@ -207,12 +208,27 @@ begin
 end;
 $$;
 
+-- The block's response_count and new_response_count and the parent's reply_count count the
+-- published messages only (break8 F5): a held one counts when the owner approves it, never if it
+-- is rejected (deleted or hidden); one held again (an edit) or hidden stops counting, and counts
+-- again when published. Readers see as many as are counted, and a reply waiting for approval is no
+-- `counts` change of the public topic.
+create function private.count_published_message(p_message public.messages, p_delta integer)
+returns void language plpgsql set search_path = '' as $$
+begin
+  perform private.bump_block_counts(p_message.block_id, p_delta, p_delta, 0);
+  if p_message.parent_id is not null then
+    perform private.bump_message_counts(p_message.parent_id, 0, p_delta);
+  end if;
+end;
+$$;
+revoke execute on function private.count_published_message(public.messages, integer) from public;
+
 create or replace function private.messages_after_insert()
 returns trigger language plpgsql security definer set search_path = '' as $$
 begin
-  perform private.bump_block_counts(new.block_id, 1, 1, 0);
-  if new.parent_id is not null then
-    perform private.bump_message_counts(new.parent_id, 0, 1);
+  if new.status = 'published' then
+    perform private.count_published_message(new, 1);
   end if;
   return new;
 end;
@@ -221,13 +237,22 @@ $$;
 create or replace function private.messages_after_delete()
 returns trigger language plpgsql security definer set search_path = '' as $$
 begin
-  perform private.bump_block_counts(old.block_id, -1, -1, 0);
-  if old.parent_id is not null then
-    perform private.bump_message_counts(old.parent_id, 0, -1);
+  if old.status = 'published' then
+    perform private.count_published_message(old, -1);
   end if;
   return old;
 end;
 $$;
+
+-- published <-> held or hidden (approve, hide, unhide, an edit held again)
+create function private.messages_after_status()
+returns trigger language plpgsql security definer set search_path = '' as $$
+begin
+  perform private.count_published_message(new, case when new.status = 'published' then 1 else -1 end);
+  return new;
+end;
+$$;
+revoke execute on function private.messages_after_status() from public;
 
 create function private.message_likes_after_change()
 returns trigger language plpgsql security definer set search_path = '' as $$
@@ -532,5 +557,8 @@ create trigger messages_after_insert after insert on public.messages
   for each row execute function private.messages_after_insert();
 create trigger messages_after_delete after delete on public.messages
   for each row execute function private.messages_after_delete();
+create trigger messages_after_status after update of status on public.messages
+  for each row when ((old.status = 'published') <> (new.status = 'published'))
+  execute function private.messages_after_status();
 create trigger message_likes_after_change after insert or delete on public.message_likes
   for each row execute function private.message_likes_after_change();

@@ -17,16 +17,20 @@
 --                           block:<block id>:page:<key> instead. A change is
 --     change  {type: 'INSERT' | 'UPDATE', row}   a published message appeared or changed; row is
 --                                                the public message row (as get_block_view serves
---                                                it: no email, which lives in message_private)
+--                                                it: no email, which lives in message_private);
+--                                                an UPDATE with published: true is one that became
+--                                                published (approved, shown again): counted now
 --             {type: 'DELETE', row: {id, parent_id}}  a published message was deleted
 --             {type: 'REMOVE', row: {id, parent_id}}  a published message was held or hidden by
---                                                the owner (it leaves the list; the block's
---                                                message count does not move)
+--                                                the owner (it leaves the list and the block's
+--                                                message count: only published ones count)
 --     counts  {id, like_count, likes} / {id, reply_count, replies}: a published message's like or
 --             reply count moved; likes/replies is the delta, like_count/reply_count the value
 --             after it (so a client that already applied its own like sets, never adds twice):
 --             the row's plus the deltas the write sees (messages.sql), so a write open at the same
---             moment is in the next one's value, not in this one's
+--             moment is not in this one's value; {id, like_count, reply_count} (no delta): the
+--             counts restated by the fold (fold-counters, every 5 s) of a message whose writes
+--             went beside its row, so the value heard last is the true one within a fold
 --   block:<block id>:owner  PRIVATE, the block's owner only (the dashboard's moderation view).
 --     change  {type: 'INSERT' | 'UPDATE' | 'DELETE', id}: which message changed, in any state.
 -- Held and hidden messages are never a change of block:<id>; only the owner may join the owner
@@ -140,10 +144,16 @@ declare
   v_was boolean := tg_op <> 'INSERT' and old.status = 'published';
   v_is boolean := tg_op <> 'DELETE' and new.status = 'published';
 begin
-  -- a count moved (a like, a reply, the fold of counters.sql): private.send_message_counts
-  -- announces it (from private.bump_message_counts, which may leave the row as it is), never the row
+  -- a count moved (a like, a reply): private.send_message_counts announces it (from
+  -- private.bump_message_counts, which may leave the row as it is), never the row. The fold of
+  -- counters.sql announces the counts of a published message it folded, as they are now: a write
+  -- beside the row announced the counts it could see, without the writes open beside it (two likes
+  -- at once both said 1), and this is the value heard last (break8 F2).
   if tg_op = 'UPDATE'
      and (to_jsonb(new) - 'like_count' - 'reply_count') = (to_jsonb(old) - 'like_count' - 'reply_count') then
+    if new.status = 'published' and current_setting('counters.folding', true) = 'on' then
+      perform private.send_message_counts(new.id, 0, 0);
+    end if;
     return null;
   end if;
 
@@ -152,8 +162,11 @@ begin
                         'block:' || v_block::text || ':owner', true);
 
   if v_is then
+    -- published: it became published (approved, shown again): the block counts it from now
     perform private.send_block_change(v_block, 'change',
-      jsonb_build_object('type', tg_op, 'row', private.live_message_json(to_jsonb(new))), v_page);
+      jsonb_build_object('type', tg_op, 'row', private.live_message_json(to_jsonb(new)))
+        || case when tg_op = 'UPDATE' and not v_was then '{"published": true}'::jsonb else '{}'::jsonb end,
+      v_page);
   elsif v_was then
     perform private.send_block_change(v_block, 'change',
       jsonb_build_object('type', case when tg_op = 'DELETE' then 'DELETE' else 'REMOVE' end,
@@ -166,7 +179,7 @@ revoke execute on function private.messages_broadcast() from public;
 
 -- A published message's like or reply count moved (private.bump_message_counts): one `counts`
 -- per count that moved, with the value after it: the row's plus the deltas this write sees (its
--- own and those committed before it).
+-- own and those committed before it). Neither moved (0, 0: the fold): one `counts` with both values.
 create function private.send_message_counts(p_message_id uuid, p_likes integer, p_replies integer)
 returns void language plpgsql set search_path = '' as $$
 declare
@@ -186,6 +199,12 @@ begin
   if p_replies <> 0 then
     perform private.send_block_change(v_message.block_id, 'counts',
       jsonb_build_object('id', p_message_id, 'reply_count', v_live -> 'reply_count', 'replies', p_replies),
+      v_message.page_key);
+  end if;
+  if p_likes = 0 and p_replies = 0 then
+    perform private.send_block_change(v_message.block_id, 'counts',
+      jsonb_build_object('id', p_message_id, 'like_count', v_live -> 'like_count',
+                         'reply_count', v_live -> 'reply_count'),
       v_message.page_key);
   end if;
 end;

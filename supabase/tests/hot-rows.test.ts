@@ -224,6 +224,35 @@ describe("one popular comment: a like or a reply does not wait for another's", (
   });
 });
 
+describe('one popular comment: the count its viewers hear last is the true one', () => {
+  // The like that went beside the row while another held the row's turn announced the count it
+  // could see, without the other's like (both said 1); nothing said 2 after (break8 F2). The fold
+  // that takes the likes beside the row restates the comment's counts.
+  it('two likes of one comment at once: the fold announces 2 after both said what they saw', async () => {
+    const { block, message } = await popularComment();
+    const { first, second } = await secondBesideOpenFirst(messageLikeSql(message));
+    await second.query(messageLikeSql(message));
+    await first.query('commit');
+    await second.query('commit');
+    const last = async () =>
+      (
+        await sql<{ payload: { like_count?: number } }>(
+          `select payload from private.block_changes
+           where block_id = $1 and event = 'counts' and payload ->> 'id' = $2
+           order by created_at desc limit 1`,
+          [block, message],
+        )
+      )[0]?.payload;
+    // folded by this call, or by pg_cron's beside it
+    await eventually(
+      async () => (await sql('select private.fold_counters()')) && (await last())?.like_count === 2,
+      60_000,
+      last,
+    );
+    expect(await last()).toEqual({ id: message, like_count: 2, reply_count: 0 });
+  });
+});
+
 describe("one popular form or A/B: a submit does not wait for another's option count", () => {
   /** A form with a poll of two options (as save_block writes them), published. */
   async function pollForm(): Promise<{ block: string; question: string; options: string[] }> {

@@ -123,6 +123,62 @@ describe('moderation: held and hidden messages are never served to others', () =
     expect(ids(view.data)).toContain(heldId);
   });
 
+  it('held replies and comments are not counted nor announced until approved; a rejected one never', async () => {
+    const { owner, blocks } = await hostile.ownerWith('comment');
+    const block = blocks.comment;
+    const parent = await hostile.post(owner, block, { p_content: 'published first' });
+    await hostile.saveSettings(owner, block, { hold_messages: 'all' });
+    const replies: string[] = [];
+    for (let i = 0; i < 3; i++)
+      replies.push(await hostile.post(await newGuest(), block, { p_parent_id: parent }));
+    const comment = await hostile.post(await newGuest(), block, { p_content: 'held on top' });
+    const anon = anonClient();
+    /** What every reader is told: the parent's reply count, the block's and the index page's. */
+    const counts = async () => {
+      const pub = await anon.rpc('get_block_public', { p_block_id: block });
+      const index = await anon.rpc('get_block_counts', { p_block_ids: [block] });
+      const view = pub.data as {
+        block: { response_count: number };
+        messages: Array<{ id: string; reply_count: number }>;
+      };
+      return {
+        replies: view.messages.find((m) => m.id === parent)?.reply_count,
+        block: view.block.response_count,
+        index: (index.data as Array<{ comments: number }>)[0]?.comments,
+      };
+    };
+    /** The parent's `counts` changes on the public topic, oldest first. */
+    const announced = () =>
+      sql<{ payload: Record<string, unknown> }>(
+        `select payload from private.block_changes
+         where block_id = $1 and event = 'counts' and payload ->> 'id' = $2 order by created_at`,
+        [block, parent],
+      ).then((rows) => rows.map((r) => r.payload));
+    // on main: reply_count 3, the block 5, and three `counts` changes told everyone
+    expect(await counts()).toEqual({ replies: 0, block: 1, index: 1 });
+    expect(await announced()).toEqual([]);
+
+    const moderate = async (ids: string[], action: string) =>
+      expect(
+        (await owner.client.rpc('moderate_messages', { p_message_ids: ids, p_action: action }))
+          .error,
+      ).toBeNull();
+    // approved: counted once, and announced
+    await moderate([replies[0]!, comment], 'approve');
+    expect(await counts()).toEqual({ replies: 1, block: 3, index: 3 });
+    expect(await announced()).toEqual([{ id: parent, replies: 1, reply_count: 1 }]);
+    // rejected (deleted, hidden): never counted
+    await moderate([replies[1]!], 'delete');
+    await moderate([replies[2]!], 'hide');
+    expect(await counts()).toEqual({ replies: 1, block: 3, index: 3 });
+    expect(await announced()).toHaveLength(1);
+    // a published one hidden stops counting; shown again, it counts again
+    await moderate([replies[0]!], 'hide');
+    expect(await counts()).toEqual({ replies: 0, block: 2, index: 2 });
+    await moderate([replies[0]!], 'unhide');
+    expect(await counts()).toEqual({ replies: 1, block: 3, index: 3 });
+  });
+
   it('hold first_time: a first message waits, after approval the writer is trusted', async () => {
     const { owner, blocks } = await hostile.ownerWith('qna');
     await hostile.saveSettings(owner, blocks.qna, { hold_messages: 'first_time' });
