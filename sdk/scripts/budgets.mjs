@@ -20,9 +20,11 @@ export const BUDGETS = {
   /**
    * A page with all six: six.js, what the loader gives it, before its first data (issue 21's
    * 22 KB: 19.38) and with realtime (23.24; its form without a description question, whose
-   * sanitiser loads with the writer).
+   * sanitiser loads with the writer). 23.45 -> 23.50 on 2026-11-30 (23.46): the comment list's
+   * count follows the server's published-only count (hidden, approved: break8 F5), and no 10
+   * bytes were left to take out of the six elements' right-to-left and accessibility fixes.
    */
-  all: { first: 22 * KB, total: 23.45 * KB },
+  all: { first: 22 * KB, total: 23.5 * KB },
   /** The viewer's page, <reaction-block>: block.js, all six with the viewer (21.14 before data, 25.00 with realtime). */
   viewer: 25.2 * KB,
   count: 3 * KB,

@@ -6,10 +6,11 @@ import type { Message } from './types.js';
 /**
  * A change of the block's messages. `live` marks those that came over Realtime (the list's
  * reply counts then follow the `counts` messages, not the inserts and deletes). REMOVE: a
- * published message was held or hidden by the owner (it leaves the list, the count stays).
+ * published message was held or hidden by the owner (it leaves the list and the count);
+ * `published`: an UPDATE of a message that became published (approved, shown again): counted now.
  */
 export type Change =
-  | { type: 'INSERT' | 'UPDATE'; row: Message; live?: boolean }
+  | { type: 'INSERT' | 'UPDATE'; row: Message; live?: boolean; published?: boolean }
   | { type: 'DELETE' | 'REMOVE'; row: Partial<Message> & { id: string }; live?: boolean };
 
 /** A message's like or reply count moved: the delta and the value after it. */

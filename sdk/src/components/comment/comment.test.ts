@@ -225,10 +225,18 @@ describe('reaction-comment', () => {
     });
     const count = () => $(el, '[part=count]').textContent;
     expect(count()).to.equal('12 messages');
-    // held or hidden by the owner: off the list, still counted by the block
+    const m2: Message = el['_messages'].find((m: Message) => m.id === 'm2')!;
+    // held or hidden by the owner: off the list, and the block counts published messages only
     el['applyChange']({ type: 'REMOVE', row: { id: 'm2', parent_id: null }, live: true });
     await el.updateComplete;
     expect(item(el, 'm2')).to.equal(null);
+    expect(count()).to.equal('11 messages');
+    // approved again: back on the list and counted once (an edit of it moves nothing)
+    const back: Message = { ...m2, status: 'published' };
+    el['applyChange']({ type: 'UPDATE', row: back, live: true, published: true });
+    el['applyChange']({ type: 'UPDATE', row: { ...back, content: 'edited' }, live: true });
+    await el.updateComplete;
+    expect(item(el, 'm2')).to.not.equal(null);
     expect(count()).to.equal('12 messages');
     // another visitor's reply: the reply arrives live, its parent's count as a counts message
     // (either order), so the thread's count ends at 2 and not 3

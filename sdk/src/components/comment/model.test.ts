@@ -60,6 +60,32 @@ describe('comment model: applyChange', () => {
     const r = applyChange(before, { type: 'UPDATE', row: m('x') });
     expect(r).to.deep.equal({ list: before, delta: 0 });
   });
+
+  it('the block counts published messages: a held one when approved, a removed one no longer', () => {
+    // the writer's own held reply shows, but neither the block nor its parent counts it
+    const held = applyChange(list(), {
+      type: 'INSERT',
+      row: m('h', { parent_id: 'a', status: 'held' }),
+    });
+    expect(held.delta).to.equal(0);
+    expect(held.list[0]!.reply_count).to.equal(1);
+    const approved = { ...held.list[0]!.replies![1]!, status: 'published' as const };
+    const r = applyChange(held.list, {
+      type: 'UPDATE',
+      row: approved,
+      live: true,
+      published: true,
+    });
+    expect(r.delta).to.equal(1);
+    // approved or shown again while not loaded here: counted all the same
+    expect(applyChange(list(), { type: 'UPDATE', row: m('x'), published: true }).delta).to.equal(1);
+    expect(applyChange(list(), { type: 'REMOVE', row: { id: 'b' }, live: true }).delta).to.equal(
+      -1,
+    );
+    expect(applyChange(list(), { type: 'REMOVE', row: { id: 'x' }, live: true }).delta).to.equal(
+      -1,
+    );
+  });
 });
 
 describe('comment model: mergeThreads', () => {
