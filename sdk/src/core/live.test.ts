@@ -200,7 +200,15 @@ describe('live (Realtime client)', () => {
     const { got, w } = recorder();
     const el = onScreen(false);
     const stop = watchBlock(newProject(), 'b1', el, w);
-    await new Promise((r) => setTimeout(r, 150));
+    // once an observer of our own has heard where the element is, the hub's (made before it) has
+    // too: a fixed 150 ms was not always enough on a busy machine (CI at load ~20), and the
+    // element then came into view still 'fresh', with no catch-up
+    await new Promise<void>((r) =>
+      new IntersectionObserver((_, o) => {
+        o.disconnect();
+        r();
+      }).observe(el),
+    );
     expect(FakeSocket.all.length).to.equal(0); // off screen: no socket at all
     el.style.top = '0px';
     await until(() => FakeSocket.all[0]?.joins().length);
