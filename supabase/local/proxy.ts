@@ -107,8 +107,9 @@ function relay(answer: IncomingMessage, res: ServerResponse, idleMs: number) {
  * Passes a request through to `port` and its answer back. The body is read first, up to
  * BUFFERED_BODY_BYTES, so a slow client holds no upstream connection while it sends; a larger one
  * is passed on as it comes, from then on. A body that pauses for `bodyIdleMs` is answered 408; a
- * client that reads none of its answer for `answerIdleMs` is dropped. A client that goes away at any point (before the upstream answers, too: a page navigating away
- * aborts its fetches) only aborts its own upstream request; it never throws in this process. A
+ * client that reads none of its answer for `answerIdleMs` is dropped. A client that goes away at
+ * any point (before the upstream answers, too: a page navigating away aborts its fetches) only
+ * aborts its own upstream request; it never throws in this process. A
  * body over `maxBody` bytes is refused with 413: at once when its Content-Length says so, else
  * when the bytes read reach it (the upstream request, if any, is aborted then).
  */
@@ -126,7 +127,6 @@ export function proxy(
   let refused = false;
   // the body's first bytes, until it ends or passes BUFFERED_BODY_BYTES (then undefined: passed on)
   let held: Buffer[] | undefined = [];
-  let heldBytes = 0;
   let passed = 0;
 
   const open = () => {
@@ -184,8 +184,8 @@ export function proxy(
     }
     if (held) {
       held.push(chunk);
-      heldBytes += chunk.length;
-      if (heldBytes > BUFFERED_BODY_BYTES) open();
+      // every byte so far is held
+      if (passed > BUFFERED_BODY_BYTES) open();
       return;
     }
     if (!upstream!.write(chunk)) req.pause();

@@ -39,7 +39,7 @@ interface CountNote {
 
 function CountField({ label, hint, value, step, max, onCommit, name }: CountFieldProps) {
   const { t: s } = useTranslation(undefined, { keyPrefix: 'plans.select' });
-  const { fmt, lang } = useLang();
+  const { fmt } = useLang();
   const id = useId();
   const hintId = useId();
   const noteId = useId();
@@ -95,9 +95,7 @@ function CountField({ label, hint, value, step, max, onCommit, name }: CountFiel
         {note
           ? s(`${name}Note.${note.change}`, {
               // every digit typed: rounded to 3 as counts are, 12.0004 "became 12" (break8 F4)
-              typed: note.typed.toLocaleString(lang === 'ko' ? 'ko-KR' : 'en-US', {
-                maximumFractionDigits: 20,
-              }),
+              typed: fmt(note.typed, { maximumFractionDigits: 20 }),
               previous: fmt(note.previous),
               value: fmt(note.taken),
               max: fmt(max),
