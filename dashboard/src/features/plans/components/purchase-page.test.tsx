@@ -103,43 +103,44 @@ describe('select plan', () => {
     // a polite status, in the field's description, empty until a number is changed
     expect(note().getAttribute('role')).toBe('status');
     expect(note().textContent).toBe('');
-    fireEvent.change(blocks, { target: { value: '13' } });
-    fireEvent.keyDown(blocks, { key: 'Enter' });
-    await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=12&emails=1000'));
-    expect(note().textContent).toBe(
-      '13 is between steps of 4 and less than 400, so it became 12, the step below.',
-    );
-    fireEvent.change(blocks, { target: { value: '13' } });
-    fireEvent.blur(blocks);
-    await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=16&emails=1000'));
-    expect(note().textContent).toBe(
-      '13 is between steps of 4 and more than 12, so it became 16, the step above.',
-    );
-    expect(document.activeElement).not.toBe(note());
-    fireEvent.change(blocks, { target: { value: '99999' } });
-    fireEvent.blur(blocks);
-    await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=400&emails=1000'));
-    expect(note().textContent).toBe(
-      '99,999 is more than the most you can add, 400, so it became 400.',
-    );
-    fireEvent.change(blocks, { target: { value: '-5' } });
-    fireEvent.blur(blocks);
-    expect(blocks.value).toBe('400');
-    expect(note().textContent).toBe('-5 is below 0: enter 0 or more. It stays 400.');
-    fireEvent.change(blocks, { target: { value: '' } });
-    fireEvent.blur(blocks);
-    expect(note().textContent).toBe('Enter a number, 0 or more. It stays 400.');
-    // a fraction is said with every digit typed (break8 F4: "12 ... so it became 12")
-    fireEvent.change(blocks, { target: { value: '12.0004' } });
-    fireEvent.blur(blocks);
-    await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=12&emails=1000'));
-    expect(note().textContent).toBe(
-      '12.0004 is between steps of 4 and less than 400, so it became 12, the step below.',
-    );
-    // a count taken as typed clears the note
-    fireEvent.change(blocks, { target: { value: '24' } });
-    await waitFor(() => expect(location()).toBe('/purchase?focus=custom&blocks=24&emails=1000'));
-    expect(note().textContent).toBe('');
+    // what is typed, how the field is left, the count the basket keeps, and the note
+    const steps: Array<[string, 'Enter' | 'blur' | 'typed', number, string]> = [
+      [
+        '13',
+        'Enter',
+        12,
+        '13 is between steps of 4 and less than 400, so it became 12, the step below.',
+      ],
+      [
+        '13',
+        'blur',
+        16,
+        '13 is between steps of 4 and more than 12, so it became 16, the step above.',
+      ],
+      ['99999', 'blur', 400, '99,999 is more than the most you can add, 400, so it became 400.'],
+      ['-5', 'blur', 400, '-5 is below 0: enter 0 or more. It stays 400.'],
+      ['', 'blur', 400, 'Enter a number, 0 or more. It stays 400.'],
+      // a fraction is said with every digit typed (break8 F4: "12 ... so it became 12")
+      [
+        '12.0004',
+        'blur',
+        12,
+        '12.0004 is between steps of 4 and less than 400, so it became 12, the step below.',
+      ],
+      // a count taken as typed clears the note
+      ['24', 'typed', 24, ''],
+    ];
+    for (const [value, left, kept, said] of steps) {
+      fireEvent.change(blocks, { target: { value } });
+      if (left === 'Enter') fireEvent.keyDown(blocks, { key: 'Enter' });
+      if (left === 'blur') fireEvent.blur(blocks);
+      await waitFor(() =>
+        expect(location()).toBe(`/purchase?focus=custom&blocks=${kept}&emails=1000`),
+      );
+      expect(blocks.value, value).toBe(String(kept));
+      expect(note().textContent).toBe(said);
+      expect(document.activeElement).not.toBe(note());
+    }
     const emails = screen.getByLabelText('Extra emails and answers a month') as HTMLInputElement;
     fireEvent.change(emails, { target: { value: '1001' } });
     fireEvent.blur(emails);
