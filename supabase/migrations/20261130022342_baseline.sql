@@ -1,9 +1,11 @@
--- Baseline (twenty-second squash): every migration up to 20261129225413 squashed into one, made of
+-- Baseline (twenty-third squash): every migration up to 20261130022342 squashed into one, made of
 -- the declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was
--- then, file after file. It replaces the twenty-first baseline (20261129183900), its schedules and
--- the 6 migrations of 2026-11-29 that followed them (all generated, the third ending with a change
--- of the fold-counters schedule written by hand, which the schedules file now carries); its version
--- is the newest one's, so a project that applied them all already has it (docs/data-model.md,
+-- then, file after file. It replaces the twenty-second baseline (20261129225413), its schedules and
+-- the 4 migrations of 2026-11-30 that followed them (all generated; the data step written by hand
+-- at the end of the fourth, 20261130022342_live_counts_end_right_held_messages_not_counted (2
+-- update statements on public.messages and public.blocks), is not carried: a new database has no
+-- rows for it to change, and a project that applied that migration has run it); its version is the
+-- newest one's, so a project that applied them all already has it (docs/data-model.md,
 -- "Migrations", says what such a project does). The schedules are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
@@ -2784,7 +2786,8 @@ returns jsonb language sql stable set search_path = '' as $$
     when p_block.type in ('comment', 'qna') then jsonb_build_object(
       'page_key', p_page_key, 'like_count', 0,
       'response_count', (select count(*) from public.messages m
-                         where m.block_id = p_block.id and m.page_key = p_page_key))
+                         where m.block_id = p_block.id and m.page_key = p_page_key
+                           and m.status = 'published'))
     else jsonb_build_object(
       'page_key', p_page_key,
       'like_count', (select count(*) from public.responses r
@@ -2921,12 +2924,27 @@ begin
 end;
 $$;
 
+-- The block's response_count and new_response_count and the parent's reply_count count the
+-- published messages only (break8 F5): a held one counts when the owner approves it, never if it
+-- is rejected (deleted or hidden); one held again (an edit) or hidden stops counting, and counts
+-- again when published. Readers see as many as are counted, and a reply waiting for approval is no
+-- `counts` change of the public topic.
+create function private.count_published_message(p_message public.messages, p_delta integer)
+returns void language plpgsql set search_path = '' as $$
+begin
+  perform private.bump_block_counts(p_message.block_id, p_delta, p_delta, 0);
+  if p_message.parent_id is not null then
+    perform private.bump_message_counts(p_message.parent_id, 0, p_delta);
+  end if;
+end;
+$$;
+revoke execute on function private.count_published_message(public.messages, integer) from public;
+
 create or replace function private.messages_after_insert()
 returns trigger language plpgsql security definer set search_path = '' as $$
 begin
-  perform private.bump_block_counts(new.block_id, 1, 1, 0);
-  if new.parent_id is not null then
-    perform private.bump_message_counts(new.parent_id, 0, 1);
+  if new.status = 'published' then
+    perform private.count_published_message(new, 1);
   end if;
   return new;
 end;
@@ -2935,13 +2953,22 @@ $$;
 create or replace function private.messages_after_delete()
 returns trigger language plpgsql security definer set search_path = '' as $$
 begin
-  perform private.bump_block_counts(old.block_id, -1, -1, 0);
-  if old.parent_id is not null then
-    perform private.bump_message_counts(old.parent_id, 0, -1);
+  if old.status = 'published' then
+    perform private.count_published_message(old, -1);
   end if;
   return old;
 end;
 $$;
+
+-- published <-> held or hidden (approve, hide, unhide, an edit held again)
+create function private.messages_after_status()
+returns trigger language plpgsql security definer set search_path = '' as $$
+begin
+  perform private.count_published_message(new, case when new.status = 'published' then 1 else -1 end);
+  return new;
+end;
+$$;
+revoke execute on function private.messages_after_status() from public;
 
 create function private.message_likes_after_change()
 returns trigger language plpgsql security definer set search_path = '' as $$
@@ -3246,6 +3273,9 @@ create trigger messages_after_insert after insert on public.messages
   for each row execute function private.messages_after_insert();
 create trigger messages_after_delete after delete on public.messages
   for each row execute function private.messages_after_delete();
+create trigger messages_after_status after update of status on public.messages
+  for each row when ((old.status = 'published') <> (new.status = 'published'))
+  execute function private.messages_after_status();
 create trigger message_likes_after_change after insert or delete on public.message_likes
   for each row execute function private.message_likes_after_change();
 
@@ -4240,52 +4270,84 @@ returns text language sql stable set search_path = '' as $$
 $$;
 revoke execute on function private.hold_status(public.blocks, uuid, text) from public;
 
--- Whether a visitor's name reads like the owner. Names are compared after NFKC (full-width
--- letters), lower case, with the Cyrillic, Greek and Cherokee letters that look like Latin ones
--- read as those (v_from, v_to: "Аdmin" with a Cyrillic А, "Jаne" with a Cyrillic а; NFKC keeps
--- them apart), without spaces, punctuation and invisible characters: the same as, or
--- with a word equal to, the block's owner label (default Admin) or a word for an owner ("The
--- Admin", "admin-2", not "badminton"); containing the owner's name as the block shows it (from
--- four characters on) or a Korean word for an owner. plpgsql with the expressions written out: this runs on every
--- comment, and small helper functions with SET search_path are never inlined.
+-- Whether a visitor's name reads like the owner. Both sides are compared on a skeleton: NFKC
+-- (full-width, circled, math letters), lower case, the letters of other scripts that look like
+-- Latin ones read as those (v_from, v_to: Cyrillic, Greek, Cherokee, Latin small capitals, Lisu,
+-- Armenian, Canadian syllabics, dotless i, alpha; NFKC keeps them apart), then as Unicode's
+-- confusables skeleton (TR39) reads Latin: i, l, I, 1 and | one letter, 0 an o, m as rn; without
+-- spaces, punctuation and invisible characters. Marked: a word for an owner
+-- (admin/administrator/owner/moderator/official/staff) as the whole name or a word of it, where a
+-- CamelCase join or digits also end a word ("The Admin", "SiteAdmin", "Admin2"; "admin" and
+-- "moderator" also at the start or end: "sysadmin"; not "badminton", "Stafford", "Downer"); a
+-- Korean word for an owner anywhere; the block's own owner label (when not the default Admin) as
+-- the name or a word of it, a label of several words anywhere ("The Site Team"); the owner's
+-- name, as the block shows it or as the profile says now, as the name, contained from four
+-- letters on (rn counted as the m it reads as), or a Korean name of two or three syllables with
+-- no other Hangul beside it ("이지은2", not "김이지은"). plpgsql with the expressions written
+-- out: this runs on every comment, and small helper functions with SET search_path are never
+-- inlined.
 create function private.imitates_owner(p_block public.blocks, p_name text)
 returns boolean language plpgsql stable set search_path = '' as $$
 declare
   v_strip constant text := '[[:space:][:punct:][:cntrl:]\u00a0\u00ad\u115f\u1160\u200b-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff·•・]+';
-  v_from constant text := 'АаВвЕеЁёКкМмНнОоРрСсТтУуХхІіЇїЈјЅѕԀԁԚԛԜԝҺһӀӏΑαΒβΕεΖζΗηΙιΚκΜμΝνΟοΡρΤτΥυΧχϹϲᎪꭺᏴᏟꮯᎠꭰᎬꭼᏀꮐᎻꮋᎥꭵᎫꭻᏦꮶᏞꮮᎷꮇᏢꮲᎡꭱᏚꮪᎢꭲᏙꮩᎳꮃᏃꮓᏼ';
-  v_to constant text := 'aabbeeeekkmmhhooppccttyyxxiiiijjssddqqwwhhllaabbeezzhhiikkmmnnooppttyyxxccaabccddeegghhiijjkkllmmpprrssttvvwwzzb';
-  v_text text := translate(lower(normalize(coalesce(p_name, ''), NFKC)), v_from, v_to);
-  v_key text := regexp_replace(v_text, v_strip, '', 'g');
+  v_from constant text := 'АаВвЕеЁёКкМмНнОоРрСсТтУуХхІіЇїЈјЅѕԀԁԚԛԜԝҺһӀӏΑαΒβΕεΖζΗηΙιΚκΜμΝνΟοΡρΤτΥυΧχϹϲᎪꭺᏴᏟꮯᎠꭰᎬꭼᏀꮐᎻꮋᎥꭵᎫꭻᏦꮶᏞꮮᎷꮇᏢꮲᎡꭱᏚꮪᎢꭲᏙꮩᎳꮃᏃꮓᏼ'
+                                 'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢꓐꓑꓓꓔꓖꓗꓙꓚꓜꓝꓟꓠꓡꓢꓣꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴıɑՕօՍսԼհոցᗅᗩᗞᗪᗷᑕᑭᒪᕼᗯᔕᖇᐯᒍᘔᑌᗰ|';
+  v_to constant text := 'aabbeeeekkmmhhooppccttyyxxiiiijjssddqqwwhhllaabbeezzhhiikkmmnnooppttyyxxccaabccddeegghhiijjkkllmmpprrssttvvwwzzb'
+                               'abcdefghijklmnoprstuvwyzbpdtgkjczfmnlsrvhwxyaeiouiaoouulhngaaddbcplhwsrvjzuml';
+  -- the words for an owner, as skeletons
+  v_owner_words constant text[] := array['adrnln', 'adrnlnlstrator', 'owner', 'rnoderator', 'offlclal', 'staff'];
+  v_text text;
+  v_key text;
   v_words text[];
   v_other text;
+  v_name text;
 begin
+  -- a lower-case letter before a capital ends a word ("SiteAdmin"); then the look-alikes
+  v_text := replace(translate(translate(lower(regexp_replace(normalize(coalesce(p_name, ''), NFKC),
+                                                            '([a-z])([A-Z])', '\1 \2', 'g')),
+                                        v_from, v_to), 'i', 'l'), 'm', 'rn');
+  v_key := regexp_replace(translate(v_text, '10', 'lo'), v_strip, '', 'g');
   if v_key = '' then
     return false;
   end if;
-  if v_key ~ '(admin|owner|moderator|official|staff|관리자|운영자|운영진)' then
+  -- the words: digits end one ("Admin2"), or read as letters ("Adm1n", "0wner")
+  v_words := regexp_split_to_array(v_text, '[^[:alpha:]]+')
+             || regexp_split_to_array(translate(v_text, '10', 'lo'), '[^[:alnum:]]+');
+  if v_key ~ '(adrnln|owner|rnoderator|offlclal|staff)' then
     -- only then the word test: "badminton" contains admin but has no word admin
-    v_words := regexp_split_to_array(v_text, '[^[:alnum:]]+');
-    if v_key in ('admin', 'administrator', 'owner', 'moderator', 'official', 'staff')
-       or v_words && array['admin', 'administrator', 'owner', 'moderator', 'official', 'staff']
-       or v_key ~ '(관리자|운영자|운영진)' then
+    if v_words && v_owner_words
+       or regexp_replace(v_key, '[0-9]+', '', 'g') ~ '^(adrnln|rnoderator)|(adrnln|rnoderator)$' then
       return true;
     end if;
   end if;
-  -- the block's own owner label (when not the default Admin), as a whole name or a word
+  if v_key ~ '(관리자|관리인|운영자|운영진|운영팀|어드민|오너|스태프|공식|모더레이터|매니저)' then
+    return true;
+  end if;
+  -- the block's own owner label (when not the default Admin)
   if coalesce(lower(p_block.custom_label_name ->> 'admin'), 'admin') <> 'admin' then
-    v_other := regexp_replace(translate(lower(normalize(p_block.custom_label_name ->> 'admin', NFKC)), v_from, v_to),
-                              v_strip, '', 'g');
-    if v_other <> '' then
-      v_words := coalesce(v_words, regexp_split_to_array(v_text, '[^[:alnum:]]+'));
-      if v_other = v_key or v_other = any (v_words) then
-        return true;
-      end if;
+    v_name := replace(translate(translate(lower(normalize(p_block.custom_label_name ->> 'admin', NFKC)),
+                                          v_from, v_to), 'i', 'l'), 'm', 'rn');
+    v_other := regexp_replace(translate(v_name, '10', 'lo'), v_strip, '', 'g');
+    if v_other <> '' and (v_other = v_key or v_other = any (v_words)
+                          or (v_name ~ '[[:alnum:]][^[:alnum:]]+[[:alnum:]]' and position(v_other in v_key) > 0)) then
+      return true;
     end if;
   end if;
-  -- the owner's name as the block shows it (the Q&A header; from the profile when created)
-  v_other := regexp_replace(translate(lower(normalize(coalesce(p_block.owner_name, ''), NFKC)), v_from, v_to),
-                            v_strip, '', 'g');
-  return v_other <> '' and (v_other = v_key or (char_length(v_other) >= 4 and position(v_other in v_key) > 0));
+  -- the owner's name as the block shows it (the Q&A header; from the profile when created) and
+  -- as the profile says now
+  foreach v_name in array array[p_block.owner_name,
+                                (select pr.name from public.profiles pr where pr.id = p_block.owner_id)] loop
+    v_other := regexp_replace(translate(replace(translate(translate(lower(normalize(coalesce(v_name, ''), NFKC)),
+                                                                    v_from, v_to), 'i', 'l'), 'm', 'rn'), '10', 'lo'),
+                              v_strip, '', 'g');
+    if v_other <> '' and (v_other = v_key
+                          or (char_length(replace(v_other, 'rn', 'm')) >= 4 and position(v_other in v_key) > 0)
+                          or (v_other ~ '^[가-힣]{2,3}$' and position(v_other in v_key) > 0
+                              and replace(v_key, v_other, '') !~ '[가-힣]')) then
+      return true;
+    end if;
+  end loop;
+  return false;
 end;
 $$;
 revoke execute on function private.imitates_owner(public.blocks, text) from public;
@@ -5857,34 +5919,35 @@ comment on column public.sender_emails.dmarc_policy is
   'The _dmarc policy of the address''s domain when last checked; quarantine or reject means letters go from the platform address with Reply-To this one.';
 comment on column public.sender_emails.confirmed_at is
   'When this owner opened the confirmation link mailed to the address (confirm-mail-verify); null until then. verified needs it.';
--- deleting too goes through delete-mail-verified: it releases the provider's identity with the
--- last confirmed claim and clears the letters that named the address
+-- deleting too goes through delete-mail-verified: it clears the letters that named the address;
+-- the provider's identity goes with the last confirmed claim (sender.release, below)
 call private.clients_read('public.sender_emails', 'Users can read their own sender emails',
   'user_id = (select auth.uid())');
--- delete-mail-verified counts the other owners' claims of an address
+-- sender.release looks for the confirmed claims left on an address
 create index sender_emails_email_idx on public.sender_emails (email);
 -- "Not me" drops the claims nobody confirmed of every spelling of the mailbox (private.not_me)
 create index sender_emails_mailbox_idx on public.sender_emails (private.mailbox_key(email))
   where confirmed_at is null;
 
--- An account that goes takes its claims with it (the profile's cascade): the provider's identity
--- of each confirmed one is released by the jobs worker (`sender.release`,
--- _shared/sender-emails.ts), enqueued in the deleting transaction with the queue's most attempts
--- (100: with the backoff capped at an hour, about 90 hours of SES outage, give or take the 20%
--- jitter); SES refusing the call for good (a 4xx but a throttle or its 404) fails it at once.
--- An outage longer than that, or such a refusal, leaves the identity at SES unowned: the job is
--- then `failed` with SES's last answer (kept 30 days) and the identity is deleted by hand. A claim
--- deleted by itself (delete-mail-verified) releases the identity before its row goes: only a
--- claim whose profile went in this transaction enqueues. A claim never confirmed never enqueues:
--- it never made the identity (the handler relies on this and does not check it again).
+-- A confirmed claim that goes (delete-mail-verified, or its account's cascade) hands the address
+-- to the jobs worker (`sender.release`, _shared/sender-emails.ts), enqueued in the deleting
+-- transaction, one job per claim (its id is the dedupe key), with the queue's most attempts (100:
+-- with the backoff capped at an hour, about 90 hours of SES outage, give or take the 20% jitter).
+-- The job decides, after the rows changed and with no lock held across SES: it deletes the
+-- provider's identity only when no confirmed claim of the address is left, and re-creates it when
+-- one was confirmed while it deleted (capfix: two owners deleting at once each saw the other's
+-- claim, and the identity stayed at SES with no claim). SES refusing the call for good (a 4xx but
+-- a throttle or its 404) fails it at once. An outage longer than that, or such a refusal, leaves
+-- the identity at SES unowned: the job is then `failed` with SES's last answer (kept 30 days) and
+-- the identity is deleted by hand. A claim never confirmed never enqueues: it never made the
+-- identity (an owner cannot take another's identity away by adding and deleting an address).
 create function private.sender_emails_after_delete()
 returns trigger language plpgsql security definer set search_path = '' as $$
 begin
-  if old.confirmed_at is not null
-     and not exists (select 1 from public.profiles p where p.id = old.user_id) then
+  if old.confirmed_at is not null then
     perform public.enqueue_job('sender.release',
       jsonb_build_object('user_id', old.user_id, 'email', old.email),
-      'sender.release:' || old.user_id || ':' || old.email, p_max_attempts => 100);
+      'sender.release:' || old.id, p_max_attempts => 100);
   end if;
   return old;
 end;
@@ -5944,7 +6007,8 @@ revoke all on private.sender_confirmation_mails from public, anon, authenticated
 create index sender_confirmation_mails_mailbox_idx
   on private.sender_confirmation_mails (mailbox, mailed_at);
 
--- Before request-mail-verify mails an address: refuses a suppressed mailbox
+-- Before request-mail-verify mails an address: refuses a new address to an owner who holds
+-- p_max_claims claims already ({outcome: too_many}), a suppressed mailbox
 -- (private.sender_confirmation_suppressed: a "Not me" only to consent asks does not hold back
 -- the owner's own sign-in address)
 -- ({outcome: suppressed}) and a mailbox sent a sender confirmation, for any owner, in the last 24
@@ -5953,13 +6017,29 @@ create index sender_confirmation_mails_mailbox_idx
 -- the owner from ever confirming it (rev-fixes D4); a consent ask still waits for this one's day
 -- (private.mailbox_last_ask). One mailbox at a time (private.lock_mailbox_asks): twenty accounts
 -- asking at once make one mail.
-create function public.reserve_sender_confirmation(p_user_id uuid, p_email text)
+-- A new address's claim is written here, pending, before its mail goes ({claim: its id}):
+-- release_sender_confirmation removes it when the provider refuses the mail, request_sender_email
+-- gives it its tokens once the mail is out. The count and that write are one owner's at a time
+-- (an advisory lock per owner, taken before the mailbox's and held to the end): until capfix
+-- (2026-11-30) the function counted the owner's rows with no lock and the claim was written only
+-- after the mail, so five requests at once for new addresses all read 9 and all passed (14 claims).
+create function public.reserve_sender_confirmation(p_user_id uuid, p_email text,
+                                                   p_max_claims integer)
 returns jsonb language plpgsql security definer set search_path = '' as $$
 declare
   v_key text := private.mailbox_key(p_email);
+  v_new boolean;
   v_last timestamptz;
   v_id bigint;
+  v_claim uuid;
 begin
+  perform pg_advisory_xact_lock(hashtextextended('sender_emails_cap:' || p_user_id, 0));
+  v_new := not exists (select 1 from public.sender_emails
+                       where user_id = p_user_id and email = lower(p_email));
+  if v_new and (select count(*) from public.sender_emails where user_id = p_user_id)
+               >= p_max_claims then
+    return jsonb_build_object('outcome', 'too_many');
+  end if;
   perform private.lock_mailbox_asks(v_key);
   if private.sender_confirmation_suppressed(p_email, p_user_id) then
     return jsonb_build_object('outcome', 'suppressed');
@@ -5973,22 +6053,35 @@ begin
   delete from private.sender_confirmation_mails where mailed_at < now() - interval '2 days';
   insert into private.sender_confirmation_mails (mailbox, user_id) values (v_key, p_user_id)
     returning id into v_id;
-  return jsonb_build_object('outcome', 'reserved', 'id', v_id);
+  if v_new then
+    insert into public.sender_emails (user_id, email, status)
+      values (p_user_id, lower(p_email), 'pending')
+      returning id into v_claim;
+  end if;
+  return jsonb_build_object('outcome', 'reserved', 'id', v_id, 'claim', v_claim);
 end;
 $$;
-comment on function public.reserve_sender_confirmation(uuid, text) is
-  'Notes a sender confirmation mail about to go to an address, or refuses it: suppressed, or sent_today (one a day per mailbox, across owners) with retry_at. Service role only (request-mail-verify).';
-revoke all on function public.reserve_sender_confirmation(uuid, text) from public, anon, authenticated;
-grant execute on function public.reserve_sender_confirmation(uuid, text) to service_role;
+comment on function public.reserve_sender_confirmation(uuid, text, integer) is
+  'Notes a sender confirmation mail about to go to an address, or refuses it: too_many (a new address when the owner holds p_max_claims claims, counted under a per-owner lock), suppressed, or sent_today (one a day per mailbox, across owners) with retry_at. A new address''s pending claim is written here (claim), before the mail. Service role only (request-mail-verify).';
+revoke all on function public.reserve_sender_confirmation(uuid, text, integer) from public, anon, authenticated;
+grant execute on function public.reserve_sender_confirmation(uuid, text, integer) to service_role;
 
--- The provider refused the mail reserve_sender_confirmation noted: it did not go, the day is not spent.
-create function public.release_sender_confirmation(p_id bigint)
+-- The provider refused the mail reserve_sender_confirmation noted: it did not go, the day is not
+-- spent, and the claim it wrote for a new address (p_claim) goes, unless a token came to it since.
+create function public.release_sender_confirmation(p_id bigint, p_claim uuid default null)
 returns void language sql security definer set search_path = '' as $$
   delete from private.sender_confirmation_mails where id = p_id;
+  delete from public.sender_emails s
+    where s.id = p_claim and s.confirmed_at is null
+      and not exists (select 1 from private.sender_email_tokens t where t.sender_email_id = s.id);
 $$;
-revoke all on function public.release_sender_confirmation(bigint) from public, anon, authenticated;
-grant execute on function public.release_sender_confirmation(bigint) to service_role;
+revoke all on function public.release_sender_confirmation(bigint, uuid) from public, anon, authenticated;
+grant execute on function public.release_sender_confirmation(bigint, uuid) to service_role;
 
+-- Once the mail is out: the claim (written by reserve_sender_confirmation, or an older one) gets
+-- the hashes of the mail's tokens. A claim the owner deleted meanwhile stays deleted (writing it
+-- again here would pass the owner's count): its mail's "Not me" is still kept, and its link
+-- answers invalid.
 create function public.request_sender_email(p_user_id uuid, p_email text, p_token_hash text,
                                             p_not_me_hash text)
 returns uuid language plpgsql security definer set search_path = '' as $$
@@ -5997,16 +6090,17 @@ declare
 begin
   delete from private.sender_email_tokens where expires_at < now();
   delete from private.not_me_tokens where expires_at < now();
-  insert into public.sender_emails as s (user_id, email, status)
-    values (p_user_id, lower(p_email), 'pending')
-    on conflict (user_id, email) do update
-      set status = case when s.status = 'verified' then s.status else 'pending' end,
-          updated_at = now()
-    returning id into v_id;
-  insert into private.sender_email_tokens (sender_email_id, token_hash, expires_at)
-    values (v_id, p_token_hash, now() + interval '24 hours')
-    on conflict (sender_email_id) do update
-      set token_hash = excluded.token_hash, expires_at = excluded.expires_at, created_at = now();
+  update public.sender_emails as s
+    set status = case when s.status = 'verified' then s.status else 'pending' end,
+        updated_at = now()
+    where s.user_id = p_user_id and s.email = lower(p_email)
+    returning s.id into v_id;
+  if v_id is not null then
+    insert into private.sender_email_tokens (sender_email_id, token_hash, expires_at)
+      values (v_id, p_token_hash, now() + interval '24 hours')
+      on conflict (sender_email_id) do update
+        set token_hash = excluded.token_hash, expires_at = excluded.expires_at, created_at = now();
+  end if;
   -- the mail's "Not me", which outlives this claim and the next request
   insert into private.not_me_tokens (token_hash, email, scope, locale, owner_id, expires_at)
     select p_not_me_hash, lower(p_email), 'sender',
@@ -6017,7 +6111,7 @@ begin
 end;
 $$;
 comment on function public.request_sender_email(uuid, text, text, text) is
-  'Adds (or asks again for) an owner''s claim on a sender address with the hashes of the tokens just mailed to it (confirm, 24 hours, the claim''s older one stops working; "Not me", 7 days, the mail''s own: private.not_me_tokens). Service role only (request-mail-verify, after reserve_sender_confirmation).';
+  'Gives an owner''s claim on a sender address (written pending by reserve_sender_confirmation, or an older one) the hashes of the tokens just mailed to it (confirm, 24 hours, the claim''s older one stops working; "Not me", 7 days, the mail''s own: private.not_me_tokens); a claim deleted meanwhile is not written again (null). Service role only (request-mail-verify, after reserve_sender_confirmation).';
 revoke all on function public.request_sender_email(uuid, text, text, text) from public, anon, authenticated;
 grant execute on function public.request_sender_email(uuid, text, text, text) to service_role;
 
@@ -11607,16 +11701,20 @@ revoke execute on function public.block_results_summary(uuid, text) from public,
 --                           block:<block id>:page:<key> instead. A change is
 --     change  {type: 'INSERT' | 'UPDATE', row}   a published message appeared or changed; row is
 --                                                the public message row (as get_block_view serves
---                                                it: no email, which lives in message_private)
+--                                                it: no email, which lives in message_private);
+--                                                an UPDATE with published: true is one that became
+--                                                published (approved, shown again): counted now
 --             {type: 'DELETE', row: {id, parent_id}}  a published message was deleted
 --             {type: 'REMOVE', row: {id, parent_id}}  a published message was held or hidden by
---                                                the owner (it leaves the list; the block's
---                                                message count does not move)
+--                                                the owner (it leaves the list and the block's
+--                                                message count: only published ones count)
 --     counts  {id, like_count, likes} / {id, reply_count, replies}: a published message's like or
 --             reply count moved; likes/replies is the delta, like_count/reply_count the value
 --             after it (so a client that already applied its own like sets, never adds twice):
 --             the row's plus the deltas the write sees (messages.sql), so a write open at the same
---             moment is in the next one's value, not in this one's
+--             moment is not in this one's value; {id, like_count, reply_count} (no delta): the
+--             counts restated by the fold (fold-counters, every 5 s) of a message whose writes
+--             went beside its row, so the value heard last is the true one within a fold
 --   block:<block id>:owner  PRIVATE, the block's owner only (the dashboard's moderation view).
 --     change  {type: 'INSERT' | 'UPDATE' | 'DELETE', id}: which message changed, in any state.
 -- Held and hidden messages are never a change of block:<id>; only the owner may join the owner
@@ -11730,10 +11828,16 @@ declare
   v_was boolean := tg_op <> 'INSERT' and old.status = 'published';
   v_is boolean := tg_op <> 'DELETE' and new.status = 'published';
 begin
-  -- a count moved (a like, a reply, the fold of counters.sql): private.send_message_counts
-  -- announces it (from private.bump_message_counts, which may leave the row as it is), never the row
+  -- a count moved (a like, a reply): private.send_message_counts announces it (from
+  -- private.bump_message_counts, which may leave the row as it is), never the row. The fold of
+  -- counters.sql announces the counts of a published message it folded, as they are now: a write
+  -- beside the row announced the counts it could see, without the writes open beside it (two likes
+  -- at once both said 1), and this is the value heard last (break8 F2).
   if tg_op = 'UPDATE'
      and (to_jsonb(new) - 'like_count' - 'reply_count') = (to_jsonb(old) - 'like_count' - 'reply_count') then
+    if new.status = 'published' and current_setting('counters.folding', true) = 'on' then
+      perform private.send_message_counts(new.id, 0, 0);
+    end if;
     return null;
   end if;
 
@@ -11742,8 +11846,11 @@ begin
                         'block:' || v_block::text || ':owner', true);
 
   if v_is then
+    -- published: it became published (approved, shown again): the block counts it from now
     perform private.send_block_change(v_block, 'change',
-      jsonb_build_object('type', tg_op, 'row', private.live_message_json(to_jsonb(new))), v_page);
+      jsonb_build_object('type', tg_op, 'row', private.live_message_json(to_jsonb(new)))
+        || case when tg_op = 'UPDATE' and not v_was then '{"published": true}'::jsonb else '{}'::jsonb end,
+      v_page);
   elsif v_was then
     perform private.send_block_change(v_block, 'change',
       jsonb_build_object('type', case when tg_op = 'DELETE' then 'DELETE' else 'REMOVE' end,
@@ -11756,7 +11863,7 @@ revoke execute on function private.messages_broadcast() from public;
 
 -- A published message's like or reply count moved (private.bump_message_counts): one `counts`
 -- per count that moved, with the value after it: the row's plus the deltas this write sees (its
--- own and those committed before it).
+-- own and those committed before it). Neither moved (0, 0: the fold): one `counts` with both values.
 create function private.send_message_counts(p_message_id uuid, p_likes integer, p_replies integer)
 returns void language plpgsql set search_path = '' as $$
 declare
@@ -11776,6 +11883,12 @@ begin
   if p_replies <> 0 then
     perform private.send_block_change(v_message.block_id, 'counts',
       jsonb_build_object('id', p_message_id, 'reply_count', v_live -> 'reply_count', 'replies', p_replies),
+      v_message.page_key);
+  end if;
+  if p_likes = 0 and p_replies = 0 then
+    perform private.send_block_change(v_message.block_id, 'counts',
+      jsonb_build_object('id', p_message_id, 'like_count', v_live -> 'like_count',
+                         'reply_count', v_live -> 'reply_count'),
       v_message.page_key);
   end if;
 end;
