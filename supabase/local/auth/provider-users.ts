@@ -93,9 +93,8 @@ export async function userFromProvider(
     email,
     encryptedPassword: null,
     userMetaData: identityData,
-    appMetaData: { provider, providers: [provider] },
+    provider,
     confirmed: true,
-    isAnonymous: false,
   });
   await insertIdentity(db, created.id, provider, sub, identityData);
   return created;

@@ -101,9 +101,14 @@ export interface NewUser {
   email: string | null;
   encryptedPassword: string | null;
   userMetaData: Record<string, unknown>;
-  appMetaData: Record<string, unknown>;
+  /**
+   * How the user signs in ('email', 'anonymous', 'google', ...): GoTrue's app_metadata `provider`
+   * and `providers`, and `is_anonymous` for 'anonymous'.
+   */
+  provider: string;
+  /** More app_metadata (the admin API's), over the provider's. */
+  appMetaData?: Record<string, unknown>;
   confirmed: boolean;
-  isAnonymous: boolean;
   role?: string;
 }
 
@@ -120,9 +125,9 @@ export async function insertUser(db: Queryable, user: NewUser): Promise<UserRow>
       user.email,
       user.encryptedPassword ?? '',
       user.confirmed,
-      JSON.stringify(user.appMetaData),
+      JSON.stringify({ provider: user.provider, providers: [user.provider], ...user.appMetaData }),
       JSON.stringify(user.userMetaData),
-      user.isAnonymous,
+      user.provider === 'anonymous',
     ],
   );
   return rows[0]!;
@@ -148,14 +153,10 @@ export async function insertIdentity(
  */
 export async function insertEmailUser(
   db: Queryable,
-  user: Omit<NewUser, 'email' | 'isAnonymous'> & { email: string },
+  user: Omit<NewUser, 'email' | 'provider'> & { email: string },
   taken: () => Error,
 ): Promise<UserRow> {
-  const created = await insertUser(db, {
-    ...user,
-    appMetaData: { provider: 'email', providers: ['email'], ...user.appMetaData },
-    isAnonymous: false,
-  }).catch((err: unknown) => {
+  const created = await insertUser(db, { ...user, provider: 'email' }).catch((err: unknown) => {
     throw pgCode(err) === '23505' ? taken() : err;
   });
   await insertIdentity(db, created.id, 'email', created.id, {

@@ -51,9 +51,8 @@ async function signUpAnonymously(
       email: null,
       encryptedPassword: null,
       userMetaData: data,
-      appMetaData: { provider: 'anonymous', providers: ['anonymous'] },
+      provider: 'anonymous',
       confirmed: false,
-      isAnonymous: true,
     });
     return issueSession(deps, db, user, 'anonymous');
   });
@@ -87,7 +86,6 @@ async function signUpWithEmail(
         email,
         encryptedPassword: hash,
         userMetaData: data,
-        appMetaData: {},
         confirmed,
       },
       userExists,
