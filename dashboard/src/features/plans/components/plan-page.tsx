@@ -283,6 +283,9 @@ function RenewalLine({
   );
 }
 
+/** The plan page's dialogs, each opened by the button of its action (`plans.actions`). */
+type PlanDialog = 'stop' | 'change' | 'coupon';
+
 export function PlanPage() {
   const { t } = useTranslation();
   const { t: s } = useTranslation(undefined, { keyPrefix: 'plans' });
@@ -292,7 +295,13 @@ export function PlanPage() {
   const navigate = useNavigate();
   const state = usePlanOverview(user?.id);
   const history = usePlanHistory(user?.id);
-  const [dialog, setDialog] = useState<'stop' | 'change' | 'coupon' | null>(null);
+  const [dialog, setDialog] = useState<PlanDialog | null>(null);
+  /** A button opening one of the page's dialogs, labelled with its action. */
+  const opens = (name: PlanDialog, className = 'button button-ghost') => (
+    <button type="button" className={className} onClick={() => setDialog(name)}>
+      {s(`actions.${name}`)}
+    </button>
+  );
   const [notice, setNotice] = useState<{ text: string; link?: string } | null>(null);
 
   const plan = state.data ? activePlan(state.data.active) : undefined;
@@ -406,16 +415,8 @@ export function PlanPage() {
                 ))}
                 {plan.auto_renew && plan.method ? (
                   <div className="plan-actions">
-                    <button type="button" className="button" onClick={() => setDialog('change')}>
-                      {s('actions.change')}
-                    </button>
-                    <button
-                      type="button"
-                      className="button button-ghost"
-                      onClick={() => setDialog('stop')}
-                    >
-                      {s('actions.stop')}
-                    </button>
+                    {opens('change', 'button')}
+                    {opens('stop')}
                   </div>
                 ) : null}
               </>
@@ -448,36 +449,18 @@ export function PlanPage() {
                 })}
               </p>
             ))}
-            <button
-              type="button"
-              className="button button-ghost plan-coupon-button"
-              onClick={() => setDialog('coupon')}
-            >
-              {s('actions.coupon')}
-            </button>
+            {opens('coupon', 'button button-ghost plan-coupon-button')}
           </section>
 
           {usage ? (
             <section className="plan-card plan-usage" aria-labelledby="plan-usage-title">
               <h2 id="plan-usage-title">{s('usage.heading')}</h2>
+              <UsageGauge count="blocks" used={usage.block_count} limit={usage.block_limit} />
               <UsageGauge
-                label={s('usage.blocks')}
-                used={usage.block_count}
-                limit={usage.block_limit}
-                valueText={s('usage.blocksValue', {
-                  used: fmt(usage.block_count),
-                  limit: fmt(usage.block_limit),
-                })}
-              />
-              <UsageGauge
-                label={s('usage.emails')}
+                count="emails"
                 hint={s('usage.emailsHint')}
                 used={usage.response_monthly_count}
                 limit={usage.response_monthly_limit}
-                valueText={s('usage.emailsValue', {
-                  used: fmt(usage.response_monthly_count),
-                  limit: fmt(usage.response_monthly_limit),
-                })}
               />
             </section>
           ) : null}
