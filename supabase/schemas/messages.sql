@@ -224,35 +224,23 @@ end;
 $$;
 revoke execute on function private.count_published_message(public.messages, integer) from public;
 
-create or replace function private.messages_after_insert()
+-- A message counts out as it leaves published (deleted, held, hidden) and in as it becomes
+-- published (inserted so, approved, shown again): the triggers messages_after_insert,
+-- messages_after_delete and messages_after_status (published <-> held or hidden: approve, hide,
+-- unhide, an edit held again).
+create function private.messages_count_published()
 returns trigger language plpgsql security definer set search_path = '' as $$
 begin
-  if new.status = 'published' then
-    perform private.count_published_message(new, 1);
-  end if;
-  return new;
-end;
-$$;
-
-create or replace function private.messages_after_delete()
-returns trigger language plpgsql security definer set search_path = '' as $$
-begin
-  if old.status = 'published' then
+  if tg_op <> 'INSERT' and old.status = 'published' then
     perform private.count_published_message(old, -1);
   end if;
-  return old;
+  if tg_op <> 'DELETE' and new.status = 'published' then
+    perform private.count_published_message(new, 1);
+  end if;
+  return null;
 end;
 $$;
-
--- published <-> held or hidden (approve, hide, unhide, an edit held again)
-create function private.messages_after_status()
-returns trigger language plpgsql security definer set search_path = '' as $$
-begin
-  perform private.count_published_message(new, case when new.status = 'published' then 1 else -1 end);
-  return new;
-end;
-$$;
-revoke execute on function private.messages_after_status() from public;
+revoke execute on function private.messages_count_published() from public;
 
 create function private.message_likes_after_change()
 returns trigger language plpgsql security definer set search_path = '' as $$
@@ -554,11 +542,11 @@ revoke execute on function public.set_message_resolved(uuid, boolean) from publi
 create trigger messages_before_insert before insert on public.messages
   for each row execute function private.messages_before_insert();
 create trigger messages_after_insert after insert on public.messages
-  for each row execute function private.messages_after_insert();
+  for each row execute function private.messages_count_published();
 create trigger messages_after_delete after delete on public.messages
-  for each row execute function private.messages_after_delete();
+  for each row execute function private.messages_count_published();
 create trigger messages_after_status after update of status on public.messages
   for each row when ((old.status = 'published') <> (new.status = 'published'))
-  execute function private.messages_after_status();
+  execute function private.messages_count_published();
 create trigger message_likes_after_change after insert or delete on public.message_likes
   for each row execute function private.message_likes_after_change();
