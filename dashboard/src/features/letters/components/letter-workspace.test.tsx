@@ -163,11 +163,15 @@ describe('the letter’s language (U3)', () => {
     renderLetter();
     const language = await screen.findByRole<HTMLSelectElement>('combobox', { name: 'Language' });
     expect(language.value).toBe('en');
+    // each language named in itself, and said so to a screen reader
     expect(
       within(language)
         .getAllByRole('option')
-        .map((o) => o.textContent),
-    ).toEqual(['English', '한국어']);
+        .map((o) => [o.textContent, o.getAttribute('lang')]),
+    ).toEqual([
+      ['English', 'en'],
+      ['한국어', 'ko'],
+    ]);
     fireEvent.change(language, { target: { value: 'ko' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Save' })).toBeNull());

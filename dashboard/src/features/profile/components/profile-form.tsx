@@ -2,9 +2,10 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { SelectField, TextField } from '../../../components/ui/fields';
+import { TextField } from '../../../components/ui/fields';
+import { LanguageField } from '../../../components/ui/language-field';
 import { failureReason } from '../../../lib/errors';
-import { LANGUAGES, type Language } from '../../../lib/i18n';
+import type { Language } from '../../../lib/i18n';
 import {
   INVALID_URL,
   PROFILE_LIMITS,
@@ -95,14 +96,9 @@ export function ProfileForm({
         {textField('name', 'text', PROFILE_LIMITS.name)}
         <TextField label={t('profile.email')} type="email" value={email} readOnly />
         {textField('homeUrl', 'url', PROFILE_LIMITS.homeUrl)}
-        <SelectField
+        <LanguageField
           label={t('profile.language')}
           value={values.language}
-          options={LANGUAGES.map((lng) => ({
-            value: lng,
-            label: t(`languages.${lng}`),
-            lang: lng,
-          }))}
           onChange={set('language')}
           hint={
             visitLanguage && visitLanguage !== initial.language
