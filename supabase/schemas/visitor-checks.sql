@@ -106,84 +106,101 @@ returns text language sql stable set search_path = '' as $$
 $$;
 revoke execute on function private.hold_status(public.blocks, uuid, text) from public;
 
--- Whether a visitor's name reads like the owner. Both sides are compared on a skeleton: NFKC
--- (full-width, circled, math letters), lower case, the letters of other scripts that look like
--- Latin ones read as those (v_from, v_to: Cyrillic, Greek, Cherokee, Latin small capitals, Lisu,
--- Armenian, Canadian syllabics, dotless i, alpha; NFKC keeps them apart), then as Unicode's
--- confusables skeleton (TR39) reads Latin: i, l, I, 1 and | one letter, 0 an o, m as rn; without
--- spaces, punctuation and invisible characters. Marked: a word for an owner
--- (admin/administrator/owner/moderator/official/staff) as the whole name or a word of it, where a
--- CamelCase join or digits also end a word ("The Admin", "SiteAdmin", "Admin2"; "admin" and
--- "moderator" also at the start or end: "sysadmin"; not "badminton", "Stafford", "Downer"); a
--- Korean word for an owner anywhere; the block's own owner label (when not the default Admin) as
--- the name or a word of it, a label of several words anywhere ("The Site Team"); the owner's
--- name, as the block shows it or as the profile says now, as the name, contained from four
--- letters on (rn counted as the m it reads as), or a Korean name of two or three syllables with
--- no other Hangul beside it ("이지은2", not "김이지은"). plpgsql with the expressions written
--- out: this runs on every comment, and small helper functions with SET search_path are never
--- inlined.
+-- Whether a visitor's name reads like the owner. Both sides are compared on a skeleton: NFKD
+-- without combining marks, then NFKC ("Owneŕ", "Ow̶ner", full-width, circled, math letters), the
+-- negative circled and squared letters and regional indicators as letters ("🅰dmin"), lower case,
+-- the letters of other scripts that look like Latin ones read as those (v_from, v_to: Cyrillic,
+-- Greek, Cherokee, Latin small capitals, Lisu, Armenian, Canadian syllabics, dotless i, alpha;
+-- NFKC keeps them apart), then as Unicode's confusables skeleton (TR39) reads Latin: i, l, I, 1,
+-- | and a ! between letters one letter, 0 an o, rn as m; without spaces, punctuation and
+-- invisible characters. Marked: a word for an owner (admin/administrator/owner/moderator/
+-- official/staff/manager/support) as the whole name or a word of it, where a CamelCase join or
+-- digits also end a word ("The Admin", "SiteAdmin", "Admin2"), punctuation inside a word and
+-- single letters apart join one ("A.d.m.i.n", "O w n e r"), and a word also counts with a letter
+-- doubled ("Adminn") or one character more inside it ("Ad0min"); "admin" and "moderator" also
+-- at the start or end ("sysadmin"; not "badminton", "Stafford", "Downer", "Staf"); a Korean word
+-- for an owner anywhere, but 공식 and 오너 only as a word of their own or at the start or end of
+-- four syllables or more (공식계정, 블로그오너; not the names 김공식, 공식환, 박오너); the block's
+-- own owner label (when not the default Admin) as the name or a word of it, a label of several
+-- words anywhere ("The Site Team"); the owner's name, as the block shows it or as the profile
+-- says now, as the name (also with letters doubled: "Billl Kim"), contained from four letters
+-- on (rn read as the m), or a Korean name of two or three syllables with no other Hangul beside
+-- it ("이지은2", not "김이지은"). Not words for an owner: "team" and "root" (names: "Team Kim",
+-- Joe Root). plpgsql with the expressions written out: this runs on every comment, small helper
+-- functions with SET search_path are never inlined, and an expression without a query is
+-- evaluated without the executor; so the four texts take the skeleton in one pass, a line each.
 create function private.imitates_owner(p_block public.blocks, p_name text)
 returns boolean language plpgsql stable set search_path = '' as $$
 declare
   v_strip constant text := '[[:space:][:punct:][:cntrl:]\u00a0\u00ad\u115f\u1160\u200b-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff·•・]+';
+  v_marks constant text := '[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]';
+  -- negative circled A-Z, negative squared A-Z, regional indicators A-Z (NFKC keeps them)
+  v_enclosed constant text := '🅐🅑🅒🅓🅔🅕🅖🅗🅘🅙🅚🅛🅜🅝🅞🅟🅠🅡🅢🅣🅤🅥🅦🅧🅨🅩🅰🅱🅲🅳🅴🅵🅶🅷🅸🅹🅺🅻🅼🅽🅾🅿🆀🆁🆂🆃🆄🆅🆆🆇🆈🆉🇦🇧🇨🇩🇪🇫🇬🇭🇮🇯🇰🇱🇲🇳🇴🇵🇶🇷🇸🇹🇺🇻🇼🇽🇾🇿';
   v_from constant text := 'АаВвЕеЁёКкМмНнОоРрСсТтУуХхІіЇїЈјЅѕԀԁԚԛԜԝҺһӀӏΑαΒβΕεΖζΗηΙιΚκΜμΝνΟοΡρΤτΥυΧχϹϲᎪꭺᏴᏟꮯᎠꭰᎬꭼᏀꮐᎻꮋᎥꭵᎫꭻᏦꮶᏞꮮᎷꮇᏢꮲᎡꭱᏚꮪᎢꭲᏙꮩᎳꮃᏃꮓᏼ'
                                  'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢꓐꓑꓓꓔꓖꓗꓙꓚꓜꓝꓟꓠꓡꓢꓣꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴıɑՕօՍսԼհոցᗅᗩᗞᗪᗷᑕᑭᒪᕼᗯᔕᖇᐯᒍᘔᑌᗰ|';
   v_to constant text := 'aabbeeeekkmmhhooppccttyyxxiiiijjssddqqwwhhllaabbeezzhhiikkmmnnooppttyyxxccaabccddeegghhiijjkkllmmpprrssttvvwwzzb'
                                'abcdefghijklmnoprstuvwyzbpdtgkjczfmnlsrvhwxyaeiouiaoouulhngaaddbcplhwsrvjzuml';
-  -- the words for an owner, as skeletons
-  v_owner_words constant text[] := array['adrnln', 'adrnlnlstrator', 'owner', 'rnoderator', 'offlclal', 'staff'];
-  v_text text;
+  -- the words for an owner as skeletons, each letter also doubled or more ("Adminn", "Staaff";
+  -- not "Staf")
+  v_owner_words constant text := 'a+d+m+l+n+|a+d+m+l+n+l+s+t+r+a+t+o+r+|o+w+n+e+r+|m+o+d+e+r+a+t+o+r+|o+f+f+l+c+l+a+l+|s+t+a+f+f+'
+                                 '|m+a+n+a+g+e+r+|s+u+p+p+o+r+t+';
+  v_owner_list constant text[] := array['admln', 'admlnlstrator', 'owner', 'moderator', 'offlclal', 'staff', 'manager',
+                                        'support'];
+  v_profile_name text;
+  v_sk text[];
   v_key text;
+  v_squeezed text;
   v_words text[];
-  v_other text;
-  v_name text;
+  v_label text;
 begin
-  -- a lower-case letter before a capital ends a word ("SiteAdmin"); then the look-alikes
-  v_text := replace(translate(translate(lower(regexp_replace(normalize(coalesce(p_name, ''), NFKC),
-                                                            '([a-z])([A-Z])', '\1 \2', 'g')),
-                                        v_from, v_to), 'i', 'l'), 'm', 'rn');
-  v_key := regexp_replace(translate(v_text, '10', 'lo'), v_strip, '', 'g');
+  select pr.name into v_profile_name from public.profiles pr where pr.id = p_block.owner_id;
+  -- the skeletons, spaces kept, of the name, the owner label (empty when the default Admin), the
+  -- owner's name as the block shows it (the Q&A header; from the profile when created) and as the
+  -- profile says now: one line each, in one pass. A lower-case letter before a capital ends a
+  -- word ("SiteAdmin").
+  v_sk := string_to_array(replace(translate(translate(lower(regexp_replace(regexp_replace(translate(
+            normalize(regexp_replace(normalize(concat_ws(E'\n', translate(coalesce(p_name, ''), E'\n', ' '),
+              translate(coalesce(nullif(lower(p_block.custom_label_name ->> 'admin'), 'admin'), ''), E'\n', ' '),
+              translate(coalesce(p_block.owner_name, ''), E'\n', ' '), translate(coalesce(v_profile_name, ''), E'\n', ' ')),
+            NFKD), v_marks, '', 'g'), NFKC), v_enclosed, repeat('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 3)),
+            '([[:alpha:]])[!¡](?=[[:alpha:]])', '\1i', 'g'), '([a-z])([A-Z])', '\1 \2', 'g')),
+            v_from, v_to), 'i', 'l'), 'rn', 'm'), E'\n');
+  v_key := regexp_replace(translate(v_sk[1], '10', 'lo'), v_strip, '', 'g');
   if v_key = '' then
     return false;
   end if;
-  -- the words: digits end one ("Admin2"), or read as letters ("Adm1n", "0wner")
-  v_words := regexp_split_to_array(v_text, '[^[:alpha:]]+')
-             || regexp_split_to_array(translate(v_text, '10', 'lo'), '[^[:alnum:]]+');
-  if v_key ~ '(adrnln|owner|rnoderator|offlclal|staff)' then
-    -- only then the word test: "badminton" contains admin but has no word admin
-    if v_words && v_owner_words
-       or regexp_replace(v_key, '[0-9]+', '', 'g') ~ '^(adrnln|rnoderator)|(adrnln|rnoderator)$' then
-      return true;
-    end if;
-  end if;
-  if v_key ~ '(관리자|관리인|운영자|운영진|운영팀|어드민|오너|스태프|공식|모더레이터|매니저)' then
-    return true;
-  end if;
-  -- the block's own owner label (when not the default Admin)
-  if coalesce(lower(p_block.custom_label_name ->> 'admin'), 'admin') <> 'admin' then
-    v_name := replace(translate(translate(lower(normalize(p_block.custom_label_name ->> 'admin', NFKC)),
-                                          v_from, v_to), 'i', 'l'), 'm', 'rn');
-    v_other := regexp_replace(translate(v_name, '10', 'lo'), v_strip, '', 'g');
-    if v_other <> '' and (v_other = v_key or v_other = any (v_words)
-                          or (v_name ~ '[[:alnum:]][^[:alnum:]]+[[:alnum:]]' and position(v_other in v_key) > 0)) then
-      return true;
-    end if;
-  end if;
-  -- the owner's name as the block shows it (the Q&A header; from the profile when created) and
-  -- as the profile says now
-  foreach v_name in array array[p_block.owner_name,
-                                (select pr.name from public.profiles pr where pr.id = p_block.owner_id)] loop
-    v_other := regexp_replace(translate(replace(translate(translate(lower(normalize(coalesce(v_name, ''), NFKC)),
-                                                                    v_from, v_to), 'i', 'l'), 'm', 'rn'), '10', 'lo'),
-                              v_strip, '', 'g');
-    if v_other <> '' and (v_other = v_key
-                          or (char_length(replace(v_other, 'rn', 'm')) >= 4 and position(v_other in v_key) > 0)
-                          or (v_other ~ '^[가-힣]{2,3}$' and position(v_other in v_key) > 0
-                              and replace(v_key, v_other, '') !~ '[가-힣]')) then
-      return true;
-    end if;
-  end loop;
-  return false;
+  v_squeezed := regexp_replace(v_key, '([a-z])\1+', '\1', 'g');
+  -- the words: digits end one ("Admin2") or read as letters ("Adm1n", "0wner"); punctuation
+  -- inside a word, and single letters with spaces between, join one ("Ad.min", "A d m i n")
+  v_words := regexp_split_to_array(v_sk[1], '[^[:alpha:]]+')
+             || regexp_split_to_array(translate(v_sk[1], '10', 'lo'), '[^[:alnum:]]+')
+             || regexp_split_to_array(regexp_replace(regexp_replace(translate(v_sk[1], '10', 'lo'),
+                                                                    '([[:alnum:]])[[:punct:]]+(?=[[:alnum:]])', '\1', 'g'),
+                                                     '(?<![[:alnum:]])([[:alnum:]])[[:space:]]+(?=[[:alnum:]](?![[:alnum:]]))', '\1', 'g'),
+                                      '[^[:alnum:]]+');
+  v_label := regexp_replace(translate(v_sk[2], '10', 'lo'), v_strip, '', 'g');
+  return ' ' || array_to_string(v_words, ' ') || ' ' ~ (' (' || v_owner_words || ') ')
+      -- "badminton" contains admin but neither starts nor ends with it
+      or regexp_replace(v_key, '[0-9]+', '', 'g') ~ '^(admln|moderator)|(admln|moderator)$'
+      or v_key ~ '(관리자|관리인|운영자|운영진|운영팀|어드민|스태프|모더레이터|매니저)'
+      -- 공식 and 오너 as a word, or starting or ending one of four syllables or more
+      or v_sk[1] ~ '(^|[^가-힣])(공식|오너)([^가-힣]|$|[가-힣]{2})|[가-힣]{2}(공식|오너)([^가-힣]|$)'
+      or (v_label <> '' and (v_label = v_key or v_label = any (v_words)
+                             or (v_sk[2] ~ '[[:alnum:]][^[:alnum:]]+[[:alnum:]]' and position(v_label in v_key) > 0)))
+      -- one character more inside a word ("Ad0min"; not "Downer", "Owners")
+      or exists (select 1 from unnest(v_words) w, unnest(v_owner_list) r
+                  where char_length(w) = char_length(r) + 1 and left(w, 1) = left(r, 1) and right(w, 1) = right(r, 1)
+                    and exists (select 1 from generate_series(2, char_length(r)) i
+                                 where overlay(w placing '' from i for 1) = r))
+      or exists (select 1 from unnest(v_sk[3:4]) s,
+                               lateral (select regexp_replace(translate(s, '10', 'lo'), v_strip, '', 'g') as k) o,
+                               lateral (select regexp_replace(o.k, '([a-z])\1+', '\1', 'g') as k) q
+                  where o.k <> ''
+                    and (o.k = v_key or q.k = v_squeezed
+                         or (char_length(o.k) >= 4 and position(o.k in v_key) > 0)
+                         or (char_length(q.k) >= 4 and position(q.k in v_squeezed) > 0)
+                         or (o.k ~ '^[가-힣]{2,3}$' and position(o.k in v_key) > 0
+                             and replace(v_key, o.k, '') !~ '[가-힣]')));
 end;
 $$;
 revoke execute on function private.imitates_owner(public.blocks, text) from public;

@@ -431,6 +431,27 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
     ).toEqual([]);
   });
 
+  /** The names of `names` that private.imitates_owner marks on the block as it is now. */
+  async function markedNames(block: string, names: string[]) {
+    const rows = await sql(
+      `select n from public.blocks b, unnest($2::text[]) with ordinality as t(n, i)
+        where b.id = $1 and private.imitates_owner(b, n) order by i`,
+      [block, names],
+    );
+    return rows.map((row) => row.n as string);
+  }
+
+  /** A comment block whose owner is named Bill Kim and labelled Site Team. */
+  async function billKimsBlock() {
+    const { owner, blocks } = await hostile.ownerWith('comment');
+    await sql(
+      `update public.blocks set owner_name = 'Bill Kim',
+              custom_label_name = jsonb_build_object('admin', 'Site Team') where id = $1`,
+      [blocks.comment],
+    );
+    return { owner, block: blocks.comment };
+  }
+
   it('names that imitate the owner are marked; the owner and ordinary names are not', async () => {
     const { owner, blocks } = await hostile.ownerWith('comment');
     const visitor = await newGuest();
@@ -496,22 +517,8 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
   // rn for m), Korean words and short Korean owner names were not read, a several-word label
   // only as the whole name, and the owner's name only as the block copied it from the profile
   it('names that read as the owner through digits, joins, confusables, Korean or a renamed profile are marked', async () => {
-    const { owner, blocks } = await hostile.ownerWith('comment');
-    const block = blocks.comment;
-    /** The names of `names` that private.imitates_owner marks on the block as it is now. */
-    const marked = async (names: string[]) =>
-      (
-        await sql(
-          `select n from public.blocks b, unnest($2::text[]) with ordinality as t(n, i)
-            where b.id = $1 and private.imitates_owner(b, n) order by i`,
-          [block, names],
-        )
-      ).map((row) => row.n as string);
-    await sql(
-      `update public.blocks set owner_name = 'Bill Kim',
-              custom_label_name = jsonb_build_object('admin', 'Site Team') where id = $1`,
-      [block],
-    );
+    const { owner, block } = await billKimsBlock();
+    const marked = (names: string[]) => markedNames(block, names);
     const imitations = [
       ...['Admin2', 'ADMIN99', 'Staff2', 'SiteAdmin', 'TheAdmin', 'BlogOwner', 'admin\u00b2'],
       ...['OwnerOfBlog', 'sysadmin', 'Admin1'],
@@ -563,6 +570,31 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
     });
     expect(error).toBeNull();
     expect((data as { imitates_owner: boolean }).imitates_owner).toBe(true);
+  });
+
+  // imit2 (break8 F3's rest): a letter doubled or one more inside a word, enclosed letters, a
+  // ! for i, punctuation or spaces between the letters, combining marks that make another letter,
+  // English manager and support; 공식 and 오너 no longer mark the names that hold them
+  it('names that read as the owner with a letter more, enclosed letters or marks are marked; names that only hold the words are not', async () => {
+    const { block } = await billKimsBlock();
+    const imitations = [
+      ...['Ad0min', 'The Adminn', 'Ownner', 'Staaff', 'Billl Kim', 'Biill Kim', 'Mannager'],
+      // negative circled and squared letters, a regional indicator
+      ...['\u{1f170}dmin', '\u{1f150}dmin', '\u{1f1e6}dmin'],
+      ...['Adm!n', 'S.t.a.f.f', 'O w n e r', 'The Ow.ner'],
+      // combining marks: acute, long stroke overlay, an acute on the O
+      ...['Owne\u0301r', 'Ow\u0336ner', 'O\u0301wner'],
+      ...['Manager', 'Support', 'Site Manager', 'The Support'],
+      ...['공식계정', '블로그오너', '오너셰프', '오너 김민수'],
+    ];
+    const ordinary = [
+      ...['Adam Inn', 'Amin', 'Staf', 'Towner', 'Owens', 'Ownerby', 'Owners', 'Adman'],
+      ...['Root', 'Joe Root', 'Team Kim', 'Kim Team', 'Supporter', 'Manageress', 'Billy'],
+      // Korean names that hold 공식 or 오너: a given name 공식, a surname 공 before 식, 오 before 너
+      ...['김공식', '박공식이', '공식환', '박오너', '오너라', '남궁민수'],
+    ];
+    expect(await markedNames(block, imitations)).toEqual(imitations);
+    expect(await markedNames(block, ordinary)).toEqual([]);
   });
 
   it('a free owner cannot turn on holding, the honeypot or the captcha', async () => {
