@@ -20,15 +20,20 @@ import {
 import { useLang } from '../model/use-lang';
 
 interface CountFieldProps {
-  label: string;
-  hint: string;
+  /** Which count: names its label, hint and notes (`plans.select`) and its step and maximum. */
+  name: 'blocks' | 'emails';
   value: number;
-  step: number;
-  max: number;
+  /** The count with the Starter's included, as the hint says it. */
+  total: number;
   /** Applies a typed count and answers the count the basket took. */
   onCommit: (typed: number) => number;
-  name: 'blocks' | 'emails';
 }
+
+/** Each count's step and maximum, from the plan rules the payment functions use. */
+const COUNT_RULES = {
+  blocks: { step: PLAN_RULES.blocksPerUnit, max: PLAN_RULES.maxBlockLimit },
+  emails: { step: PLAN_RULES.emailsPerUnit, max: PLAN_RULES.maxResponseMonthlyLimit },
+};
 
 interface CountNote {
   change: CountChange;
@@ -37,9 +42,10 @@ interface CountNote {
   taken: number;
 }
 
-function CountField({ label, hint, value, step, max, onCommit, name }: CountFieldProps) {
+function CountField({ name, value, total, onCommit }: CountFieldProps) {
   const { t: s } = useTranslation(undefined, { keyPrefix: 'plans.select' });
   const { fmt } = useLang();
+  const { step, max } = COUNT_RULES[name];
   const id = useId();
   const hintId = useId();
   const noteId = useId();
@@ -57,7 +63,7 @@ function CountField({ label, hint, value, step, max, onCommit, name }: CountFiel
   };
   return (
     <div className="field plan-count">
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id}>{s(name)}</label>
       <input
         id={id}
         name={name}
@@ -88,7 +94,7 @@ function CountField({ label, hint, value, step, max, onCommit, name }: CountFiel
         }}
       />
       <span id={hintId} className="hint">
-        {hint}
+        {s(`${name}Hint`, { max: fmt(max), total: fmt(total) })}
       </span>
       {/* always in the page, so the change of its text is announced */}
       <span id={noteId} className="hint plan-count-note" role="status">
@@ -119,6 +125,11 @@ export function PlanFields({
   const { t: s } = useTranslation(undefined, { keyPrefix: 'plans' });
   const name = useId();
   const { lang, fmt } = useLang();
+  /** A typed count's basket, handed up: its count is what the field shows. */
+  const take = (next: Basket) => {
+    onChange(next);
+    return next;
+  };
   return (
     <div className="plan-fields">
       <fieldset className="plan-types">
@@ -153,35 +164,15 @@ export function PlanFields({
         <div className="plan-counts">
           <CountField
             name="blocks"
-            label={s('select.blocks')}
-            hint={s('select.blocksHint', {
-              max: fmt(PLAN_RULES.maxBlockLimit),
-              total: fmt(shownBlocks(basket.blockLimit)),
-            })}
             value={basket.blockLimit}
-            step={PLAN_RULES.blocksPerUnit}
-            max={PLAN_RULES.maxBlockLimit}
-            onCommit={(typed) => {
-              const next = withBlocks(basket, typed);
-              onChange(next);
-              return next.blockLimit;
-            }}
+            total={shownBlocks(basket.blockLimit)}
+            onCommit={(typed) => take(withBlocks(basket, typed)).blockLimit}
           />
           <CountField
             name="emails"
-            label={s('select.emails')}
-            hint={s('select.emailsHint', {
-              max: fmt(PLAN_RULES.maxResponseMonthlyLimit),
-              total: fmt(shownEmails(basket.responseMonthlyLimit)),
-            })}
             value={basket.responseMonthlyLimit}
-            step={PLAN_RULES.emailsPerUnit}
-            max={PLAN_RULES.maxResponseMonthlyLimit}
-            onCommit={(typed) => {
-              const next = withEmails(basket, typed);
-              onChange(next);
-              return next.responseMonthlyLimit;
-            }}
+            total={shownEmails(basket.responseMonthlyLimit)}
+            onCommit={(typed) => take(withEmails(basket, typed)).responseMonthlyLimit}
           />
         </div>
       ) : null}
