@@ -46,6 +46,15 @@ export function httpErrorOf(err: unknown, what: string): HttpError {
   return new HttpError(500, 'internal_error', 'Something went wrong');
 }
 
+/** A database call of the payment function `label`, its failure as the answer (httpErrorOf). */
+export async function dbCall<T>(label: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw httpErrorOf(err, label);
+  }
+}
+
 /**
  * A payment webhook's answer when applying it failed: 503 with Retry-After when its database call
  * failed in transit, else 500 (retriedFailure); the provider sends it again either way.

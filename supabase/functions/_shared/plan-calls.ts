@@ -13,7 +13,7 @@ import {
   type Settled,
   type PaymentRow,
 } from './plan-flows.ts';
-import { httpErrorOf } from './plan-answers.ts';
+import { dbCall, httpErrorOf } from './plan-answers.ts';
 import type { TPaymentMethod } from '@reaction-blocks/contracts/enums';
 import {
   planPrice,
@@ -39,17 +39,14 @@ interface PlanCall {
   method: TPaymentMethod;
 }
 
-async function ownerPlan(call: PlanCall, userId: string, paymentId: string): Promise<OwnerPlan> {
-  try {
-    return await rpc<OwnerPlan>('plan_for_owner', {
+const ownerPlan = (call: PlanCall, userId: string, paymentId: string) =>
+  dbCall(call.name, () =>
+    rpc<OwnerPlan>('plan_for_owner', {
       p_user_id: userId,
       p_payment_id: paymentId,
       p_method: call.method,
-    });
-  } catch (err) {
-    throw httpErrorOf(err, call.name);
-  }
-}
+    }),
+  );
 
 /**
  * A card plan's pending renewal read back from PortOne and settled as the webhook and the renewal
@@ -97,13 +94,8 @@ const settleAfterRevoke =
 const providerRef = (plan: OwnerPlan): string | null =>
   plan.billing_key ?? plan.subscription_id ?? null;
 
-async function record(call: PlanCall, fn: string, args: Record<string, unknown>) {
-  try {
-    return await rpc<PaymentRow>(fn, args);
-  } catch (err) {
-    throw httpErrorOf(err, call.name);
-  }
-}
+const record = (call: PlanCall, fn: string, args: Record<string, unknown>) =>
+  dbCall(call.name, () => rpc<PaymentRow>(fn, args));
 
 /** Stop: the plan no longer renews; the owner keeps everything until the period ends. */
 export function stopPlan(

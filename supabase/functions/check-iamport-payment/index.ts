@@ -10,13 +10,8 @@ import {
   rpc,
   settleCardCheckout,
   startCheckout,
-  type ChargeRow,
 } from '../_shared/plan-flows.ts';
-import {
-  finishedCheckoutAnswer,
-  httpErrorOf,
-  settledCheckoutAnswer,
-} from '../_shared/plan-answers.ts';
+import { dbCall, finishedCheckoutAnswer, settledCheckoutAnswer } from '../_shared/plan-answers.ts';
 import { planPrice, ZCheckIamportPayment } from '@reaction-blocks/contracts/plans';
 import { portone, portoneErrorType } from '../_shared/portone.ts';
 
@@ -55,12 +50,9 @@ Deno.serve(
       );
     }
 
-    let charge: ChargeRow;
-    try {
-      charge = await startCheckout(user.id, 'iamport', billingKey, body.plan, price);
-    } catch (err) {
-      throw httpErrorOf(err, 'check-iamport-payment');
-    }
+    const charge = await dbCall('check-iamport-payment', () =>
+      startCheckout(user.id, 'iamport', billingKey, body.plan, price),
+    );
     // a double submit or a retry of a finished checkout: its outcome, nothing charged again
     const finished = await finishedCheckoutAnswer(charge);
     if (finished) return finished;

@@ -13,6 +13,7 @@ import {
   type ChargeRow,
 } from '../_shared/plan-flows.ts';
 import {
+  dbCall,
   finishedCheckoutAnswer,
   httpErrorOf,
   settledCheckoutAnswer,
@@ -120,14 +121,8 @@ Deno.serve(
   }),
 );
 
-/** A database call of the check, its failure as the answer (httpErrorOf). */
-async function dbCall<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    throw httpErrorOf(err, 'check-paypal-payment');
-  }
-}
+/** A database call of the check, its failure as the answer (dbCall). */
+const checkDb = <T>(call: () => Promise<T>): Promise<T> => dbCall('check-paypal-payment', call);
 
 /**
  * The answer for a subscription cancelled and given back (`why`), as its refund stands: refused by
@@ -155,7 +150,7 @@ function givenBackAnswer(
  * refund_failed when PayPal refused it); nothing when the job did not give it back.
  */
 async function answerIfGivenBackLate(subscriptionId: string): Promise<void> {
-  const refund = await dbCall(() => orphanRefundOf(subscriptionId));
+  const refund = await checkDb(() => orphanRefundOf(subscriptionId));
   if (!refund) return;
   throw givenBackAnswer(
     refund,
@@ -172,7 +167,7 @@ async function answerIfGivenBackLate(subscriptionId: string): Promise<void> {
 async function answerGivenBack(subscriptionId: string): Promise<never> {
   await answerIfGivenBackLate(subscriptionId);
   const why = 'The subscription is cancelled';
-  let refund = await dbCall(() => refundOutcomeOf(subscriptionId));
+  let refund = await checkDb(() => refundOutcomeOf(subscriptionId));
   // still queued: tried at once, as a check that meets a cancelled subscription does (each
   // refund has its PayPal-Request-Id, so the queue's try of it gives nothing back twice)
   if (refund === 'queued') refund = await refundPaypalNow(subscriptionId, why);
@@ -181,14 +176,14 @@ async function answerGivenBack(subscriptionId: string): Promise<never> {
 
 /** Queues the refund of a subscription about to be cancelled; not queued, it is not cancelled. */
 const giveBackLater = (subscriptionId: string, userId: string, reason: string) =>
-  dbCall(() => queuePaypalRefund(subscriptionId, userId, reason));
+  checkDb(() => queuePaypalRefund(subscriptionId, userId, reason));
 
 /**
  * A subscription of an account that no longer exists: its stop queued (plan.account-stop cancels it
  * and gives back what PayPal took); stop_for_deleted_account writes nothing for a live account.
  */
 async function stopForDeletedAccount(userId: string, subscriptionId: string): Promise<void> {
-  const stopped = await dbCall(() =>
+  const stopped = await checkDb(() =>
     rpc<boolean>('stop_for_deleted_account', {
       p_user_id: userId,
       p_method: 'paypal',
@@ -199,4 +194,4 @@ async function stopForDeletedAccount(userId: string, subscriptionId: string): Pr
 }
 
 /** Whether the subscription may be given back (refundable); the database failing is its error. */
-const refundableOrFail = (subscriptionId: string) => dbCall(() => refundable(subscriptionId));
+const refundableOrFail = (subscriptionId: string) => checkDb(() => refundable(subscriptionId));

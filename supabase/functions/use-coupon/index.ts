@@ -6,20 +6,15 @@
 import { ownerHandler } from '../_shared/http.ts';
 import { limitOwnerCalls } from '../_shared/owner-limits.ts';
 import { rpc, type PaymentRow } from '../_shared/plan-flows.ts';
-import { httpErrorOf } from '../_shared/plan-answers.ts';
+import { dbCall } from '../_shared/plan-answers.ts';
 import { PLAN_MESSAGES, ZUseCoupon } from '@reaction-blocks/contracts/plans';
 
 Deno.serve(
   ownerHandler(ZUseCoupon, async ({ body, user }) => {
-    try {
+    const payment = await dbCall('use-coupon', async () => {
       await limitOwnerCalls(user.id, 'use-coupon', PLAN_MESSAGES.couponAttempts);
-      const payment = await rpc<PaymentRow>('redeem_coupon', {
-        p_user_id: user.id,
-        p_code: body.couponId,
-      });
-      return { status: true, payment };
-    } catch (err) {
-      throw httpErrorOf(err, 'use-coupon');
-    }
+      return rpc<PaymentRow>('redeem_coupon', { p_user_id: user.id, p_code: body.couponId });
+    });
+    return { status: true, payment };
   }),
 );
