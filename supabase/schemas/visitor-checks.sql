@@ -137,39 +137,47 @@ declare
   -- negative circled A-Z, negative squared A-Z, regional indicators A-Z (NFKC keeps them)
   v_enclosed constant text := '🅐🅑🅒🅓🅔🅕🅖🅗🅘🅙🅚🅛🅜🅝🅞🅟🅠🅡🅢🅣🅤🅥🅦🅧🅨🅩🅰🅱🅲🅳🅴🅵🅶🅷🅸🅹🅺🅻🅼🅽🅾🅿🆀🆁🆂🆃🆄🆅🆆🆇🆈🆉🇦🇧🇨🇩🇪🇫🇬🇭🇮🇯🇰🇱🇲🇳🇴🇵🇶🇷🇸🇹🇺🇻🇼🇽🇾🇿';
   v_from constant text := 'АаВвЕеЁёКкМмНнОоРрСсТтУуХхІіЇїЈјЅѕԀԁԚԛԜԝҺһӀӏΑαΒβΕεΖζΗηΙιΚκΜμΝνΟοΡρΤτΥυΧχϹϲᎪꭺᏴᏟꮯᎠꭰᎬꭼᏀꮐᎻꮋᎥꭵᎫꭻᏦꮶᏞꮮᎷꮇᏢꮲᎡꭱᏚꮪᎢꭲᏙꮩᎳꮃᏃꮓᏼ'
-                                 'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢꓐꓑꓓꓔꓖꓗꓙꓚꓜꓝꓟꓠꓡꓢꓣꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴıɑՕօՍսԼհոցᗅᗩᗞᗪᗷᑕᑭᒪᕼᗯᔕᖇᐯᒍᘔᑌᗰ|';
+                                 'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢꓐꓑꓓꓔꓖꓗꓙꓚꓜꓝꓟꓠꓡꓢꓣꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴıɑՕօՍսԼհոցᗅᗩᗞᗪᗷᑕᑭᒪᕼᗯᔕᖇᐯᒍᘔᑌᗰ|ωѡɯ';
   v_to constant text := 'aabbeeeekkmmhhooppccttyyxxiiiijjssddqqwwhhllaabbeezzhhiikkmmnnooppttyyxxccaabccddeegghhiijjkkllmmpprrssttvvwwzzb'
-                               'abcdefghijklmnoprstuvwyzbpdtgkjczfmnlsrvhwxyaeiouiaoouulhngaaddbcplhwsrvjzuml';
+                               'abcdefghijklmnoprstuvwyzbpdtgkjczfmnlsrvhwxyaeiouiaoouulhngaaddbcplhwsrvjzumlwww';
   -- the words for an owner as skeletons, each letter also doubled or more ("Adminn", "Staaff";
   -- not "Staf")
-  v_owner_words constant text := 'a+d+m+l+n+|a+d+m+l+n+l+s+t+r+a+t+o+r+|o+w+n+e+r+|m+o+d+e+r+a+t+o+r+|o+f+f+l+c+l+a+l+|s+t+a+f+f+'
-                                 '|m+a+n+a+g+e+r+|s+u+p+p+o+r+t+';
-  v_owner_list constant text[] := array['admln', 'admlnlstrator', 'owner', 'moderator', 'offlclal', 'staff', 'manager',
-                                        'support'];
+  v_owner_words constant text := 'a+d+m+l+n+|a+d+m+l+n+l+s+t+r+a+t+o+r+|o+w+n+e+r+|m+o+d+e+r+a+t+o+r+|o+f+f+l+d+a+l+|s+t+a+f+f+'
+                                 '|m+a+n+a+g+e+r+|s+u+p+p+o+r+t+|w+e+b+m+a+s+t+e+r+';
+  v_owner_list constant text[] := array['admln', 'admlnlstrator', 'owner', 'moderator', 'offldal', 'staff', 'manager',
+                                        'support', 'webmaster'];
+  -- the Korean words for an owner anywhere in the name
+  v_ko_words constant text := '관리자|관리쟈|관리인|운영자|운영진|운영팀|어드민|스태프|모더레이터|매니저|주인장|쥔장|작성자|사장님';
+  -- final consonants (jongseong) as the initial ones, to read jamo spelt out ("ㄱㅘㄴㄹㅣㅈㅏ")
+  v_jong constant text := E'\u11a8\u11a9\u11ab\u11ae\u11af\u11b7\u11b8\u11ba\u11bb\u11bc\u11bd\u11be\u11bf\u11c0\u11c1\u11c2';
+  v_cho constant text := E'\u1100\u1101\u1102\u1103\u1105\u1106\u1107\u1109\u110a\u110b\u110c\u110e\u110f\u1110\u1111\u1112';
   v_profile_name text;
   v_sk text[];
   v_key text;
   v_squeezed text;
   v_words text[];
   v_label text;
+  v_leet text;
 begin
   select pr.name into v_profile_name from public.profiles pr where pr.id = p_block.owner_id;
   -- the skeletons, spaces kept, of the name, the owner label (empty when the default Admin), the
   -- owner's name as the block shows it (the Q&A header; from the profile when created) and as the
   -- profile says now: one line each, in one pass. A lower-case letter before a capital ends a
   -- word ("SiteAdmin").
-  v_sk := string_to_array(replace(translate(translate(lower(regexp_replace(regexp_replace(translate(
+  v_sk := string_to_array(replace(replace(replace(translate(translate(lower(regexp_replace(regexp_replace(translate(
             normalize(regexp_replace(normalize(concat_ws(E'\n', translate(coalesce(p_name, ''), E'\n', ' '),
               translate(coalesce(nullif(lower(p_block.custom_label_name ->> 'admin'), 'admin'), ''), E'\n', ' '),
               translate(coalesce(p_block.owner_name, ''), E'\n', ' '), translate(coalesce(v_profile_name, ''), E'\n', ' ')),
             NFKD), v_marks, '', 'g'), NFKC), v_enclosed, repeat('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 3)),
             '([[:alpha:]])[!¡](?=[[:alpha:]])', '\1i', 'g'), '([a-z])([A-Z])', '\1 \2', 'g')),
-            v_from, v_to), 'i', 'l'), 'rn', 'm'), E'\n');
+            v_from, v_to), 'i', 'l'), 'rn', 'm'), 'cl', 'd'), 'vv', 'w'), E'\n');
   v_key := regexp_replace(translate(v_sk[1], '10', 'lo'), v_strip, '', 'g');
   if v_key = '' then
     return false;
   end if;
   v_squeezed := regexp_replace(v_key, '([a-z])\1+', '\1', 'g');
+  -- 3, 4, 5 and 7 as e, a, s and t: only a word or key that then reads as an owner word counts
+  v_leet := translate(v_sk[1], '104357', 'loaest');
   -- the words: digits end one ("Admin2") or read as letters ("Adm1n", "0wner"); punctuation
   -- inside a word, and single letters with spaces between, join one ("Ad.min", "A d m i n")
   v_words := regexp_split_to_array(v_sk[1], '[^[:alpha:]]+')
@@ -177,14 +185,21 @@ begin
              || regexp_split_to_array(regexp_replace(regexp_replace(translate(v_sk[1], '10', 'lo'),
                                                                     '([[:alnum:]])[[:punct:]]+(?=[[:alnum:]])', '\1', 'g'),
                                                      '(?<![[:alnum:]])([[:alnum:]])[[:space:]]+(?=[[:alnum:]](?![[:alnum:]]))', '\1', 'g'),
-                                      '[^[:alnum:]]+');
+                                      '[^[:alnum:]]+')
+             || regexp_split_to_array(v_leet, '[^[:alpha:]]+');
   v_label := regexp_replace(translate(v_sk[2], '10', 'lo'), v_strip, '', 'g');
   return ' ' || array_to_string(v_words, ' ') || ' ' ~ (' (' || v_owner_words || ') ')
       -- "badminton" contains admin but neither starts nor ends with it
       or regexp_replace(v_key, '[0-9]+', '', 'g') ~ '^(admln|moderator)|(admln|moderator)$'
-      or v_key ~ '(관리자|관리인|운영자|운영진|운영팀|어드민|스태프|모더레이터|매니저)'
-      -- 공식 and 오너 as a word, or starting or ending one of four syllables or more
-      or v_sk[1] ~ '(^|[^가-힣])(공식|오너)([^가-힣]|$|[가-힣]{2})|[가-힣]{2}(공식|오너)([^가-힣]|$)'
+      or regexp_replace(v_leet, v_strip, '', 'g') ~ '^(admln|moderator)|(admln|moderator)$'
+      -- author, host and mod(s) only as the whole name ("The Host"; not "Host Kim", "Ghost")
+      or regexp_replace(v_key, '[0-9]+', '', 'g') ~ '^(the|blog|site|post|page)?(author|host|mods?)$'
+      or v_key ~ v_ko_words
+      -- Hangul spelt out in jamo: NFKC makes initial-vowel pairs syllables, not the final consonant
+      or (v_key ~ '[\u1100-\u11ff]'
+          and translate(normalize(v_key, NFD), v_jong, v_cho) ~ translate(normalize(v_ko_words, NFD), v_jong, v_cho))
+      -- 공식, 오너 and 주인 as a word, or starting or ending one of four syllables or more
+      or v_sk[1] ~ '(^|[^가-힣])(공식|오너|주인)([^가-힣]|$|[가-힣]{2})|[가-힣]{2}(공식|오너|주인)([^가-힣]|$)'
       or (v_label <> '' and (v_label = v_key or v_label = any (v_words)
                              or (v_sk[2] ~ '[[:alnum:]][^[:alnum:]]+[[:alnum:]]' and position(v_label in v_key) > 0)))
       -- one character more inside a word ("Ad0min"; not "Downer", "Owners")

@@ -597,6 +597,41 @@ describe('moderation: blocked writers, reports and the owner-only RPCs', () => {
     expect(await markedNames(block, ordinary)).toEqual([]);
   });
 
+  // imit3 (break9 N1's rest): cl for d, vv and omega for w, the digits 3, 4, 5, 7 for letters,
+  // webmaster and, as the whole name, author, host and mod; Korean 주인장, 쥔장, 주인, 작성자,
+  // 사장님, 관리쟈 and jamo spelt out. Ordinary names near each rule stay unmarked.
+  it('names with cl, vv, omega, leet digits, more role words or Korean words for the owner are marked', async () => {
+    const { block } = await billKimsBlock();
+    await sql(`update public.blocks set owner_name = 'Wendy Clark' where id = $1`, [block]);
+    const imitations = [
+      ...['Aclmin', 'ACLMIN', 'Ovvner', 'OVVNER', 'VVendy Clark'],
+      ...['O\u03c9ner', 'O\u0461ner', '0wn3r', 'Own3r', 'St4ff', '5taff', '4dmin', 'sys4dmin'],
+      ...['Webmaster', 'Webmaster2', 'Author', 'The Host', 'Host2', 'Mod', 'Mods'],
+      ...['주인장', '쥔장', '주인', '블로그 주인', '블로그주인', '주인 김민수', '작성자', '사장님'],
+      // 관리쟈 misspelt; 관리자 in compatibility jamo, also with spaces
+      ...[
+        '관리쟈',
+        '\u3131\u3158\u3134\u3139\u3163\u3148\u314f',
+        '\u3131\u3158\u3134 \u3139\u3163 \u3148\u314f',
+      ],
+    ];
+    const ordinary = [
+      ...[
+        'Clint',
+        'Claire',
+        'McLain',
+        'Savvy',
+        'Vvonne',
+        '\u03a3\u03c9\u03c4\u03ae\u03c1\u03b7\u03c2',
+      ],
+      ...['Team 4', 'Kim5', 'St4r', '7even', 'Ann3', 'Owen 5', 'Room 404'],
+      ...['Host Kim', 'Ghost', 'Hostel', 'Authority', 'Author Lee', 'Webb Master', 'Modern'],
+      ...['주인공', '김주인', '주인아', '사장', '대표', '작성', '\u314b\u314b\u314b'],
+    ];
+    expect(await markedNames(block, imitations)).toEqual(imitations);
+    expect(await markedNames(block, ordinary)).toEqual([]);
+  });
+
   it('a free owner cannot turn on holding, the honeypot or the captcha', async () => {
     const owner = await newUser('free');
     const blockId = await createBlock(owner, 'comment');
