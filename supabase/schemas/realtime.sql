@@ -8,7 +8,8 @@
 -- viewer reads the change with get_block_change, a cacheable GET (the same URL for every viewer, so
 -- a CDN makes one database call per change whatever the number of viewers). A forged hint names
 -- nothing (null, cached like the rest) or a change of this block from the last minute, which the
--- viewers already have (they skip ids they read).
+-- viewers already have (they skip ids they read) or which is older than the list they read (a
+-- change's id begins with its moment, the view's block carries read_at: break9 C2).
 --
 -- Topics:
 --   block:<block id>        PUBLIC. Event hint {id}: a change of the block's published messages,
@@ -68,8 +69,14 @@ returns void language plpgsql set search_path = '' as $$
 declare
   v_id uuid;
 begin
-  insert into private.block_changes (block_id, event, payload)
-    values (p_block_id, p_event, p_payload)
+  -- the id begins with the moment of the change (milliseconds since 1970, as a UUIDv7 does): an
+  -- element ignores a change from before the list it shows was read (its block's read_at), so a
+  -- hint replayed by anyone on the public topic brings back nothing deleted, hidden or outdated
+  insert into private.block_changes (id, block_id, event, payload)
+    values (encode(overlay(uuid_send(gen_random_uuid())
+                           placing substring(int8send(floor(extract(epoch from clock_timestamp()) * 1000)::bigint) from 3)
+                           from 1 for 6), 'hex')::uuid,
+            p_block_id, p_event, p_payload)
     returning id into v_id;
   -- the payload's top-level id is the change's, so hosted realtime.send adds none of its own
   perform realtime.send(jsonb_build_object('id', v_id), 'hint',

@@ -231,7 +231,11 @@ describe("get_block_me: the visitor's own part", () => {
     expect(m.me.reported_message_ids).toEqual([published[2]]);
     // the block with its counts as they are now, the same public fields as the public part
     const exact = await writer.client.rpc('get_block_view', { p_block_id: blockId });
-    expect((m as unknown as { block: View['block'] }).block).toEqual((exact.data as View).block);
+    // (read_at, the moment each was read, is the one field that differs)
+    expect((m as unknown as { block: View['block'] }).block).toEqual({
+      ...(exact.data as View).block,
+      read_at: expect.any(String),
+    });
     expect(Object.keys((m as unknown as { block: View['block'] }).block).sort()).toEqual(
       Object.keys(pub.block).sort(),
     );
@@ -309,7 +313,10 @@ describe('get_block_view (older embeds): as before, likes among what it returns'
       return m.replies ? { ...rest, replies: m.replies.map(strip) } : rest;
     };
     const { me, ...rest } = v;
-    expect({ ...rest, messages: rest.messages.map(strip) }).toEqual(pub);
+    expect({ ...rest, messages: rest.messages.map(strip) }).toEqual({
+      ...pub,
+      block: { ...pub.block, read_at: expect.any(String) },
+    });
     expect(me).toEqual({
       liked: false,
       liked_message_ids: [],
@@ -371,6 +378,29 @@ describe('get_block_change: what a live hint names, one cacheable answer for eve
     expect(viaJs).toEqual(JSON.parse(text));
     // the same id on another block's URL names nothing
     expect(await (await getChange(blockId, change)).text()).toBe('null');
+  });
+
+  it('names a change by an id that begins with its moment, after the read_at of a view read before it (break9 C2)', async () => {
+    const readAt = async () =>
+      Date.parse(
+        ((await writer.client.rpc('get_block_view', { p_block_id: liveBlock })).data as View).block
+          .read_at as string,
+      );
+    const before = await readAt();
+    const { data } = await writer.client.rpc('post_message', {
+      p_block_id: liveBlock,
+      p_content: 'timed one',
+      p_creator_name: 'Writer',
+    });
+    const change = await changeOf((data as { id: string }).id);
+    const after = await readAt();
+    // the element's reading (comment.watch.ts): milliseconds since 1970 in the first 48 bits
+    const at = parseInt(change.slice(0, 8) + change.slice(9, 13), 16);
+    expect(before).toBeLessThanOrEqual(at);
+    expect(at).toBeLessThanOrEqual(after);
+    // the public view carries its moment too (a cached copy: when it was read)
+    const pub = JSON.parse((await getPublic(liveBlock)).text) as View;
+    expect(Date.parse(pub.block.read_at as string)).toBeGreaterThanOrEqual(before);
   });
 
   it('answers null, cacheable too, for an id that names nothing: a forged hint costs one read per URL', async () => {

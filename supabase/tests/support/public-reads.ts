@@ -41,11 +41,13 @@ export async function expectSameForEveryCaller(
   bearers: string[],
   sub: string,
 ) {
-  const anon = (await read()).text;
+  // a view's block says when it was read (read_at): the one part that is not the same twice
+  const bytes = (text: string) => text.replace(/"read_at": "[^"]*"/g, '"read_at": ""');
+  const anon = bytes((await read()).text);
   for (const token of bearers) {
     const { res, text } = await read(token);
     expect(res.status).toBe(200);
-    expect(text).toBe(anon);
+    expect(bytes(text)).toBe(anon);
   }
   for (const token of [await forgedToken(sub), await expiredToken(sub)]) {
     const { res } = await read(token);
