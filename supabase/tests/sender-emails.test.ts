@@ -15,7 +15,16 @@ import { LOCAL_AWS } from '../local/config.ts';
 import { BRUNCH_PROFILE_URL, BRUNCH_WRITER_EMAIL } from '../local/providers/pages/fixtures.ts';
 import { emptyLetter } from '@reaction-blocks/contracts/letters';
 import { SENDER_EMAIL_LIMITS, SENDER_MESSAGES } from '@reaction-blocks/contracts/schemas';
-import { callFunction, newGuest, newUser, sql, type TestUser } from './support/clients.ts';
+import {
+  backendPid,
+  callFunction,
+  callWaitsOnLock,
+  newGuest,
+  newUser,
+  sql,
+  transaction,
+  type TestUser,
+} from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
 import { runWorker } from './support/worker.ts';
 import {
@@ -645,6 +654,121 @@ describe('an address is one owner’s claim', () => {
       result: false,
       confirmed: true,
     });
+  });
+
+  /** Identities at the SES fake, read without naming an address (answered while one is held). */
+  const sesNames = async () =>
+    (await fakeState<{ identities: { name: string }[] }>('ses')).identities.map((i) => i.name);
+
+  /**
+   * An owner's claim confirmed, SES's identity made and its link not opened yet, and the day of its
+   * mails over: "send again" (request-mail-verify) then re-creates the identity.
+   */
+  async function awaitingSes(label: string) {
+    const [owner, email] = [await newUser(label), address(label)];
+    const { token } = await add(owner, email);
+    const confirmed = await invoke(owner, 'confirm-mail-verify', { token });
+    expect(confirmed.data?.state).toBe('awaiting_provider');
+    await aDayLater(email);
+    return { owner, email };
+  }
+
+  /**
+   * The owner's "send again" of `email`, held in reserve_sender_confirmation (after it read the
+   * claim as confirmed and SES's identity as there) by the owner's lock, taken from SQL, while
+   * `during` runs; it goes on when the lock does. Its answer, not awaited.
+   */
+  async function askHeldInReserve(owner: TestUser, email: string, during: () => Promise<unknown>) {
+    let answer: Promise<Answer> | undefined;
+    await transaction(async (client) => {
+      await client.query(
+        `select pg_advisory_xact_lock(hashtextextended('sender_emails_cap:' || $1, 0))`,
+        [owner.id],
+      );
+      answer = invoke(owner, 'request-mail-verify', { emailToVerify: email });
+      await callWaitsOnLock('reserve_sender_confirmation', 15_000, await backendPid(client));
+      await during();
+    });
+    return { answer: answer! };
+  }
+
+  it('"send again" of a claim its owner deleted meanwhile answers 404 and makes no claim and no identity', async () => {
+    // before: the ask wrote a new pending claim (no link) and created the identity again; that
+    // claim was never confirmed, so deleting it released nothing: an identity at SES, no claim
+    const { owner, email } = await awaitingSes('again-gone');
+    const ask = await askHeldInReserve(owner, email, async () => {
+      expect((await invoke(owner, 'delete-mail-verified', { emailToDelete: email })).status).toBe(
+        200,
+      );
+      expect(await released(email)).toMatchObject([
+        { status: 'done', result: { identity: 'released' } },
+      ]);
+    });
+    expect(await ask.answer).toMatchObject({ status: 404, error: { code: 'not_found' } });
+    expect(await sql('select status from public.sender_emails where email = $1', [email])).toEqual(
+      [],
+    );
+    expect(await identity(email)).toBeNull();
+  });
+
+  it('an identity "send again" made for a claim deleted while SES answered is released again', async () => {
+    // the claim went after the ask read it and before SES created the identity: the claim's
+    // release ran in between (nothing to delete) and, before, the new identity stayed
+    const { owner, email } = await awaitingSes('again-late');
+    let ask: { answer: Promise<Answer> } | undefined;
+    try {
+      ask = await askHeldInReserve(owner, email, () =>
+        sesControl('', { outageOf: { [email]: 'held' } }),
+      );
+      // the ask deleted the old identity (to make it anew) and waits for SES's answer
+      await eventually(async () => !(await sesNames()).includes(email));
+      expect((await invoke(owner, 'delete-mail-verified', { emailToDelete: email })).status).toBe(
+        200,
+      );
+      expect(await released(email)).toMatchObject([
+        { status: 'done', result: { identity: 'released' } },
+      ]);
+    } finally {
+      await sesControl('', { outageOf: { [email]: false } });
+    }
+    expect(await ask!.answer).toMatchObject({ status: 404, error: { code: 'not_found' } });
+    await eventually(async () => (await identity(email)) === null, 15_000, sesNames);
+    expect(await released(email)).toMatchObject([
+      { status: 'done', result: { identity: 'released' } },
+      { status: 'done', result: { identity: 'released' } },
+    ]);
+    expect(await sql('select 1 from public.sender_emails where email = $1', [email])).toEqual([]);
+  });
+
+  it('a claim settled as verified against an identity a release just made again is not left verified', async () => {
+    // the window the release cannot close itself: the settle read "SES sends as it", then the
+    // last other claim's release deleted the identity, read the claims again and gave it back
+    // (not verified: releaseIdentity), and only then the settle wrote `verified`; before, the claim
+    // stayed verified while SES had an unverified identity. Held open with the claim's row locked
+    // from SQL under the settle's write (the restart path of an owner's confirmed claim).
+    const [owner, email] = [await newUser('settle-late'), address('settle-late')];
+    await add(owner, email);
+    await sql(
+      `update public.sender_emails set confirmed_at = now(), status = 'not_verified'
+       where user_id = $1`,
+      [owner.id],
+    );
+    await sesControl('/identities', { identity: email, verified: true });
+    let answer: Promise<Answer> | undefined;
+    await transaction(async (client) => {
+      await client.query('select 1 from public.sender_emails where user_id = $1 for update', [
+        owner.id,
+      ]);
+      answer = invoke(owner, 'request-mail-verify', { emailToVerify: email });
+      await callWaitsOnLock('sender_emails', 15_000, await backendPid(client));
+      // the release's delete and its restore, as SES then has it
+      await sesControl('/identities', { identity: email, verified: false });
+    });
+    expect((await answer!).data).toEqual({ status: true, email, state: 'awaiting_provider' });
+    expect(
+      await sql('select status from public.sender_emails where user_id = $1', [owner.id]),
+    ).toEqual([{ status: 'not_verified' }]);
+    expect(await identity(email)).toEqual({ verified: false });
   });
 
   it('an account deleted while SES is down goes at once; its identity goes when SES is back, released once', async () => {

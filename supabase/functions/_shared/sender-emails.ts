@@ -3,6 +3,7 @@
 // single-use token mailed to the address, confirmed_at) and the provider can send as the address
 // (the SES identity, which is the platform's and shared by every owner who confirmed it).
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { kickWorker } from './background.ts';
 import { dbError, HttpError } from './http.ts';
 import { failureText } from './errors.ts';
 import type { JobHandler, Outcome } from './jobs.ts';
@@ -24,6 +25,9 @@ export interface SenderEmailRow {
   confirmed_at: string | null;
 }
 
+/** The answer for a claim that went (or never was), or went while a call was on its way (the list's "reload" answer). */
+export const claimGone = () => new HttpError(404, 'not_found', 'No such sender email');
+
 /** The caller's row for this address, or 404. */
 export async function ownSenderEmail(
   db: SupabaseClient,
@@ -37,7 +41,7 @@ export async function ownSenderEmail(
     .eq('email', email)
     .maybeSingle();
   if (error) throw dbError(error, status);
-  if (!data) throw new HttpError(404, 'not_found', 'No such sender email');
+  if (!data) throw claimGone();
   return data as SenderEmailRow;
 }
 
@@ -82,14 +86,57 @@ export async function canSendAs(mailer: Mailer, address: string): Promise<boolea
   return false;
 }
 
+/** Whether the claim `id` is still there and confirmed by its owner, as the database has it now. */
+export async function stillConfirmed(db: SupabaseClient, id: string): Promise<boolean> {
+  const { data, error, status } = await db
+    .from('sender_emails')
+    .select('id')
+    .eq('id', id)
+    .not('confirmed_at', 'is', null)
+    .maybeSingle();
+  if (error) throw dbError(error, status);
+  return data !== null;
+}
+
+/**
+ * A sender.release job for an address whose identity a call just created for a claim that went
+ * meanwhile (the claim's own job may have run before the create: it found nothing to delete).
+ * No dedupe key: the claim's job has taken its key already.
+ */
+async function queueRelease(db: SupabaseClient, email: string): Promise<void> {
+  const { error, status } = await db.rpc('enqueue_job', {
+    p_kind: 'sender.release',
+    p_payload: { email },
+    p_max_attempts: 100,
+  });
+  if (error) throw dbError(error, status);
+  kickWorker();
+}
+
+/**
+ * After creating the identity for the claim `row`: the claim must still be confirmed. A claim
+ * deleted before this read may have had its sender.release job run before the create (it found
+ * no identity, or deleted the old one): a job of its own releases the new one now, and the
+ * caller is told the claim went (404). A claim deleted after this read enqueues its own job then,
+ * which runs after the create and sees the identity. Either way no identity stays without a
+ * confirmed claim.
+ */
+async function keepOnlyForClaim(db: SupabaseClient, row: Pick<SenderEmailRow, 'id' | 'email'>) {
+  if (await stillConfirmed(db, row.id)) return;
+  await queueRelease(db, row.email);
+  throw claimGone();
+}
+
 /**
  * After the owner's own confirmation: the claim is verified when the provider can send as the
  * address. Otherwise the provider's identity is created (or, with `restart`, created anew: a
  * fresh link) so that SES mails its own verification link, and the claim waits for it.
  * `reserve`, when given, is called just before SES is asked to mail (and not when no mail goes):
  * it notes that mail in the mailbox's day, or throws to refuse it (request-mail-verify's restart:
- * SES's mail counts as the platform's own confirmation mail does). Its id is released when SES
- * certainly did not take the request.
+ * SES's mail counts as the platform's own confirmation mail does; it also answers 404 when the
+ * claim went meanwhile, so nothing is created). Its id is released when SES certainly did not
+ * take the request. An identity created here for a claim that went meanwhile is released again
+ * (keepOnlyForClaim; 404).
  */
 export async function settleWithProvider(
   db: SupabaseClient,
@@ -105,7 +152,24 @@ export async function settleWithProvider(
       .eq('id', row.id)
       .not('confirmed_at', 'is', null);
     if (error) throw dbError(error, status);
-    return 'verified';
+    // SES is read again after the write: a release (another owner's claim went) may have deleted
+    // the identity after the read above and read the claims again before this write, so its
+    // "not verified until SES verifies it again" (releaseIdentity) came first and this write
+    // undid it. The job's re-read comes after its delete and its update after that re-read:
+    // either the job's update follows this write (and corrects it) or this read follows the
+    // delete and sees it.
+    if (await canSendAs(mailer, row.email)) return 'verified';
+    const undo = await db
+      .from('sender_emails')
+      .update({ status: 'not_verified' })
+      .eq('id', row.id)
+      .eq('status', 'verified');
+    if (undo.error) throw dbError(undo.error, undo.status);
+    if (!(await mailer.getIdentity(row.email))) {
+      await mailer.createIdentity(row.email);
+      await keepOnlyForClaim(db, row);
+    }
+    return 'awaiting_provider';
   }
   const identity = await mailer.getIdentity(row.email);
   if (identity && !restart) return 'awaiting_provider';
@@ -120,6 +184,7 @@ export async function settleWithProvider(
     }
     throw err;
   }
+  await keepOnlyForClaim(db, row);
   return 'awaiting_provider';
 }
 

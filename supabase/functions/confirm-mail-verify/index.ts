@@ -35,6 +35,8 @@ Deno.serve(
       const state = await settleWithProvider(db, sesMailer(), row);
       return { status: true, email: row.email, state };
     } catch (err) {
+      // the claim went while it was settled (404)
+      if (err instanceof HttpError) throw err;
       // the confirmation holds; asking again (request-mail-verify) redoes the provider's part
       throw providerError(err, 'confirm-mail-verify');
     }

@@ -27,9 +27,11 @@ import {
 import { langOf } from '../_shared/notification-mail.ts';
 import { renderSenderConfirmMail } from '../_shared/sender-confirm-mail.ts';
 import {
+  claimGone,
   newConfirmationToken,
   providerError,
   settleWithProvider,
+  stillConfirmed,
   type SenderEmailRow,
 } from '../_shared/sender-emails.ts';
 
@@ -92,13 +94,18 @@ Deno.serve(
       // SES mails its own link again: that mail counts in the mailbox's day, and none goes to a
       // suppressed mailbox, as for the platform's confirmation mail below
       try {
-        const state = await settleWithProvider(
-          db,
-          mailer,
-          existing,
-          true,
-          async () => (await reserveMail(db, user.id, email)).id,
-        );
+        const state = await settleWithProvider(db, mailer, existing, true, async () => {
+          // the claim read above may have gone since (the owner deleted it): the reservation
+          // then wrote a new pending claim, which nothing would release with an identity made
+          // for it. Both are taken back and nothing is created (404, the list's "reload").
+          const reservation = await reserveMail(db, user.id, email);
+          if (await stillConfirmed(db, existing.id)) return reservation.id;
+          await db.rpc('release_sender_confirmation', {
+            p_id: reservation.id,
+            p_claim: reservation.claim,
+          });
+          throw claimGone();
+        });
         return { status: true, email, state };
       } catch (err) {
         if (err instanceof HttpError) throw err;
