@@ -29,6 +29,12 @@ function join(url: string, block: string, i: number): Promise<void> {
       120_000,
     );
     ws.on('error', reject);
+    // closed before the join's answer (by the server, or the gateway): said at once, with its code,
+    // not as a join that timed out
+    ws.on('close', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`closed (${code}) before the join's answer`));
+    });
     ws.on('open', () => {
       opened = true;
       ws.send(blockJoinFrame(block));
