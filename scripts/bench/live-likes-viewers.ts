@@ -71,7 +71,7 @@ function call(...[url, init]: ReturnType<typeof request>): Promise<unknown> {
 
 class Viewer {
   ws?: WebSocket;
-  seen: string[] = [];
+  seen = new Set<string>();
   reads = READS;
   readAt = Date.now();
   catchUp?: ReturnType<typeof setTimeout>;
@@ -124,23 +124,33 @@ class Viewer {
     });
   }
 
+  /** Takes a read from the budget (READS at most, one back every READ_REFILL_MS) if one is left. */
+  private spend(): boolean {
+    const t = Date.now();
+    const refilled = this.reads + (t - this.readAt) / READ_REFILL_MS;
+    [this.reads, this.readAt] = [Math.min(READS, refilled), t];
+    const left = this.reads >= 1;
+    if (left) this.reads -= 1;
+    return left;
+  }
+
+  /** The catch-up the hub makes CATCH_UP_MS after the first hint beyond the budget. */
+  private caughtUp(): void {
+    this.catchUp = undefined;
+    this.catchUps++;
+    if (this.reader) void this.readView();
+  }
+
   private hint(id: string): void {
     this.hints++;
-    if (this.seen.includes(id)) return;
-    this.seen.push(id);
-    if (this.seen.length > 200) this.seen.shift();
-    const t = Date.now();
-    this.reads = Math.min(READS, this.reads + (t - this.readAt) / READ_REFILL_MS);
-    this.readAt = t;
-    if (this.reads < 1) {
-      this.catchUp ||= setTimeout(() => {
-        this.catchUp = undefined;
-        this.catchUps++;
-        if (this.reader) void this.readView();
-      }, CATCH_UP_MS);
+    // the ids read lately (the hub keeps 200): a hint heard twice is read once
+    if (this.seen.has(id)) return;
+    this.seen.add(id);
+    if (this.seen.size > 200) this.seen.delete(this.seen.values().next().value!);
+    if (!this.spend()) {
+      this.catchUp ??= setTimeout(() => this.caughtUp(), CATCH_UP_MS);
       return;
     }
-    this.reads--;
     this.sent++;
     if (!this.reader) return;
     const p = { url: this.c.readUrl, key: this.c.anonKey };
