@@ -248,16 +248,18 @@ returns jsonb language sql stable security definer set search_path = '' as $$
 $$;
 revoke execute on function public.quota_notice_context(jsonb) from public, anon, authenticated;
 
--- An address's fair share of an owner's monthly responses (issue 17): the form responses and A/B
--- votes it counted today (UTC) for that owner, at most `limits.address_quota_share` (0.1) of their
--- response_monthly_limit; beyond it any visitor's is kept but held. In up to
--- 32 shards per (owner, address, day), each allowed its part of the share (the parts add up to
--- the share), so the visitors of one address (an office, a school, the load test's loopback) do
--- not queue on one row (npm run bench:load). Unlogged like the buckets (a crash gives each
--- address its share again); rows of past days are purged.
+-- What the visitors of a site counted today (UTC) of one owner's monthly responses (issue 17),
+-- and what all visitors without a track record counted together: at most
+-- `limits.address_quota_share` (0.1) and `limits.fresh_quota_share` (0.25) of their
+-- response_monthly_limit; beyond either the response is kept but held. In up to 32 shards per
+-- (owner, key, day), each allowed its part (the parts add up to the whole), so the visitors of one
+-- address (an office, a school, the load test's loopback) do not queue on one row (npm run
+-- bench:load). Unlogged like the buckets (a crash gives each its share again); rows of past days
+-- are purged.
 create unlogged table private.address_quota (
   owner_id uuid not null,
-  -- private.address_key of the client address
+  -- private.reserve_key of the client address (an IPv4 address, an IPv6 /48), or the nil uuid:
+  -- every visitor without a track record together
   address uuid not null,
   day date not null,
   counted integer not null check (counted >= 0),
@@ -265,39 +267,89 @@ create unlogged table private.address_quota (
   primary key (owner_id, address, day, shard)
 ) with (fillfactor = 50);
 comment on table private.address_quota is
-  'Responses and votes one client address counted today for one owner, in up to 32 shards (private.take_address_quota): together at most limits.address_quota_share of the monthly limit, the rest is held.';
+  'Responses and votes one site (reserve_key), or all visitors without a track record together (the nil uuid), counted today for one owner, in up to 32 shards (private.take_address_quota): at most limits.address_quota_share / limits.fresh_quota_share of the monthly limit, the rest is held.';
 alter table private.address_quota enable row level security;
 
--- An address's fair share of the owner's monthly responses (issue 17; docs/data-model.md "When a
--- shared budget is under pressure"): true when this form response or A/B vote may count (a
--- share taken), false when it is to be held, whoever writes it (the address has
--- counted `limits.address_quota_share` (0.1; `address_quota_share` in `limits.<action>` or the
--- block's rate_limits overrides it) of the owner's response_monthly_limit today, UTC, at least
--- one). The share is exact and split in n = min(32, share) shards of share / n (the remainder to
--- the first ones); a unit is taken as the owner's quota takes one (take_response_quota): first a
--- shard no other open transaction holds (private.free_shard), by `update ... where counted <
--- part`, which locks a row only when it takes from it, a missing row inserted with `on conflict
--- do nothing`; then the other shards that look like they have room. So a writer holds an address
--- shard only once it has its unit and never waits while holding one: no deadlock, and writers of
--- one address wait for each other only when more of them than shards write at once. (An upsert
--- `on conflict do update ... where` would keep a full shard locked and let two writers wait on
--- each other.) A track record does not lift the share. No address (SQL outside
--- an API request), the owner, limits or escalation off: always true.
+-- One unit of a day's share p_cap of an owner's monthly responses under p_key (an address, or the
+-- nil uuid of the visitors without a track record): the shard it was taken from, null when the
+-- share is spent today (UTC). The share is exact and split in n = min(32, cap) shards of cap / n
+-- (the remainder to the first ones); a unit is taken as the owner's quota takes one
+-- (take_response_quota): first a shard no other open transaction holds (private.free_shard), by
+-- `update ... where counted < part`, which locks a row only when it takes from it, a missing row
+-- inserted with `on conflict do nothing`; then the other shards that look like they have room.
+-- So a writer holds a shard only once it has its unit and never waits while holding one: no
+-- deadlock, and writers of one key wait for each other only when more of them than shards write
+-- at once. (An upsert `on conflict do update ... where` would keep a full shard locked and let two
+-- writers wait on each other.)
+create or replace function private.take_day_share(p_owner uuid, p_key uuid, p_cap integer)
+returns integer language plpgsql set search_path = '' as $$
+declare
+  v_n integer := least(32, p_cap);
+  v_day date := (now() at time zone 'UTC')::date;
+  v_start integer;
+  v_shard integer;
+  v_part integer;
+begin
+  -- a shard no other writer holds first, then the shards that look like they have room (read
+  -- without a lock: a full shard stays full today)
+  v_start := private.free_shard('address_quota:' || p_owner || ':' || p_key, pg_backend_pid() % v_n, v_n);
+  for v_shard in
+    select s.n from generate_series(0, v_n - 1) g(i)
+    cross join lateral (select (v_start + g.i) % v_n as n) s
+    left join private.address_quota q
+      on q.owner_id = p_owner and q.address = p_key and q.day = v_day and q.shard = s.n
+    where g.i = 0 or coalesce(q.counted, 0) < p_cap / v_n + (s.n < p_cap % v_n)::integer
+    order by g.i
+  loop
+    v_part := p_cap / v_n + (v_shard < p_cap % v_n)::integer;
+    update private.address_quota set counted = counted + 1
+      where owner_id = p_owner and address = p_key and day = v_day and shard = v_shard
+        and counted < v_part;
+    if not found then
+      insert into private.address_quota (owner_id, address, day, shard, counted)
+        values (p_owner, p_key, v_day, v_shard, 1)
+        on conflict do nothing;
+      if not found then
+        -- another writer created the row meanwhile: its part may still have room
+        update private.address_quota set counted = counted + 1
+          where owner_id = p_owner and address = p_key and day = v_day and shard = v_shard
+            and counted < v_part;
+      end if;
+    end if;
+    if found then
+      return v_shard;
+    end if;
+  end loop;
+  return null;
+end;
+$$;
+revoke execute on function private.take_day_share(uuid, uuid, integer) from public;
+
+-- The fair shares of the owner's monthly responses (issue 17; docs/data-model.md "When a shared
+-- budget is under pressure"): true when this form response or A/B vote may count, false when it
+-- is to be held. Two shares a day (UTC) of the owner's response_monthly_limit, at least one each
+-- (`address_quota_share` / `fresh_quota_share` in `limits.<action>` or the block's rate_limits
+-- override the settings):
+-- - a site's, `limits.address_quota_share` (0.1), whoever writes: keyed as the reserve
+--   (private.reserve_key: an IPv4 address, an IPv6 /48, so one home connection's /56 is one site);
+--   a track record does not lift it (an address makes one for its own accounts inside its share a
+--   day ahead, hostile-track-record.test);
+-- - every visitor without a track record together, `limits.fresh_quota_share` (0.25): ten fresh
+--   addresses' shares add up to the month, this does not (break9 Q1: fresh accounts of 10
+--   addresses counted a free owner's month in 4 s and every visitor was refused until it turned).
+--   A unit of the site's share taken for a response this one holds is given back.
+-- No address (SQL outside an API request), the owner, limits or escalation off: always true.
 create or replace function private.take_address_quota(p_block public.blocks, p_uid uuid, p_action text)
 returns boolean language plpgsql set search_path = '' as $$
 declare
   v_on boolean;
   v_share double precision;
+  v_fresh double precision;
   v_trusted jsonb;
   v_header text;
   v_addr uuid;
   v_limit integer;
-  v_cap integer;
-  v_n integer;
-  v_day date := (now() at time zone 'UTC')::date;
-  v_start integer;
   v_shard integer;
-  v_part integer;
 begin
   if p_uid = p_block.owner_id then
     return true;
@@ -307,57 +359,38 @@ begin
          coalesce((p_block.rate_limits -> p_action ->> 'address_quota_share')::double precision,
                   (s -> ('limits.' || p_action) ->> 'address_quota_share')::double precision,
                   (s -> 'limits.address_quota_share' #>> '{}')::double precision, 0.1),
+         coalesce((p_block.rate_limits -> p_action ->> 'fresh_quota_share')::double precision,
+                  (s -> ('limits.' || p_action) ->> 'fresh_quota_share')::double precision,
+                  (s -> 'limits.fresh_quota_share' #>> '{}')::double precision, 0.25),
          case when jsonb_typeof(s -> 'network.trusted_proxies') = 'array'
               then s -> 'network.trusted_proxies' else '[]'::jsonb end,
          coalesce(s -> 'network.client_address_header' #>> '{}', '')
-    into v_on, v_share, v_trusted, v_header
+    into v_on, v_share, v_fresh, v_trusted, v_header
     from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
           where key in ('limits.enabled', 'limits.escalation', 'limits.address_quota_share',
-                        'limits.' || p_action, 'network.trusted_proxies',
-                        'network.client_address_header')) settings;
+                        'limits.fresh_quota_share', 'limits.' || p_action,
+                        'network.trusted_proxies', 'network.client_address_header')) settings;
   if not v_on then
     return true;
   end if;
-  v_addr := private.address_key(private.client_address(v_trusted, v_header));
+  v_addr := private.reserve_key(private.client_address(v_trusted, v_header));
   if v_addr is null then
     return true;
   end if;
   select response_monthly_limit into v_limit from public.profiles where id = p_block.owner_id;
-  v_cap := greatest(1, floor(least(coalesce(v_limit, 0) * least(1, greatest(0, v_share)), 2e9)))::integer;
-  v_n := least(32, v_cap);
-  -- a shard no other writer holds first, then the shards that look like they have room (read
-  -- without a lock: a full shard stays full today)
-  v_start := private.free_shard('address_quota:' || p_block.owner_id || ':' || v_addr,
-                                pg_backend_pid() % v_n, v_n);
-  for v_shard in
-    select s.n from generate_series(0, v_n - 1) g(i)
-    cross join lateral (select (v_start + g.i) % v_n as n) s
-    left join private.address_quota q
-      on q.owner_id = p_block.owner_id and q.address = v_addr and q.day = v_day and q.shard = s.n
-    where g.i = 0 or coalesce(q.counted, 0) < v_cap / v_n + (s.n < v_cap % v_n)::integer
-    order by g.i
-  loop
-    v_part := v_cap / v_n + (v_shard < v_cap % v_n)::integer;
-    update private.address_quota set counted = counted + 1
-      where owner_id = p_block.owner_id and address = v_addr and day = v_day and shard = v_shard
-        and counted < v_part;
-    if not found then
-      insert into private.address_quota (owner_id, address, day, shard, counted)
-        values (p_block.owner_id, v_addr, v_day, v_shard, 1)
-        on conflict do nothing;
-      if not found then
-        -- another writer created the row meanwhile: its part may still have room
-        update private.address_quota set counted = counted + 1
-          where owner_id = p_block.owner_id and address = v_addr and day = v_day and shard = v_shard
-            and counted < v_part;
-      end if;
-    end if;
-    if found then
-      return true;
-    end if;
-  end loop;
-  -- past the share, held: a track record too (an address makes one for its own accounts inside
-  -- its share a day ahead, hostile-track-record.test)
+  v_shard := private.take_day_share(p_block.owner_id, v_addr,
+    greatest(1, floor(least(coalesce(v_limit, 0) * least(1, greatest(0, v_share)), 2e9)))::integer);
+  if v_shard is null then
+    return false;
+  end if;
+  if private.has_track_record(p_block.id, p_uid) or private.take_day_share(p_block.owner_id,
+       '00000000-0000-0000-0000-000000000000',
+       greatest(1, floor(least(coalesce(v_limit, 0) * least(1, greatest(0, v_fresh)), 2e9)))::integer) is not null then
+    return true;
+  end if;
+  update private.address_quota set counted = counted - 1
+    where owner_id = p_block.owner_id and address = v_addr
+      and day = (now() at time zone 'UTC')::date and shard = v_shard;
   return false;
 end;
 $$;

@@ -13,7 +13,7 @@
 import { describe, expect, it } from 'vitest';
 import { newGuest, newUser, sql, type TestUser } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
-import { overrideLimits, writeUntilRefused } from './support/hostile.ts';
+import { wideForm, writeUntilRefused } from './support/hostile.ts';
 
 /** `n` signed-in (not anonymous) accounts, made 25 hours ago. */
 async function dayOldAccounts(n: number): Promise<TestUser[]> {
@@ -24,22 +24,9 @@ async function dayOldAccounts(n: number): Promise<TestUser[]> {
   return accounts;
 }
 
-/**
- * A free owner's form with its own bucket widened, as storm.test does, so that a test sees the
- * address's share alone; and a visitor's submit to it.
- */
-async function wideForm(ownerName: string) {
-  const owner = await newUser(ownerName);
-  const form = await createBlock(owner, 'form');
-  await overrideLimits(form, { submit: { block_per_minute: 1200, block_burst: 1200 } });
-  const submit = (v: TestUser) =>
-    v.client.rpc('submit_response', { p_block_id: form, p_answers: {}, p_honeypot: '' });
-  return { owner, form, submit };
-}
-
 describe('signed-in accounts a day old, of one address (the loopback)', () => {
   it("count at most 10 % of a free owner's month; the rest is kept, held", async () => {
-    const { owner, submit } = await wideForm('day-old-owner');
+    const { owner, submit } = await wideForm(await newUser('day-old-owner'));
     const accounts = await dayOldAccounts(20);
     // each submits as fast as it can until its own limit refuses it (five): 100 in all
     const { answers: all, refusals } = await writeUntilRefused<{ held: boolean }, TestUser>(
@@ -134,7 +121,7 @@ async function aDayLater(block: string, owner: string) {
 
 describe('anonymous visitors of one address who made their history on the block a day ahead', () => {
   it("count at most 10 % of a free owner's month on the second day too", async () => {
-    const { owner, form, submit } = await wideForm('aged-owner');
+    const { owner, form, submit } = await wideForm(await newUser('aged-owner'));
     const visitors = await guests(20);
     // day 1: one response each, within reason
     const day1 = await Promise.all(visitors.map(submit));

@@ -602,6 +602,8 @@ describe("a rate-limit shard one visitor's write holds is not waited for", () =>
 });
 
 describe("one address's writers do not queue on its share (issue 19)", () => {
+  /** The key of what every visitor without a track record counted together (take_address_quota). */
+  const FRESH_VISITORS = '00000000-0000-0000-0000-000000000000';
   /** What the gateway passes PostgREST for a client at this address (no trusted proxy here). */
   const fromAddress = (c: pg.Client, address: string) =>
     c.query("select set_config('request.headers', $1, true)", [
@@ -631,10 +633,12 @@ describe("one address's writers do not queue on its share (issue 19)", () => {
       `select (select count(*)::int from public.responses where block_id = $2 and not held) as counted,
               (select count(*)::int from public.responses where block_id = $2 and held) as held,
               (select count(*)::int from public.messages where block_id = $3 and status = 'published') as published,
-              (select coalesce(sum(counted), 0)::int from private.address_quota where owner_id = $1) as shares`,
-      [owner.id, ids[0], ids[1]],
+              (select coalesce(sum(counted), 0)::int from private.address_quota where owner_id = $1 and address <> $4) as shares,
+              (select coalesce(sum(counted), 0)::int from private.address_quota where owner_id = $1 and address = $4) as fresh`,
+      [owner.id, ids[0], ids[1], FRESH_VISITORS],
     );
-    expect(state).toEqual({ counted: 2, held: 0, published: 2, shares: 2 });
+    // the address's share and the fresh visitors' (these two have no track record) took one each
+    expect(state).toEqual({ counted: 2, held: 0, published: 2, shares: 2, fresh: 2 });
   });
 
   it("the address's share of a free owner's month stays exact across its shards: 30 at once, 10 counted", async () => {
@@ -658,8 +662,8 @@ describe("one address's writers do not queue on its share (issue 19)", () => {
     expect(results.filter((held) => !held)).toHaveLength(10);
     const [state] = await sql<{ shares: number; rows: number }>(
       `select coalesce(sum(counted), 0)::int as shares, count(*)::int as rows
-       from private.address_quota where owner_id = $1`,
-      [owner.id],
+       from private.address_quota where owner_id = $1 and address <> $2`,
+      [owner.id, FRESH_VISITORS],
     );
     expect(state).toEqual({ shares: 10, rows: 10 });
   });

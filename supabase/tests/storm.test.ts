@@ -14,7 +14,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonClient, newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
-import { abQuestion, overrideLimits, writeUntilRefused } from './support/hostile.ts';
+import { abQuestion, overrideLimits, wideForm, writeUntilRefused } from './support/hostile.ts';
 import { eventually, providersUrl } from './support/providers.ts';
 
 /** A fresh anonymous visitor whose requests come through a proxy that says `address`. */
@@ -611,6 +611,53 @@ describe('a storm of fresh accounts from one address', () => {
       await db.query('rollback').catch(() => {});
       await db.end();
     }
+  });
+
+  // break9 Q1 (2026-11-30, main at 69c8659; both bodies failed there): an address's share was
+  // 10 % of the month a day, so fresh accounts of 10 addresses counted a free owner's whole month
+  // in 4 s, and every visitor of the owner's forms was refused 429 quota until the month turned.
+  // Main: 99 of the storm counted, the regular below refused; and 20 of one /48 (ten /64s) 100.
+  it("fresh accounts of ten addresses count a quarter of a free owner's month; a regular counts on", async () => {
+    const { owner, submit } = await wideForm(await newUser('ten-addresses-owner'));
+    // a regular: a response counted a day ago, from an address of its own
+    const regular = await guestFrom('198.51.100.200');
+    expect((await submit(regular)).data).toMatchObject({ held: false });
+    await sql(
+      "update public.responses set created_at = now() - interval '25 hours' where creator_id = $1",
+      [regular.id],
+    );
+    const stormers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => guestFrom(`198.51.100.${1 + (i % 10)}`)),
+    );
+    // each submits until its own limit refuses it (five): 100 in all, none refused for the month
+    const { answers, refusals } = await writeUntilRefused<{ held: boolean }, TestUser>(
+      stormers,
+      submit,
+    );
+    expect(refusals.map((r) => r.scope)).toEqual(stormers.map(() => 'visitor'));
+    expect(answers).toHaveLength(100);
+    // the fresh visitors' 25 of the month, the regular's one of them
+    expect(answers.filter((a) => !a.held)).toHaveLength(24);
+    // the regular counts on; a fresh visitor of another address is kept, held, not refused
+    expect((await submit(regular)).data).toMatchObject({ held: false });
+    const late = await submit(await guestFrom('198.51.100.201'));
+    expect(late.error).toBeNull();
+    expect(late.data).toMatchObject({ held: true });
+    const [profile] = await sql<{ monthly: number }>(
+      'select p.response_monthly_count as monthly from public.profiles p where p.id = $1',
+      [owner.id],
+    );
+    expect(profile!.monthly).toBe(26);
+  });
+
+  it("one /48's fresh accounts count one address's share, whichever /64s they use", async () => {
+    const { submit } = await wideForm(await newUser('one-site-owner'));
+    const stormers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => guestFrom(`2001:db8:7:${i % 10}::1`)),
+    );
+    const { answers } = await writeUntilRefused<{ held: boolean }, TestUser>(stormers, submit);
+    expect(answers).toHaveLength(100);
+    expect(answers.filter((a) => !a.held)).toHaveLength(10);
   });
 
   it("a client's own X-Forwarded-For does not make it another address", async () => {

@@ -282,6 +282,18 @@ export const postMessage = (
 export const overrideLimits = (blockId: string, limits: Record<string, Record<string, number>>) =>
   sql('update public.blocks set rate_limits = $2 where id = $1', [blockId, limits]);
 
+/**
+ * A form of `owner` (a free one) with its own bucket widened, as storm.test does, so that a test
+ * sees the owner's shares (an address's, the fresh visitors') alone; and a visitor's submit to it.
+ */
+export async function wideForm(owner: TestUser) {
+  const form = await createBlock(owner, 'form');
+  await overrideLimits(form, { submit: { block_per_minute: 1200, block_burst: 1200 } });
+  const submit = (v: TestUser) =>
+    v.client.rpc('submit_response', { p_block_id: form, p_answers: {}, p_honeypot: '' });
+  return { owner, form, submit };
+}
+
 // ---------------------------------------------------------------------------------------------
 // the hostile-visitor files' worlds: a block of each kind with a fresh visitor
 // ---------------------------------------------------------------------------------------------
