@@ -740,36 +740,42 @@ describe('an address is one owner’s claim', () => {
     expect(await sql('select 1 from public.sender_emails where email = $1', [email])).toEqual([]);
   });
 
-  it('a claim settled as verified against an identity a release just made again is not left verified', async () => {
-    // the window the release cannot close itself: the settle read "SES sends as it", then the
-    // last other claim's release deleted the identity, read the claims again and gave it back
-    // (not verified: releaseIdentity), and only then the settle wrote `verified`; before, the claim
-    // stayed verified while SES had an unverified identity. Held open with the claim's row locked
-    // from SQL under the settle's write (the restart path of an owner's confirmed claim).
-    const [owner, email] = [await newUser('settle-late'), address('settle-late')];
-    await add(owner, email);
-    await sql(
-      `update public.sender_emails set confirmed_at = now(), status = 'not_verified'
+  it.each([
+    ['a settle (send again)', 'request-mail-verify', { state: 'awaiting_provider' }],
+    ['check-mail-verified', 'check-mail-verified', { result: false, confirmed: true }],
+  ])(
+    '%s writing verified against an identity a release just made again does not leave the claim verified',
+    async (_, fn, told) => {
+      // the window the release cannot close itself: the call read "SES sends as it", then the last
+      // other claim's release deleted the identity, read the claims again and gave it back (not
+      // verified: releaseIdentity), and only then the call wrote `verified`; before, the claim
+      // stayed verified while SES had an unverified identity. Held open with the claim's row locked
+      // from SQL under the call's write.
+      const [owner, email] = [await newUser('settle-late'), address('settle-late')];
+      await add(owner, email);
+      await sql(
+        `update public.sender_emails set confirmed_at = now(), status = 'not_verified'
        where user_id = $1`,
-      [owner.id],
-    );
-    await sesControl('/identities', { identity: email, verified: true });
-    let answer: Promise<Answer> | undefined;
-    await transaction(async (client) => {
-      await client.query('select 1 from public.sender_emails where user_id = $1 for update', [
-        owner.id,
-      ]);
-      answer = invoke(owner, 'request-mail-verify', { emailToVerify: email });
-      await callWaitsOnLock('sender_emails', 15_000, await backendPid(client));
-      // the release's delete and its restore, as SES then has it
-      await sesControl('/identities', { identity: email, verified: false });
-    });
-    expect((await answer!).data).toEqual({ status: true, email, state: 'awaiting_provider' });
-    expect(
-      await sql('select status from public.sender_emails where user_id = $1', [owner.id]),
-    ).toEqual([{ status: 'not_verified' }]);
-    expect(await identity(email)).toEqual({ verified: false });
-  });
+        [owner.id],
+      );
+      await sesControl('/identities', { identity: email, verified: true });
+      let answer: Promise<Answer> | undefined;
+      await transaction(async (client) => {
+        await client.query('select 1 from public.sender_emails where user_id = $1 for update', [
+          owner.id,
+        ]);
+        answer = invoke(owner, fn, { emailToVerify: email });
+        await callWaitsOnLock('sender_emails', 15_000, await backendPid(client));
+        // the release's delete and its restore, as SES then has it
+        await sesControl('/identities', { identity: email, verified: false });
+      });
+      expect((await answer!).data).toMatchObject({ status: true, ...told });
+      expect(
+        await sql('select status from public.sender_emails where user_id = $1', [owner.id]),
+      ).toEqual([{ status: 'not_verified' }]);
+      expect(await identity(email)).toEqual({ verified: false });
+    },
+  );
 
   it('an account deleted while SES is down goes at once; its identity goes when SES is back, released once', async () => {
     const leaving = await newUser('leaving-outage');

@@ -99,6 +99,36 @@ export async function stillConfirmed(db: SupabaseClient, id: string): Promise<bo
 }
 
 /**
+ * Writes `verified` on a confirmed claim that SES was just read to send as, then reads SES again:
+ * a release (another owner's claim went) may have deleted the identity after that read and read
+ * the claims again before this write, so its "not verified until SES verifies it again"
+ * (releaseIdentity) came first and this write undid it. The job's re-read comes after its delete
+ * and its update after that re-read: either the job's update follows this write (and corrects
+ * it) or the read here follows the delete and sees it; the claim is then put back to
+ * not_verified. Whether the claim stays verified.
+ */
+export async function writeVerified(
+  db: SupabaseClient,
+  mailer: Mailer,
+  row: Pick<SenderEmailRow, 'id' | 'email'>,
+): Promise<boolean> {
+  const { error, status } = await db
+    .from('sender_emails')
+    .update({ status: 'verified' })
+    .eq('id', row.id)
+    .not('confirmed_at', 'is', null);
+  if (error) throw dbError(error, status);
+  if (await canSendAs(mailer, row.email)) return true;
+  const undo = await db
+    .from('sender_emails')
+    .update({ status: 'not_verified' })
+    .eq('id', row.id)
+    .eq('status', 'verified');
+  if (undo.error) throw dbError(undo.error, undo.status);
+  return false;
+}
+
+/**
  * A sender.release job for an address whose identity a call just created for a claim that went
  * meanwhile (the claim's own job may have run before the create: it found nothing to delete).
  * No dedupe key: the claim's job has taken its key already.
@@ -146,25 +176,7 @@ export async function settleWithProvider(
   reserve?: () => Promise<number>,
 ): Promise<'verified' | 'awaiting_provider'> {
   if (await canSendAs(mailer, row.email)) {
-    const { error, status } = await db
-      .from('sender_emails')
-      .update({ status: 'verified' })
-      .eq('id', row.id)
-      .not('confirmed_at', 'is', null);
-    if (error) throw dbError(error, status);
-    // SES is read again after the write: a release (another owner's claim went) may have deleted
-    // the identity after the read above and read the claims again before this write, so its
-    // "not verified until SES verifies it again" (releaseIdentity) came first and this write
-    // undid it. The job's re-read comes after its delete and its update after that re-read:
-    // either the job's update follows this write (and corrects it) or this read follows the
-    // delete and sees it.
-    if (await canSendAs(mailer, row.email)) return 'verified';
-    const undo = await db
-      .from('sender_emails')
-      .update({ status: 'not_verified' })
-      .eq('id', row.id)
-      .eq('status', 'verified');
-    if (undo.error) throw dbError(undo.error, undo.status);
+    if (await writeVerified(db, mailer, row)) return 'verified';
     if (!(await mailer.getIdentity(row.email))) {
       await mailer.createIdentity(row.email);
       await keepOnlyForClaim(db, row);
