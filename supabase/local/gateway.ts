@@ -23,7 +23,13 @@ import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import { jwtVerify } from 'jose';
 import { listen, normaliseAddress, requestUrl, serve } from './http.ts';
-import { CORS_HEADERS, MAX_PROXIED_BODY_BYTES, proxy, sendJson } from './proxy.ts';
+import {
+  CORS_HEADERS,
+  limitConnectionsPerAddress,
+  MAX_PROXIED_BODY_BYTES,
+  proxy,
+  sendJson,
+} from './proxy.ts';
 import { paths } from './paths.ts';
 import { httpOk, startProcess, waitUntil, type Log, type Managed } from './process.ts';
 
@@ -403,5 +409,7 @@ export function startGateway(opts: GatewayOptions): Promise<http.Server> {
   // to /rest/v1 and /auth/v1) keeps one 90 s, and a request on a connection this server closed
   // at the same moment failed (a function's database call answered 500)
   server.keepAliveTimeout = GATEWAY_KEEP_ALIVE_MS;
+  // one client address may not hold more connections than an office behind one NAT would
+  limitConnectionsPerAddress(server);
   return listen(server, opts.port);
 }

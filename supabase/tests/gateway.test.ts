@@ -5,7 +5,14 @@ import net, { type AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { GATEWAY_KEEP_ALIVE_MS } from '../local/gateway.ts';
-import { MAX_PROXIED_BODY_BYTES, proxy, UPSTREAM_IDLE_MS } from '../local/proxy.ts';
+import {
+  BodyBudget,
+  limitConnectionsPerAddress,
+  MAX_PROXIED_BODY_BYTES,
+  proxy,
+  UPSTREAM_IDLE_MS,
+  type ProxyBounds,
+} from '../local/proxy.ts';
 import { closeServer, listen, serve } from '../local/http.ts';
 import { anonClient, newGuest, newUser, stack } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
@@ -192,17 +199,13 @@ describe('gateway', () => {
 
 /**
  * The gateway's proxy in front of `upstream` (started here), both on ports of their own;
- * `limit`, `idle`: the proxy's request body limit and pauses, when not its defaults.
+ * `limit`, `bounds`: the proxy's request body limit, pauses and budget, when not its defaults.
  */
-async function proxyFront(
-  upstream: http.Server,
-  limit?: number,
-  idle?: { bodyIdleMs?: number; answerIdleMs?: number },
-) {
+async function proxyFront(upstream: http.Server, limit?: number, bounds?: ProxyBounds) {
   await listen(upstream, 0);
   const upstreamPort = (upstream.address() as AddressInfo).port;
   const front = serve(
-    (req, res) => proxy(req, res, upstreamPort, req.url ?? '/', {}, limit, idle),
+    (req, res) => proxy(req, res, upstreamPort, req.url ?? '/', {}, limit, bounds),
     {
       name: 'gateway-test',
       log: () => {},
@@ -509,6 +512,136 @@ describe('gateway proxy', () => {
     }
   });
 
+  // break9 G1: bodies up to 1 MB were held with no bound on what they took together: 3,000 of
+  // them from one client took the gateway to 3.1 GB (kept), and no visitor was answered for 80 s.
+  it('holds no more body bytes than its budget: 429 past an address share, 503 past the whole', async () => {
+    const seen: string[] = [];
+    const upstream = bodyCounter(seen);
+    const budget = new BodyBudget(2 * MB, MB);
+    const { front, frontPort } = await proxyFront(upstream, undefined, { budget });
+    const holding: RawRequest[] = [];
+    /** A body of half the share from `from`, its first KB sent and then nothing. */
+    const hold = (from: string) => {
+      const held = rawRequest(frontPort, '/held', { declared: MB / 2, body: KB, from });
+      holding.push(held);
+      return held;
+    };
+    try {
+      hold('127.0.0.1');
+      hold('127.0.0.1');
+      await vi.waitFor(() => expect(budget.byAddress.get('127.0.0.1')).toBe(MB), SETTLED);
+      // one more from that address, however small, is not held
+      const over = rawRequest(frontPort, '/over', { declared: 2, body: Buffer.from('{}') });
+      expect(await over.answer).toMatch(/^HTTP\/1.1 429 [^]*retry-after: \d+/i);
+      // nor one that says no length and comes past the share
+      const streamed = rawRequest(frontPort, '/streamed', { body: Buffer.alloc(MB + KB.length) });
+      expect(await streamed.answer).toMatch(/^HTTP\/1.1 429 /);
+      // another address has its own share, until the whole budget is held
+      hold('127.0.0.2');
+      hold('127.0.0.2');
+      await vi.waitFor(() => expect(budget.held).toBe(2 * MB), SETTLED);
+      const full = rawRequest(frontPort, '/full', {
+        declared: 2,
+        body: Buffer.from('{}'),
+        from: '127.0.0.3',
+      });
+      expect(await full.answer).toMatch(/^HTTP\/1.1 503 [^]*retry-after: \d+/i);
+      expect(seen).toEqual([]);
+      // bodies that go away give their share back
+      for (const held of holding) held.socket.destroy();
+      await vi.waitFor(() => expect([budget.held, budget.byAddress.size]).toEqual([0, 0]), SETTLED);
+      const after = rawRequest(frontPort, '/after', { declared: 2, body: Buffer.from('{}') });
+      expect(await after.answer).toMatch(/^HTTP\/1.1 200 /);
+      expect(seen).toEqual(['/after 2']);
+      await vi.waitFor(() => expect(budget.held).toBe(0), SETTLED);
+      for (const r of [over, streamed, full, after]) r.socket.destroy();
+    } finally {
+      await closeAll([front, upstream], holding);
+    }
+  });
+
+  // break9 G1 too: a byte every 25 s kept a body under the 30 s pause bound until Node's
+  // requestTimeout (120 s), and the client reconnected: a hold with no end.
+  it('answers 408 to a body that keeps coming but is not whole by its deadline', async () => {
+    const seen: string[] = [];
+    const upstream = bodyCounter(seen);
+    const { front, frontPort } = await proxyFront(upstream, undefined, {
+      bodyIdleMs: 2_000,
+      bodyDeadlineMs: 4_000,
+    });
+    const slow = rawRequest(frontPort, '/slow', { declared: 1000, body: Buffer.from('{') });
+    const trickle = setInterval(() => slow.socket.writable && slow.socket.write(' '), 200);
+    try {
+      expect(await slow.answer).toMatch(/^HTTP\/1.1 408 /);
+      expect(seen).toEqual([]);
+    } finally {
+      clearInterval(trickle);
+      await closeAll([front, upstream], [slow]);
+    }
+  });
+
+  // break9 G2: a body over 1 MB was passed on as it came, so a slow one held the upstream's memory
+  // (Deno kept about its declared length: +15.7 MB a connection for 10 MB) and its connection.
+  it('reads a body over 1 MB whole before it takes an upstream connection', async () => {
+    const seen: string[] = [];
+    const upstream = bodyCounter(seen);
+    // the requests whose heads reached the upstream (`seen` has those whose bodies ended)
+    const begun: string[] = [];
+    upstream.on('request', (req: http.IncomingMessage) => begun.push(req.url ?? ''));
+    const { front, frontPort } = await proxyFront(upstream, MAX_PROXIED_BODY_BYTES);
+    const size = 3 * MB;
+    const big = rawRequest(frontPort, '/big', { declared: size, body: Buffer.alloc(1_100_000) });
+    try {
+      await big.connected;
+      await eventually(
+        () => big.socket.writableLength === 0,
+        60_000,
+        () => big.socket.writableLength,
+      );
+      const other = await fetch(`http://127.0.0.1:${frontPort}/other`, {
+        method: 'POST',
+        body: '{}',
+      });
+      expect(await other.text()).toBe('2');
+      expect(begun).toEqual(['/other']);
+      big.socket.write(Buffer.alloc(size - 1_100_000));
+      expect(await big.answer).toMatch(/^HTTP\/1.1 200 /);
+      await vi.waitFor(() => expect(seen).toEqual(['/other 2', `/big ${size}`]), SETTLED);
+    } finally {
+      await closeAll([front, upstream], [big]);
+    }
+  });
+
+  it('caps the connections one client address holds open', async () => {
+    const seen: string[] = [];
+    const upstream = bodyCounter(seen);
+    const { front, frontPort } = await proxyFront(upstream);
+    limitConnectionsPerAddress(front, 3);
+    const idle = await Promise.all(
+      Array.from({ length: 3 }, () => rawRequest(frontPort, '', {}).connected),
+    );
+    try {
+      const fourth = rawRequest(frontPort, '/fourth', { declared: 0 });
+      expect(await fourth.answer).toMatch(/^HTTP\/1.1 429 /);
+      const elsewhere = rawRequest(frontPort, '/elsewhere', { declared: 0, from: '127.0.0.2' });
+      expect(await elsewhere.answer).toMatch(/^HTTP\/1.1 200 /);
+      elsewhere.socket.destroy();
+      // a connection that closes makes room
+      idle[0]?.destroy();
+      await vi.waitFor(async () => {
+        const again = rawRequest(frontPort, '/again', { declared: 0 });
+        const answer = await again.answer;
+        again.socket.destroy();
+        expect(answer).toMatch(/^HTTP\/1.1 200 /);
+      }, SETTLED);
+    } finally {
+      await closeAll(
+        [front, upstream],
+        idle.map((socket) => ({ socket })),
+      );
+    }
+  });
+
   it('bounds the bodies it passes to PostgREST and the functions', async () => {
     const big = Buffer.alloc(MAX_PROXIED_BODY_BYTES + 1, 0x20);
     for (const path of ['/rest/v1/rpc/get_block_view', '/functions/v1/verify-captcha']) {
@@ -530,3 +663,72 @@ describe('gateway proxy', () => {
     expect(ok.status).toBe(200);
   });
 });
+
+const KB = Buffer.alloc(1024, 0x20);
+const MB = 1024 * 1024;
+
+/** An upstream that answers each request with the size of its body, and notes `url size`. */
+function bodyCounter(seen: string[]) {
+  return http.createServer((req, res) => {
+    let bytes = 0;
+    req.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    req.on('end', () => {
+      seen.push(`${req.url} ${bytes}`);
+      res.end(String(bytes));
+    });
+    req.on('error', () => {});
+  });
+}
+
+interface RawRequest {
+  socket: net.Socket;
+  connected: Promise<net.Socket>;
+  /** the first bytes answered; '' when closed without any, 'none' when 60 s passed (a hang) */
+  answer: Promise<string>;
+}
+
+/**
+ * A POST to `path` from the local address `from` whose head says `declared` bytes (none: chunked,
+ * `body` sent as one chunk and not ended), followed by `body`; no `path`: a connection only.
+ */
+function rawRequest(
+  port: number,
+  path: string,
+  { declared, body, from = '127.0.0.1' }: { declared?: number; body?: Buffer; from?: string },
+): RawRequest {
+  const socket = net.connect({ port, host: '127.0.0.1', localAddress: from });
+  socket.on('error', () => {});
+  const connected = new Promise<net.Socket>((resolve) =>
+    socket.once('connect', () => resolve(socket)),
+  );
+  socket.once('connect', () => {
+    if (!path) return;
+    const length =
+      declared === undefined ? 'transfer-encoding: chunked' : `content-length: ${declared}`;
+    socket.write(`POST ${path} HTTP/1.1\r\nhost: x\r\n${length}\r\n\r\n`);
+    if (!body) return;
+    if (declared !== undefined) socket.write(body);
+    else
+      socket.write(
+        Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n')]),
+      );
+  });
+  const answer = new Promise<string>((resolve) => {
+    const hang = setTimeout(() => resolve('none'), 60_000);
+    socket.once('data', (chunk: Buffer) => {
+      clearTimeout(hang);
+      resolve(chunk.toString('latin1'));
+    });
+    socket.once('close', () => {
+      clearTimeout(hang);
+      resolve('');
+    });
+  });
+  return { socket, connected, answer };
+}
+
+/** Destroys the requests' sockets, then closes the servers (a test's last step). */
+async function closeAll(servers: http.Server[], requests: Array<{ socket: net.Socket }>) {
+  for (const { socket } of requests) socket.destroy();
+  for (const server of servers) await closeServer(server);
+}
