@@ -179,8 +179,9 @@ returns jsonb language sql stable set search_path = '' as $$
     'like_count', c.like_count, 'align', p_block.align, 'button_text', p_block.button_text,
     'url_to_open', p_block.url_to_open, 'open_graph', p_block.open_graph,
     'allow_creator_email', p_block.allow_creator_email, 'deactivated', p_block.deactivated,
-    -- the moment this was read: an element ignores a live change from before it (realtime.sql)
-    'read_at', now(),
+    -- the oldest transaction still running when this was read (the calling query's snapshot):
+    -- a live change from one before it is in this view already (realtime.sql)
+    'read_xmin', pg_snapshot_xmin(pg_current_snapshot())::text::bigint,
     -- every block may escalate to the platform's captcha (issue 17); a paid block asks for it
     -- at a visitor's own limit too
     'captcha', case when p_block.captcha

@@ -8,8 +8,9 @@
 -- viewer reads the change with get_block_change, a cacheable GET (the same URL for every viewer, so
 -- a CDN makes one database call per change whatever the number of viewers). A forged hint names
 -- nothing (null, cached like the rest) or a change of this block from the last minute, which the
--- viewers already have (they skip ids they read) or which is older than the list they read (a
--- change's id begins with its moment, the view's block carries read_at: break9 C2).
+-- viewers already have (they skip ids they read) or which is in the list they read already (a
+-- change's id ends with its transaction, the view's block carries the oldest one still running
+-- when it was read, read_xmin: break9 C2, C3).
 --
 -- Topics:
 --   block:<block id>        PUBLIC. Event hint {id}: a change of the block's published messages,
@@ -69,13 +70,19 @@ returns void language plpgsql set search_path = '' as $$
 declare
   v_id uuid;
 begin
-  -- the id begins with the moment of the change (milliseconds since 1970, as a UUIDv7 does): an
-  -- element ignores a change from before the list it shows was read (its block's read_at), so a
-  -- hint replayed by anyone on the public topic brings back nothing deleted, hidden or outdated
+  -- the id carries the moment of the change in its first 48 bits (milliseconds since 1970, as a
+  -- UUIDv7 does: one message's changes in order) and its transaction in its last 48 (its xid). A
+  -- view says the oldest transaction still running when it was read (its block's read_xmin):
+  -- every transaction before that one had ended, so what it wrote is in the view, and an element
+  -- ignores a change from it; a hint replayed by anyone on the public topic then brings back
+  -- nothing deleted, hidden or outdated, while a change written before the view was read but
+  -- committed after it (a moment alone would drop it) is applied
   insert into private.block_changes (id, block_id, event, payload)
-    values (encode(overlay(uuid_send(gen_random_uuid())
-                           placing substring(int8send(floor(extract(epoch from clock_timestamp()) * 1000)::bigint) from 3)
-                           from 1 for 6), 'hex')::uuid,
+    values (encode(overlay(overlay(uuid_send(gen_random_uuid())
+                                   placing substring(int8send(floor(extract(epoch from clock_timestamp()) * 1000)::bigint) from 3)
+                                   from 1 for 6)
+                           placing substring(int8send(pg_current_xact_id()::text::bigint) from 3)
+                           from 11 for 6), 'hex')::uuid,
             p_block_id, p_event, p_payload)
     returning id into v_id;
   -- the payload's top-level id is the change's, so hosted realtime.send adds none of its own

@@ -6,7 +6,15 @@
 // callers.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { anonClient, newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
+import {
+  anonClient,
+  newGuest,
+  newUser,
+  sql,
+  stack,
+  transaction,
+  type TestUser,
+} from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
 import { forgedToken } from './support/jwt.ts';
 import { expectSameForEveryCaller, publicRead, rpcUrl } from './support/public-reads.ts';
@@ -231,10 +239,10 @@ describe("get_block_me: the visitor's own part", () => {
     expect(m.me.reported_message_ids).toEqual([published[2]]);
     // the block with its counts as they are now, the same public fields as the public part
     const exact = await writer.client.rpc('get_block_view', { p_block_id: blockId });
-    // (read_at, the moment each was read, is the one field that differs)
+    // (read_xmin, the oldest transaction running when each was read, is the one field that differs)
     expect((m as unknown as { block: View['block'] }).block).toEqual({
       ...(exact.data as View).block,
-      read_at: expect.any(String),
+      read_xmin: expect.any(Number),
     });
     expect(Object.keys((m as unknown as { block: View['block'] }).block).sort()).toEqual(
       Object.keys(pub.block).sort(),
@@ -315,7 +323,7 @@ describe('get_block_view (older embeds): as before, likes among what it returns'
     const { me, ...rest } = v;
     expect({ ...rest, messages: rest.messages.map(strip) }).toEqual({
       ...pub,
-      block: { ...pub.block, read_at: expect.any(String) },
+      block: { ...pub.block, read_xmin: expect.any(Number) },
     });
     expect(me).toEqual({
       liked: false,
@@ -380,27 +388,36 @@ describe('get_block_change: what a live hint names, one cacheable answer for eve
     expect(await (await getChange(blockId, change)).text()).toBe('null');
   });
 
-  it('names a change by an id that begins with its moment, after the read_at of a view read before it (break9 C2)', async () => {
-    const readAt = async () =>
-      Date.parse(
-        ((await writer.client.rpc('get_block_view', { p_block_id: liveBlock })).data as View).block
-          .read_at as string,
-      );
-    const before = await readAt();
-    const { data } = await writer.client.rpc('post_message', {
-      p_block_id: liveBlock,
-      p_content: 'timed one',
-      p_creator_name: 'Writer',
+  it('names a change by an id whose transaction says whether a view read at any time holds it (break9 C2, C3)', async () => {
+    const view = async () =>
+      (await writer.client.rpc('get_block_view', { p_block_id: liveBlock })).data as View;
+    const insert = `insert into public.messages (block_id, creator_id, creator_name, content)
+                    values ($1, $2, 'Writer', $3) returning id`;
+    // the element's reading (core/live.ts): the writing transaction in the last 48 bits, the
+    // moment (milliseconds since 1970) in the first 48
+    const xid = (id: string) => parseInt(id.slice(24), 16);
+    const moment = (id: string) => parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+    const start = Date.now() - 1000;
+    // committed before the view was read: in it, and its change from before its read_xmin
+    const [before] = await sql<{ id: string }>(insert, [liveBlock, writer.id, 'before the read']);
+    const seen = await view();
+    expect(ids(seen.messages)).toContain(before!.id);
+    const early = await changeOf(before!.id);
+    expect(xid(early)).toBeLessThan(seen.block.read_xmin as number);
+    expect(moment(early)).toBeGreaterThanOrEqual(start);
+    // written before the view was read and committed after it (C3: a moment alone says "older
+    // than the view" and the element would drop it): not in the view, its change not from before
+    let during: View | undefined;
+    const late = await transaction(async (client) => {
+      const { rows } = await client.query(insert, [liveBlock, writer.id, 'open while read']);
+      during = await view();
+      return (rows[0] as { id: string }).id;
     });
-    const change = await changeOf((data as { id: string }).id);
-    const after = await readAt();
-    // the element's reading (comment.watch.ts): milliseconds since 1970 in the first 48 bits
-    const at = parseInt(change.slice(0, 8) + change.slice(9, 13), 16);
-    expect(before).toBeLessThanOrEqual(at);
-    expect(at).toBeLessThanOrEqual(after);
-    // the public view carries its moment too (a cached copy: when it was read)
+    expect(ids(during!.messages)).not.toContain(late);
+    expect(xid(await changeOf(late))).toBeGreaterThanOrEqual(during!.block.read_xmin as number);
+    // the public view and its cached copy carry it too
     const pub = JSON.parse((await getPublic(liveBlock)).text) as View;
-    expect(Date.parse(pub.block.read_at as string)).toBeGreaterThanOrEqual(before);
+    expect(pub.block.read_xmin).toBeGreaterThanOrEqual(seen.block.read_xmin as number);
   });
 
   it('answers null, cacheable too, for an id that names nothing: a forged hint costs one read per URL', async () => {

@@ -204,7 +204,7 @@ describe('published blocks and private fields', () => {
     expect(mine.data.me.vote).toEqual([bad!.id]);
     // with the counts as they are now (the public copy may be cached from before the vote)
     expect(mine.data.questions).toEqual(after.data.questions);
-    expect(mine.data.block).toEqual({ ...after.data.block, read_at: expect.any(String) });
+    expect(mine.data.block).toEqual({ ...after.data.block, read_xmin: expect.any(Number) });
     const pub = await a.client.rpc('get_block_public', { p_block_id: abBlock }, { get: true });
     expect(pub.data).not.toHaveProperty('me');
     expect(pub.data.questions).toEqual(after.data.questions);

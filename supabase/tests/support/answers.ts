@@ -11,7 +11,7 @@ const TEST_EMAIL = /\b([a-z0-9]+)-[0-9a-f]{8}@test\.local\b/g;
 /** The stack's ports are free ones, new each run. */
 const LOCAL_PORT = /\b(127\.0\.0\.1|localhost):\d+/g;
 /** Keys whose numbers come from a sequence other test files draw from too (jobs). */
-const SEQUENCE_KEYS = new Set(['id', 'job_id']);
+const SEQUENCE_KEYS = new Set(['id', 'job_id', 'read_xmin']);
 
 const ID_MARK = /^<id \d+>$/;
 const byMark = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
