@@ -6,15 +6,7 @@
 // callers.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  anonClient,
-  newGuest,
-  newUser,
-  sql,
-  stack,
-  transaction,
-  type TestUser,
-} from './support/clients.ts';
+import { anonClient, newGuest, newUser, sql, stack, type TestUser } from './support/clients.ts';
 import { createBlock } from './support/drafts.ts';
 import { forgedToken } from './support/jwt.ts';
 import { expectSameForEveryCaller, publicRead, rpcUrl } from './support/public-reads.ts';
@@ -386,38 +378,6 @@ describe('get_block_change: what a live hint names, one cacheable answer for eve
     expect(viaJs).toEqual(JSON.parse(text));
     // the same id on another block's URL names nothing
     expect(await (await getChange(blockId, change)).text()).toBe('null');
-  });
-
-  it('names a change by an id whose transaction says whether a view read at any time holds it (break9 C2, C3)', async () => {
-    const view = async () =>
-      (await writer.client.rpc('get_block_view', { p_block_id: liveBlock })).data as View;
-    const insert = `insert into public.messages (block_id, creator_id, creator_name, content)
-                    values ($1, $2, 'Writer', $3) returning id`;
-    // the element's reading (core/live.ts): the writing transaction in the last 48 bits, the
-    // moment (milliseconds since 1970) in the first 48
-    const xid = (id: string) => parseInt(id.slice(24), 16);
-    const moment = (id: string) => parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
-    const start = Date.now() - 1000;
-    // committed before the view was read: in it, and its change from before its read_xmin
-    const [before] = await sql<{ id: string }>(insert, [liveBlock, writer.id, 'before the read']);
-    const seen = await view();
-    expect(ids(seen.messages)).toContain(before!.id);
-    const early = await changeOf(before!.id);
-    expect(xid(early)).toBeLessThan(seen.block.read_xmin as number);
-    expect(moment(early)).toBeGreaterThanOrEqual(start);
-    // written before the view was read and committed after it (C3: a moment alone says "older
-    // than the view" and the element would drop it): not in the view, its change not from before
-    let during: View | undefined;
-    const late = await transaction(async (client) => {
-      const { rows } = await client.query(insert, [liveBlock, writer.id, 'open while read']);
-      during = await view();
-      return (rows[0] as { id: string }).id;
-    });
-    expect(ids(during!.messages)).not.toContain(late);
-    expect(xid(await changeOf(late))).toBeGreaterThanOrEqual(during!.block.read_xmin as number);
-    // the public view and its cached copy carry it too
-    const pub = JSON.parse((await getPublic(liveBlock)).text) as View;
-    expect(pub.block.read_xmin).toBeGreaterThanOrEqual(seen.block.read_xmin as number);
   });
 
   it('answers null, cacheable too, for an id that names nothing: a forged hint costs one read per URL', async () => {

@@ -5,6 +5,12 @@
 // on another's. get_block_change checks the block, not the page, so what keeps a message of one
 // product page out of another's list is the change's row, which must say its page (the client
 // drops a change whose page_key is not its topic's: sdk/src/core/live.ts, live.test.ts).
+// (break9, 2026-11-30) Anyone may also replay an old change's hint on the block's own topic: a
+// viewer who opened the page after the owner deleted a spam message read its stored INSERT (for
+// the minute get_block_change answers it) and showed it again. The element ignores a change
+// already in the list it read: the change's id ends with its transaction, the view says the
+// oldest one still running when it was read (read_xmin). A moment (the first try) cannot say it:
+// a change stamped before the read and committed after it is not in the view (C3).
 // 2. Any signed-in visitor had a track record (private.has_track_record), also one whose account
 // was a minute old, so escalation and an address's fair share of an owner's quota let it through.
 // Visitors sign in with Google or Apple (on npm start, any address on the local sign-in page):
@@ -15,7 +21,7 @@
 // a track record once it is older than limits.track_record_hours (24), as messages and responses
 // do; since the sixth review only history on the block is one (hostile-track-record.test.ts).
 import { describe, expect, it } from 'vitest';
-import { anonClient, newGuest, newUser, sql, sqlValue } from './support/clients.ts';
+import { anonClient, newGuest, newUser, sql, sqlValue, transaction } from './support/clients.ts';
 import { addQuestion, createBlock } from './support/drafts.ts';
 
 describe('a live hint replayed on another page of the same block', () => {
@@ -51,6 +57,47 @@ describe('a live hint replayed on another page of the same block', () => {
       expect(row.id).toBe(([posted.data, own.data][i] as { id: string }).id);
       expect(row.page_key).toBe(c.page);
     }
+  });
+
+  it('names each change by its transaction, so a viewer tells one in its list from one that is not', async () => {
+    const owner = await newUser('replay-moment');
+    const block = await createBlock(owner, 'comment');
+    const viewer = await newGuest();
+    const view = async () =>
+      (await viewer.client.rpc('get_block_view', { p_block_id: block })).data as {
+        block: { read_xmin: number };
+        messages: { id: string }[];
+      };
+    const insert = `insert into public.messages (block_id, creator_id, creator_name, content)
+                    values ($1, $2, 'Writer', $3) returning id`;
+    const changeOf = async (message: string) =>
+      sqlValue<string>(`select id from private.block_changes where payload #>> '{row,id}' = $1`, [
+        message,
+      ]);
+    // the element's reading (sdk/src/core/live.ts): the writing transaction in the last 48 bits,
+    // the moment (milliseconds since 1970, one message's changes in order) in the first 48
+    const xid = (id: string) => parseInt(id.slice(24), 16);
+    const moment = (id: string) => parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+    const start = Date.now() - 1000;
+    // committed before the view was read: in it, and its change below its read_xmin (a replay of
+    // its hint changes nothing)
+    const [before] = await sql<{ id: string }>(insert, [block, owner.id, 'before the read']);
+    const seen = await view();
+    expect(seen.messages.map((m) => m.id)).toContain(before!.id);
+    const early = await changeOf(before!.id);
+    expect(xid(early)).toBeLessThan(seen.block.read_xmin);
+    expect(moment(early)).toBeGreaterThanOrEqual(start);
+    // written before the view was read and committed after it: not in the view, and its change
+    // not below its read_xmin (applied when its hint comes)
+    let during: Awaited<ReturnType<typeof view>> | undefined;
+    const late = await transaction(async (client) => {
+      const { rows } = await client.query(insert, [block, owner.id, 'open while read']);
+      during = await view();
+      return (rows[0] as { id: string }).id;
+    });
+    expect(during!.messages.map((m) => m.id)).not.toContain(late);
+    expect(xid(await changeOf(late))).toBeGreaterThanOrEqual(during!.block.read_xmin);
+    expect(moment(await changeOf(late))).toBeLessThan(Date.now());
   });
 });
 
