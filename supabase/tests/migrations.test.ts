@@ -1,12 +1,12 @@
 // What supabase/migrations promises a database that already has a history (docs/data-model.md,
-// "Migrations"). A project that applied the 6 migrations the twenty-third squash replaced has the
-// baseline's version among them and 5 versions the folder no longer has: migrate refuses it,
+// "Migrations"). A project that applied the 8 migrations the twenty-fourth squash replaced has the
+// baseline's version among them and 7 versions the folder no longer has: migrate refuses it,
 // naming them and the way out, and changes nothing. After the repair a project makes (what
 // `supabase migration repair --status reverted` does: their rows leave the history) it continues
 // from the baseline: the schedules and every migration since apply, and it ends as a new database
 // built from the folder, object by object and job by job.
 // Its schema before is the squash's two files' (the commit that made them compared them with the
-// 6 they replaced: no difference). Both databases are throwaway ones in the test stack's cluster.
+// 8 they replaced: no difference). Both databases are throwaway ones in the test stack's cluster.
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,15 +18,17 @@ import { migrate, MigrationHistoryError } from '../local/migrate.ts';
 import { paths } from '../local/paths.ts';
 import { sql, stack } from './support/clients.ts';
 
-/** The newest migration the twenty-third squash replaced: the baseline took its version. */
-const BASELINE = '20261130022342';
-/** The other 5 it replaced, as a project that applied them has them in its history. */
+/** The newest migration the twenty-fourth squash replaced: the baseline took its version. */
+const BASELINE = '20261130052723';
+/** The other 7 it replaced, as a project that applied them has them in its history. */
 const REPLACED = [
-  '20261129225413',
-  '20261129225414',
-  '20261130011014',
-  '20261130015805',
-  '20261130021759',
+  '20261130022342',
+  '20261130022343',
+  '20261130043944',
+  '20261130044433',
+  '20261130050411',
+  '20261130050528',
+  '20261130052641',
 ];
 
 const files = readdirSync(paths.migrations)
@@ -83,7 +85,7 @@ beforeAll(async () => {
     await c.query('delete from supabase_migrations.schema_migrations');
     await c.query(
       `insert into supabase_migrations.schema_migrations (version, name)
-       select unnest($1::text[]), 'replaced by the twenty-third squash'`,
+       select unnest($1::text[]), 'replaced by the twenty-fourth squash'`,
       [[...REPLACED, BASELINE]],
     );
   });

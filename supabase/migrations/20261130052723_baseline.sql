@@ -1,12 +1,9 @@
--- Baseline (twenty-third squash): every migration up to 20261130022342 squashed into one, made of
+-- Baseline (twenty-fourth squash): every migration up to 20261130052723 squashed into one, made of
 -- the declarative schema (supabase/schemas/, in the order of config.toml schema_paths) as it was
--- then, file after file. It replaces the twenty-second baseline (20261129225413), its schedules and
--- the 4 migrations of 2026-11-30 that followed them (all generated; the data step written by hand
--- at the end of the fourth, 20261130022342_live_counts_end_right_held_messages_not_counted (2
--- update statements on public.messages and public.blocks), is not carried: a new database has no
--- rows for it to change, and a project that applied that migration has run it); its version is the
--- newest one's, so a project that applied them all already has it (docs/data-model.md,
--- "Migrations", says what such a project does). The schedules are in the next migration.
+-- then, file after file. It replaces the twenty-third baseline (20261130022342), its schedules and
+-- the 6 migrations of 2026-11-30 that followed them (all generated); its version is the newest
+-- one's, so a project that applied them all already has it (docs/data-model.md, "Migrations", says
+-- what such a project does). The schedules are in the next migration.
 -- Like every migration, never edited: change supabase/schemas/ and run `npm run db:diff -- <name>`.
 
 -- =============================================================================================
@@ -2170,16 +2167,18 @@ returns jsonb language sql stable security definer set search_path = '' as $$
 $$;
 revoke execute on function public.quota_notice_context(jsonb) from public, anon, authenticated;
 
--- An address's fair share of an owner's monthly responses (issue 17): the form responses and A/B
--- votes it counted today (UTC) for that owner, at most `limits.address_quota_share` (0.1) of their
--- response_monthly_limit; beyond it any visitor's is kept but held. In up to
--- 32 shards per (owner, address, day), each allowed its part of the share (the parts add up to
--- the share), so the visitors of one address (an office, a school, the load test's loopback) do
--- not queue on one row (npm run bench:load). Unlogged like the buckets (a crash gives each
--- address its share again); rows of past days are purged.
+-- What the visitors of a site counted today (UTC) of one owner's monthly responses (issue 17),
+-- and what all visitors without a track record counted together: at most
+-- `limits.address_quota_share` (0.1) and `limits.fresh_quota_share` (0.25) of their
+-- response_monthly_limit; beyond either the response is kept but held. In up to 32 shards per
+-- (owner, key, day), each allowed its part (the parts add up to the whole), so the visitors of one
+-- address (an office, a school, the load test's loopback) do not queue on one row (npm run
+-- bench:load). Unlogged like the buckets (a crash gives each its share again); rows of past days
+-- are purged.
 create unlogged table private.address_quota (
   owner_id uuid not null,
-  -- private.address_key of the client address
+  -- private.reserve_key of the client address (an IPv4 address, an IPv6 /48), or the nil uuid:
+  -- every visitor without a track record together
   address uuid not null,
   day date not null,
   counted integer not null check (counted >= 0),
@@ -2187,39 +2186,89 @@ create unlogged table private.address_quota (
   primary key (owner_id, address, day, shard)
 ) with (fillfactor = 50);
 comment on table private.address_quota is
-  'Responses and votes one client address counted today for one owner, in up to 32 shards (private.take_address_quota): together at most limits.address_quota_share of the monthly limit, the rest is held.';
+  'Responses and votes one site (reserve_key), or all visitors without a track record together (the nil uuid), counted today for one owner, in up to 32 shards (private.take_address_quota): at most limits.address_quota_share / limits.fresh_quota_share of the monthly limit, the rest is held.';
 alter table private.address_quota enable row level security;
 
--- An address's fair share of the owner's monthly responses (issue 17; docs/data-model.md "When a
--- shared budget is under pressure"): true when this form response or A/B vote may count (a
--- share taken), false when it is to be held, whoever writes it (the address has
--- counted `limits.address_quota_share` (0.1; `address_quota_share` in `limits.<action>` or the
--- block's rate_limits overrides it) of the owner's response_monthly_limit today, UTC, at least
--- one). The share is exact and split in n = min(32, share) shards of share / n (the remainder to
--- the first ones); a unit is taken as the owner's quota takes one (take_response_quota): first a
--- shard no other open transaction holds (private.free_shard), by `update ... where counted <
--- part`, which locks a row only when it takes from it, a missing row inserted with `on conflict
--- do nothing`; then the other shards that look like they have room. So a writer holds an address
--- shard only once it has its unit and never waits while holding one: no deadlock, and writers of
--- one address wait for each other only when more of them than shards write at once. (An upsert
--- `on conflict do update ... where` would keep a full shard locked and let two writers wait on
--- each other.) A track record does not lift the share. No address (SQL outside
--- an API request), the owner, limits or escalation off: always true.
+-- One unit of a day's share p_cap of an owner's monthly responses under p_key (an address, or the
+-- nil uuid of the visitors without a track record): the shard it was taken from, null when the
+-- share is spent today (UTC). The share is exact and split in n = min(32, cap) shards of cap / n
+-- (the remainder to the first ones); a unit is taken as the owner's quota takes one
+-- (take_response_quota): first a shard no other open transaction holds (private.free_shard), by
+-- `update ... where counted < part`, which locks a row only when it takes from it, a missing row
+-- inserted with `on conflict do nothing`; then the other shards that look like they have room.
+-- So a writer holds a shard only once it has its unit and never waits while holding one: no
+-- deadlock, and writers of one key wait for each other only when more of them than shards write
+-- at once. (An upsert `on conflict do update ... where` would keep a full shard locked and let two
+-- writers wait on each other.)
+create or replace function private.take_day_share(p_owner uuid, p_key uuid, p_cap integer)
+returns integer language plpgsql set search_path = '' as $$
+declare
+  v_n integer := least(32, p_cap);
+  v_day date := (now() at time zone 'UTC')::date;
+  v_start integer;
+  v_shard integer;
+  v_part integer;
+begin
+  -- a shard no other writer holds first, then the shards that look like they have room (read
+  -- without a lock: a full shard stays full today)
+  v_start := private.free_shard('address_quota:' || p_owner || ':' || p_key, pg_backend_pid() % v_n, v_n);
+  for v_shard in
+    select s.n from generate_series(0, v_n - 1) g(i)
+    cross join lateral (select (v_start + g.i) % v_n as n) s
+    left join private.address_quota q
+      on q.owner_id = p_owner and q.address = p_key and q.day = v_day and q.shard = s.n
+    where g.i = 0 or coalesce(q.counted, 0) < p_cap / v_n + (s.n < p_cap % v_n)::integer
+    order by g.i
+  loop
+    v_part := p_cap / v_n + (v_shard < p_cap % v_n)::integer;
+    update private.address_quota set counted = counted + 1
+      where owner_id = p_owner and address = p_key and day = v_day and shard = v_shard
+        and counted < v_part;
+    if not found then
+      insert into private.address_quota (owner_id, address, day, shard, counted)
+        values (p_owner, p_key, v_day, v_shard, 1)
+        on conflict do nothing;
+      if not found then
+        -- another writer created the row meanwhile: its part may still have room
+        update private.address_quota set counted = counted + 1
+          where owner_id = p_owner and address = p_key and day = v_day and shard = v_shard
+            and counted < v_part;
+      end if;
+    end if;
+    if found then
+      return v_shard;
+    end if;
+  end loop;
+  return null;
+end;
+$$;
+revoke execute on function private.take_day_share(uuid, uuid, integer) from public;
+
+-- The fair shares of the owner's monthly responses (issue 17; docs/data-model.md "When a shared
+-- budget is under pressure"): true when this form response or A/B vote may count, false when it
+-- is to be held. Two shares a day (UTC) of the owner's response_monthly_limit, at least one each
+-- (`address_quota_share` / `fresh_quota_share` in `limits.<action>` or the block's rate_limits
+-- override the settings):
+-- - a site's, `limits.address_quota_share` (0.1), whoever writes: keyed as the reserve
+--   (private.reserve_key: an IPv4 address, an IPv6 /48, so one home connection's /56 is one site);
+--   a track record does not lift it (an address makes one for its own accounts inside its share a
+--   day ahead, hostile-track-record.test);
+-- - every visitor without a track record together, `limits.fresh_quota_share` (0.25): ten fresh
+--   addresses' shares add up to the month, this does not (break9 Q1: fresh accounts of 10
+--   addresses counted a free owner's month in 4 s and every visitor was refused until it turned).
+--   A unit of the site's share taken for a response this one holds is given back.
+-- No address (SQL outside an API request), the owner, limits or escalation off: always true.
 create or replace function private.take_address_quota(p_block public.blocks, p_uid uuid, p_action text)
 returns boolean language plpgsql set search_path = '' as $$
 declare
   v_on boolean;
   v_share double precision;
+  v_fresh double precision;
   v_trusted jsonb;
   v_header text;
   v_addr uuid;
   v_limit integer;
-  v_cap integer;
-  v_n integer;
-  v_day date := (now() at time zone 'UTC')::date;
-  v_start integer;
   v_shard integer;
-  v_part integer;
 begin
   if p_uid = p_block.owner_id then
     return true;
@@ -2229,57 +2278,38 @@ begin
          coalesce((p_block.rate_limits -> p_action ->> 'address_quota_share')::double precision,
                   (s -> ('limits.' || p_action) ->> 'address_quota_share')::double precision,
                   (s -> 'limits.address_quota_share' #>> '{}')::double precision, 0.1),
+         coalesce((p_block.rate_limits -> p_action ->> 'fresh_quota_share')::double precision,
+                  (s -> ('limits.' || p_action) ->> 'fresh_quota_share')::double precision,
+                  (s -> 'limits.fresh_quota_share' #>> '{}')::double precision, 0.25),
          case when jsonb_typeof(s -> 'network.trusted_proxies') = 'array'
               then s -> 'network.trusted_proxies' else '[]'::jsonb end,
          coalesce(s -> 'network.client_address_header' #>> '{}', '')
-    into v_on, v_share, v_trusted, v_header
+    into v_on, v_share, v_fresh, v_trusted, v_header
     from (select coalesce(jsonb_object_agg(key, value), '{}'::jsonb) as s from private.settings
           where key in ('limits.enabled', 'limits.escalation', 'limits.address_quota_share',
-                        'limits.' || p_action, 'network.trusted_proxies',
-                        'network.client_address_header')) settings;
+                        'limits.fresh_quota_share', 'limits.' || p_action,
+                        'network.trusted_proxies', 'network.client_address_header')) settings;
   if not v_on then
     return true;
   end if;
-  v_addr := private.address_key(private.client_address(v_trusted, v_header));
+  v_addr := private.reserve_key(private.client_address(v_trusted, v_header));
   if v_addr is null then
     return true;
   end if;
   select response_monthly_limit into v_limit from public.profiles where id = p_block.owner_id;
-  v_cap := greatest(1, floor(least(coalesce(v_limit, 0) * least(1, greatest(0, v_share)), 2e9)))::integer;
-  v_n := least(32, v_cap);
-  -- a shard no other writer holds first, then the shards that look like they have room (read
-  -- without a lock: a full shard stays full today)
-  v_start := private.free_shard('address_quota:' || p_block.owner_id || ':' || v_addr,
-                                pg_backend_pid() % v_n, v_n);
-  for v_shard in
-    select s.n from generate_series(0, v_n - 1) g(i)
-    cross join lateral (select (v_start + g.i) % v_n as n) s
-    left join private.address_quota q
-      on q.owner_id = p_block.owner_id and q.address = v_addr and q.day = v_day and q.shard = s.n
-    where g.i = 0 or coalesce(q.counted, 0) < v_cap / v_n + (s.n < v_cap % v_n)::integer
-    order by g.i
-  loop
-    v_part := v_cap / v_n + (v_shard < v_cap % v_n)::integer;
-    update private.address_quota set counted = counted + 1
-      where owner_id = p_block.owner_id and address = v_addr and day = v_day and shard = v_shard
-        and counted < v_part;
-    if not found then
-      insert into private.address_quota (owner_id, address, day, shard, counted)
-        values (p_block.owner_id, v_addr, v_day, v_shard, 1)
-        on conflict do nothing;
-      if not found then
-        -- another writer created the row meanwhile: its part may still have room
-        update private.address_quota set counted = counted + 1
-          where owner_id = p_block.owner_id and address = v_addr and day = v_day and shard = v_shard
-            and counted < v_part;
-      end if;
-    end if;
-    if found then
-      return true;
-    end if;
-  end loop;
-  -- past the share, held: a track record too (an address makes one for its own accounts inside
-  -- its share a day ahead, hostile-track-record.test)
+  v_shard := private.take_day_share(p_block.owner_id, v_addr,
+    greatest(1, floor(least(coalesce(v_limit, 0) * least(1, greatest(0, v_share)), 2e9)))::integer);
+  if v_shard is null then
+    return false;
+  end if;
+  if private.has_track_record(p_block.id, p_uid) or private.take_day_share(p_block.owner_id,
+       '00000000-0000-0000-0000-000000000000',
+       greatest(1, floor(least(coalesce(v_limit, 0) * least(1, greatest(0, v_fresh)), 2e9)))::integer) is not null then
+    return true;
+  end if;
+  update private.address_quota set counted = counted - 1
+    where owner_id = p_block.owner_id and address = v_addr
+      and day = (now() at time zone 'UTC')::date and shard = v_shard;
   return false;
 end;
 $$;
@@ -2940,35 +2970,23 @@ end;
 $$;
 revoke execute on function private.count_published_message(public.messages, integer) from public;
 
-create or replace function private.messages_after_insert()
+-- A message counts out as it leaves published (deleted, held, hidden) and in as it becomes
+-- published (inserted so, approved, shown again): the triggers messages_after_insert,
+-- messages_after_delete and messages_after_status (published <-> held or hidden: approve, hide,
+-- unhide, an edit held again).
+create function private.messages_count_published()
 returns trigger language plpgsql security definer set search_path = '' as $$
 begin
-  if new.status = 'published' then
-    perform private.count_published_message(new, 1);
-  end if;
-  return new;
-end;
-$$;
-
-create or replace function private.messages_after_delete()
-returns trigger language plpgsql security definer set search_path = '' as $$
-begin
-  if old.status = 'published' then
+  if tg_op <> 'INSERT' and old.status = 'published' then
     perform private.count_published_message(old, -1);
   end if;
-  return old;
+  if tg_op <> 'DELETE' and new.status = 'published' then
+    perform private.count_published_message(new, 1);
+  end if;
+  return null;
 end;
 $$;
-
--- published <-> held or hidden (approve, hide, unhide, an edit held again)
-create function private.messages_after_status()
-returns trigger language plpgsql security definer set search_path = '' as $$
-begin
-  perform private.count_published_message(new, case when new.status = 'published' then 1 else -1 end);
-  return new;
-end;
-$$;
-revoke execute on function private.messages_after_status() from public;
+revoke execute on function private.messages_count_published() from public;
 
 create function private.message_likes_after_change()
 returns trigger language plpgsql security definer set search_path = '' as $$
@@ -3270,12 +3288,12 @@ revoke execute on function public.set_message_resolved(uuid, boolean) from publi
 create trigger messages_before_insert before insert on public.messages
   for each row execute function private.messages_before_insert();
 create trigger messages_after_insert after insert on public.messages
-  for each row execute function private.messages_after_insert();
+  for each row execute function private.messages_count_published();
 create trigger messages_after_delete after delete on public.messages
-  for each row execute function private.messages_after_delete();
+  for each row execute function private.messages_count_published();
 create trigger messages_after_status after update of status on public.messages
   for each row when ((old.status = 'published') <> (new.status = 'published'))
-  execute function private.messages_after_status();
+  execute function private.messages_count_published();
 create trigger message_likes_after_change after insert or delete on public.message_likes
   for each row execute function private.message_likes_after_change();
 
@@ -4270,84 +4288,116 @@ returns text language sql stable set search_path = '' as $$
 $$;
 revoke execute on function private.hold_status(public.blocks, uuid, text) from public;
 
--- Whether a visitor's name reads like the owner. Both sides are compared on a skeleton: NFKC
--- (full-width, circled, math letters), lower case, the letters of other scripts that look like
--- Latin ones read as those (v_from, v_to: Cyrillic, Greek, Cherokee, Latin small capitals, Lisu,
--- Armenian, Canadian syllabics, dotless i, alpha; NFKC keeps them apart), then as Unicode's
--- confusables skeleton (TR39) reads Latin: i, l, I, 1 and | one letter, 0 an o, m as rn; without
--- spaces, punctuation and invisible characters. Marked: a word for an owner
--- (admin/administrator/owner/moderator/official/staff) as the whole name or a word of it, where a
--- CamelCase join or digits also end a word ("The Admin", "SiteAdmin", "Admin2"; "admin" and
--- "moderator" also at the start or end: "sysadmin"; not "badminton", "Stafford", "Downer"); a
--- Korean word for an owner anywhere; the block's own owner label (when not the default Admin) as
--- the name or a word of it, a label of several words anywhere ("The Site Team"); the owner's
--- name, as the block shows it or as the profile says now, as the name, contained from four
--- letters on (rn counted as the m it reads as), or a Korean name of two or three syllables with
--- no other Hangul beside it ("이지은2", not "김이지은"). plpgsql with the expressions written
--- out: this runs on every comment, and small helper functions with SET search_path are never
--- inlined.
+-- Whether a visitor's name reads like the owner. Both sides are compared on a skeleton: NFKD
+-- without combining marks, then NFKC ("Owneŕ", "Ow̶ner", full-width, circled, math letters), the
+-- negative circled and squared letters and regional indicators as letters ("🅰dmin"), lower case,
+-- the letters of other scripts that look like Latin ones read as those (v_from, v_to: Cyrillic,
+-- Greek, Cherokee, Latin small capitals, Lisu, Armenian, Canadian syllabics, dotless i, alpha;
+-- NFKC keeps them apart), then as Unicode's confusables skeleton (TR39) reads Latin: i, l, I, 1,
+-- | and a ! between letters one letter, 0 an o, rn as m; without spaces, punctuation and
+-- invisible characters. Marked: a word for an owner (admin/administrator/owner/moderator/
+-- official/staff/manager/support) as the whole name or a word of it, where a CamelCase join or
+-- digits also end a word ("The Admin", "SiteAdmin", "Admin2"), punctuation inside a word and
+-- single letters apart join one ("A.d.m.i.n", "O w n e r"), and a word also counts with a letter
+-- doubled ("Adminn") or one character more inside it ("Ad0min"); "admin" and "moderator" also
+-- at the start or end ("sysadmin"; not "badminton", "Stafford", "Downer", "Staf"); a Korean word
+-- for an owner anywhere, but 공식 and 오너 only as a word of their own or at the start or end of
+-- four syllables or more (공식계정, 블로그오너; not the names 김공식, 공식환, 박오너); the block's
+-- own owner label (when not the default Admin) as the name or a word of it, a label of several
+-- words anywhere ("The Site Team"); the owner's name, as the block shows it or as the profile
+-- says now, as the name (also with letters doubled: "Billl Kim"), contained from four letters
+-- on (rn read as the m), or a Korean name of two or three syllables with no other Hangul beside
+-- it ("이지은2", not "김이지은"). Not words for an owner: "team" and "root" (names: "Team Kim",
+-- Joe Root). plpgsql with the expressions written out: this runs on every comment, small helper
+-- functions with SET search_path are never inlined, and an expression without a query is
+-- evaluated without the executor; so the four texts take the skeleton in one pass, a line each.
 create function private.imitates_owner(p_block public.blocks, p_name text)
 returns boolean language plpgsql stable set search_path = '' as $$
 declare
   v_strip constant text := '[[:space:][:punct:][:cntrl:]\u00a0\u00ad\u115f\u1160\u200b-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufeff·•・]+';
+  v_marks constant text := '[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]';
+  -- negative circled A-Z, negative squared A-Z, regional indicators A-Z (NFKC keeps them)
+  v_enclosed constant text := '🅐🅑🅒🅓🅔🅕🅖🅗🅘🅙🅚🅛🅜🅝🅞🅟🅠🅡🅢🅣🅤🅥🅦🅧🅨🅩🅰🅱🅲🅳🅴🅵🅶🅷🅸🅹🅺🅻🅼🅽🅾🅿🆀🆁🆂🆃🆄🆅🆆🆇🆈🆉🇦🇧🇨🇩🇪🇫🇬🇭🇮🇯🇰🇱🇲🇳🇴🇵🇶🇷🇸🇹🇺🇻🇼🇽🇾🇿';
   v_from constant text := 'АаВвЕеЁёКкМмНнОоРрСсТтУуХхІіЇїЈјЅѕԀԁԚԛԜԝҺһӀӏΑαΒβΕεΖζΗηΙιΚκΜμΝνΟοΡρΤτΥυΧχϹϲᎪꭺᏴᏟꮯᎠꭰᎬꭼᏀꮐᎻꮋᎥꭵᎫꭻᏦꮶᏞꮮᎷꮇᏢꮲᎡꭱᏚꮪᎢꭲᏙꮩᎳꮃᏃꮓᏼ'
-                                 'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢꓐꓑꓓꓔꓖꓗꓙꓚꓜꓝꓟꓠꓡꓢꓣꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴıɑՕօՍսԼհոցᗅᗩᗞᗪᗷᑕᑭᒪᕼᗯᔕᖇᐯᒍᘔᑌᗰ|';
+                                 'ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢꓐꓑꓓꓔꓖꓗꓙꓚꓜꓝꓟꓠꓡꓢꓣꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴıɑՕօՍսԼհոցᗅᗩᗞᗪᗷᑕᑭᒪᕼᗯᔕᖇᐯᒍᘔᑌᗰ|ωѡɯ';
   v_to constant text := 'aabbeeeekkmmhhooppccttyyxxiiiijjssddqqwwhhllaabbeezzhhiikkmmnnooppttyyxxccaabccddeegghhiijjkkllmmpprrssttvvwwzzb'
-                               'abcdefghijklmnoprstuvwyzbpdtgkjczfmnlsrvhwxyaeiouiaoouulhngaaddbcplhwsrvjzuml';
-  -- the words for an owner, as skeletons
-  v_owner_words constant text[] := array['adrnln', 'adrnlnlstrator', 'owner', 'rnoderator', 'offlclal', 'staff'];
-  v_text text;
+                               'abcdefghijklmnoprstuvwyzbpdtgkjczfmnlsrvhwxyaeiouiaoouulhngaaddbcplhwsrvjzumlwww';
+  -- the words for an owner as skeletons, each letter also doubled or more ("Adminn", "Staaff";
+  -- not "Staf")
+  v_owner_words constant text := 'a+d+m+l+n+|a+d+m+l+n+l+s+t+r+a+t+o+r+|o+w+n+e+r+|m+o+d+e+r+a+t+o+r+|o+f+f+l+d+a+l+|s+t+a+f+f+'
+                                 '|m+a+n+a+g+e+r+|s+u+p+p+o+r+t+|w+e+b+m+a+s+t+e+r+';
+  v_owner_list constant text[] := array['admln', 'admlnlstrator', 'owner', 'moderator', 'offldal', 'staff', 'manager',
+                                        'support', 'webmaster'];
+  -- the Korean words for an owner anywhere in the name
+  v_ko_words constant text := '관리자|관리쟈|관리인|운영자|운영진|운영팀|어드민|스태프|모더레이터|매니저|주인장|쥔장|작성자|사장님';
+  -- final consonants (jongseong) as the initial ones, to read jamo spelt out ("ㄱㅘㄴㄹㅣㅈㅏ")
+  v_jong constant text := E'\u11a8\u11a9\u11ab\u11ae\u11af\u11b7\u11b8\u11ba\u11bb\u11bc\u11bd\u11be\u11bf\u11c0\u11c1\u11c2';
+  v_cho constant text := E'\u1100\u1101\u1102\u1103\u1105\u1106\u1107\u1109\u110a\u110b\u110c\u110e\u110f\u1110\u1111\u1112';
+  v_profile_name text;
+  v_sk text[];
   v_key text;
+  v_squeezed text;
   v_words text[];
-  v_other text;
-  v_name text;
+  v_label text;
+  v_leet text;
 begin
-  -- a lower-case letter before a capital ends a word ("SiteAdmin"); then the look-alikes
-  v_text := replace(translate(translate(lower(regexp_replace(normalize(coalesce(p_name, ''), NFKC),
-                                                            '([a-z])([A-Z])', '\1 \2', 'g')),
-                                        v_from, v_to), 'i', 'l'), 'm', 'rn');
-  v_key := regexp_replace(translate(v_text, '10', 'lo'), v_strip, '', 'g');
+  select pr.name into v_profile_name from public.profiles pr where pr.id = p_block.owner_id;
+  -- the skeletons, spaces kept, of the name, the owner label (empty when the default Admin), the
+  -- owner's name as the block shows it (the Q&A header; from the profile when created) and as the
+  -- profile says now: one line each, in one pass. A lower-case letter before a capital ends a
+  -- word ("SiteAdmin").
+  v_sk := string_to_array(replace(replace(replace(translate(translate(lower(regexp_replace(regexp_replace(translate(
+            normalize(regexp_replace(normalize(concat_ws(E'\n', translate(coalesce(p_name, ''), E'\n', ' '),
+              translate(coalesce(nullif(lower(p_block.custom_label_name ->> 'admin'), 'admin'), ''), E'\n', ' '),
+              translate(coalesce(p_block.owner_name, ''), E'\n', ' '), translate(coalesce(v_profile_name, ''), E'\n', ' ')),
+            NFKD), v_marks, '', 'g'), NFKC), v_enclosed, repeat('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 3)),
+            '([[:alpha:]])[!¡](?=[[:alpha:]])', '\1i', 'g'), '([a-z])([A-Z])', '\1 \2', 'g')),
+            v_from, v_to), 'i', 'l'), 'rn', 'm'), 'cl', 'd'), 'vv', 'w'), E'\n');
+  v_key := regexp_replace(translate(v_sk[1], '10', 'lo'), v_strip, '', 'g');
   if v_key = '' then
     return false;
   end if;
-  -- the words: digits end one ("Admin2"), or read as letters ("Adm1n", "0wner")
-  v_words := regexp_split_to_array(v_text, '[^[:alpha:]]+')
-             || regexp_split_to_array(translate(v_text, '10', 'lo'), '[^[:alnum:]]+');
-  if v_key ~ '(adrnln|owner|rnoderator|offlclal|staff)' then
-    -- only then the word test: "badminton" contains admin but has no word admin
-    if v_words && v_owner_words
-       or regexp_replace(v_key, '[0-9]+', '', 'g') ~ '^(adrnln|rnoderator)|(adrnln|rnoderator)$' then
-      return true;
-    end if;
-  end if;
-  if v_key ~ '(관리자|관리인|운영자|운영진|운영팀|어드민|오너|스태프|공식|모더레이터|매니저)' then
-    return true;
-  end if;
-  -- the block's own owner label (when not the default Admin)
-  if coalesce(lower(p_block.custom_label_name ->> 'admin'), 'admin') <> 'admin' then
-    v_name := replace(translate(translate(lower(normalize(p_block.custom_label_name ->> 'admin', NFKC)),
-                                          v_from, v_to), 'i', 'l'), 'm', 'rn');
-    v_other := regexp_replace(translate(v_name, '10', 'lo'), v_strip, '', 'g');
-    if v_other <> '' and (v_other = v_key or v_other = any (v_words)
-                          or (v_name ~ '[[:alnum:]][^[:alnum:]]+[[:alnum:]]' and position(v_other in v_key) > 0)) then
-      return true;
-    end if;
-  end if;
-  -- the owner's name as the block shows it (the Q&A header; from the profile when created) and
-  -- as the profile says now
-  foreach v_name in array array[p_block.owner_name,
-                                (select pr.name from public.profiles pr where pr.id = p_block.owner_id)] loop
-    v_other := regexp_replace(translate(replace(translate(translate(lower(normalize(coalesce(v_name, ''), NFKC)),
-                                                                    v_from, v_to), 'i', 'l'), 'm', 'rn'), '10', 'lo'),
-                              v_strip, '', 'g');
-    if v_other <> '' and (v_other = v_key
-                          or (char_length(replace(v_other, 'rn', 'm')) >= 4 and position(v_other in v_key) > 0)
-                          or (v_other ~ '^[가-힣]{2,3}$' and position(v_other in v_key) > 0
-                              and replace(v_key, v_other, '') !~ '[가-힣]')) then
-      return true;
-    end if;
-  end loop;
-  return false;
+  v_squeezed := regexp_replace(v_key, '([a-z])\1+', '\1', 'g');
+  -- 3, 4, 5 and 7 as e, a, s and t: only a word or key that then reads as an owner word counts
+  v_leet := translate(v_sk[1], '104357', 'loaest');
+  -- the words: digits end one ("Admin2") or read as letters ("Adm1n", "0wner"); punctuation
+  -- inside a word, and single letters with spaces between, join one ("Ad.min", "A d m i n")
+  v_words := regexp_split_to_array(v_sk[1], '[^[:alpha:]]+')
+             || regexp_split_to_array(translate(v_sk[1], '10', 'lo'), '[^[:alnum:]]+')
+             || regexp_split_to_array(regexp_replace(regexp_replace(translate(v_sk[1], '10', 'lo'),
+                                                                    '([[:alnum:]])[[:punct:]]+(?=[[:alnum:]])', '\1', 'g'),
+                                                     '(?<![[:alnum:]])([[:alnum:]])[[:space:]]+(?=[[:alnum:]](?![[:alnum:]]))', '\1', 'g'),
+                                      '[^[:alnum:]]+')
+             || regexp_split_to_array(v_leet, '[^[:alpha:]]+');
+  v_label := regexp_replace(translate(v_sk[2], '10', 'lo'), v_strip, '', 'g');
+  return ' ' || array_to_string(v_words, ' ') || ' ' ~ (' (' || v_owner_words || ') ')
+      -- "badminton" contains admin but neither starts nor ends with it
+      or regexp_replace(v_key, '[0-9]+', '', 'g') ~ '^(admln|moderator)|(admln|moderator)$'
+      or regexp_replace(v_leet, v_strip, '', 'g') ~ '^(admln|moderator)|(admln|moderator)$'
+      -- author, host and mod(s) only as the whole name ("The Host"; not "Host Kim", "Ghost")
+      or regexp_replace(v_key, '[0-9]+', '', 'g') ~ '^(the|blog|site|post|page)?(author|host|mods?)$'
+      or v_key ~ v_ko_words
+      -- Hangul spelt out in jamo: NFKC makes initial-vowel pairs syllables, not the final consonant
+      or (v_key ~ '[\u1100-\u11ff]'
+          and translate(normalize(v_key, NFD), v_jong, v_cho) ~ translate(normalize(v_ko_words, NFD), v_jong, v_cho))
+      -- 공식, 오너 and 주인 as a word, or starting or ending one of four syllables or more
+      or v_sk[1] ~ '(^|[^가-힣])(공식|오너|주인)([^가-힣]|$|[가-힣]{2})|[가-힣]{2}(공식|오너|주인)([^가-힣]|$)'
+      or (v_label <> '' and (v_label = v_key or v_label = any (v_words)
+                             or (v_sk[2] ~ '[[:alnum:]][^[:alnum:]]+[[:alnum:]]' and position(v_label in v_key) > 0)))
+      -- one character more inside a word ("Ad0min"; not "Downer", "Owners")
+      or exists (select 1 from unnest(v_words) w, unnest(v_owner_list) r
+                  where char_length(w) = char_length(r) + 1 and left(w, 1) = left(r, 1) and right(w, 1) = right(r, 1)
+                    and exists (select 1 from generate_series(2, char_length(r)) i
+                                 where overlay(w placing '' from i for 1) = r))
+      or exists (select 1 from unnest(v_sk[3:4]) s,
+                               lateral (select regexp_replace(translate(s, '10', 'lo'), v_strip, '', 'g') as k) o,
+                               lateral (select regexp_replace(o.k, '([a-z])\1+', '\1', 'g') as k) q
+                  where o.k <> ''
+                    and (o.k = v_key or q.k = v_squeezed
+                         or (char_length(o.k) >= 4 and position(o.k in v_key) > 0)
+                         or (char_length(q.k) >= 4 and position(q.k in v_squeezed) > 0)
+                         or (o.k ~ '^[가-힣]{2,3}$' and position(o.k in v_key) > 0
+                             and replace(v_key, o.k, '') !~ '[가-힣]')));
 end;
 $$;
 revoke execute on function private.imitates_owner(public.blocks, text) from public;
@@ -11167,6 +11217,9 @@ returns jsonb language sql stable set search_path = '' as $$
     'like_count', c.like_count, 'align', p_block.align, 'button_text', p_block.button_text,
     'url_to_open', p_block.url_to_open, 'open_graph', p_block.open_graph,
     'allow_creator_email', p_block.allow_creator_email, 'deactivated', p_block.deactivated,
+    -- the oldest transaction still running when this was read (the calling query's snapshot):
+    -- a live change from one before it is in this view already (realtime.sql)
+    'read_xmin', pg_snapshot_xmin(pg_current_snapshot())::text::bigint,
     -- every block may escalate to the platform's captcha (issue 17); a paid block asks for it
     -- at a visitor's own limit too
     'captcha', case when p_block.captcha
@@ -11692,7 +11745,9 @@ revoke execute on function public.block_results_summary(uuid, text) from public,
 -- viewer reads the change with get_block_change, a cacheable GET (the same URL for every viewer, so
 -- a CDN makes one database call per change whatever the number of viewers). A forged hint names
 -- nothing (null, cached like the rest) or a change of this block from the last minute, which the
--- viewers already have (they skip ids they read).
+-- viewers already have (they skip ids they read) or which is in the list they read already (a
+-- change's id ends with its transaction, the view's block carries the oldest one still running
+-- when it was read, read_xmin: break9 C2, C3).
 --
 -- Topics:
 --   block:<block id>        PUBLIC. Event hint {id}: a change of the block's published messages,
@@ -11752,8 +11807,20 @@ returns void language plpgsql set search_path = '' as $$
 declare
   v_id uuid;
 begin
-  insert into private.block_changes (block_id, event, payload)
-    values (p_block_id, p_event, p_payload)
+  -- the id carries the moment of the change in its first 48 bits (milliseconds since 1970, as a
+  -- UUIDv7 does: one message's changes in order) and its transaction in its last 48 (its xid). A
+  -- view says the oldest transaction still running when it was read (its block's read_xmin):
+  -- every transaction before that one had ended, so what it wrote is in the view, and an element
+  -- ignores a change from it; a hint replayed by anyone on the public topic then brings back
+  -- nothing deleted, hidden or outdated, while a change written before the view was read but
+  -- committed after it (a moment alone would drop it) is applied
+  insert into private.block_changes (id, block_id, event, payload)
+    values (encode(overlay(overlay(uuid_send(gen_random_uuid())
+                                   placing substring(int8send(floor(extract(epoch from clock_timestamp()) * 1000)::bigint) from 3)
+                                   from 1 for 6)
+                           placing substring(int8send(pg_current_xact_id()::text::bigint) from 3)
+                           from 11 for 6), 'hex')::uuid,
+            p_block_id, p_event, p_payload)
     returning id into v_id;
   -- the payload's top-level id is the change's, so hosted realtime.send adds none of its own
   perform realtime.send(jsonb_build_object('id', v_id), 'hint',

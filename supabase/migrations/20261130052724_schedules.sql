@@ -11,7 +11,8 @@
 -- 20261126235529); the fifth to the twenty-first moved it after their baselines again (no
 -- schedule changed meanwhile); the twenty-second moved it after its baseline and took in the one
 -- schedule changed since (fold-counters looks at message deltas too, 20261129220346); the
--- twenty-third moved it after its baseline again (no schedule changed since).
+-- twenty-third moved it after its baseline again (no schedule changed since); the twenty-fourth
+-- moved it after its baseline again (no schedule changed since).
 --
 -- Each job calls SQL only; the worker is an edge function reached through pg_net with its URL and
 -- shared secret read from Vault at each tick, so this file holds no project-specific value
