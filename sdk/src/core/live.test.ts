@@ -53,6 +53,38 @@ describe('live (Realtime client)', () => {
     for (const el of boxes.splice(0)) el.remove();
   });
 
+  it('applies no change from before the data on screen was read: a replayed hint (break9 C2)', async () => {
+    // a change id's first 48 bits are its moment (ms): 0x10000 and 0x12000 around read_at
+    const [old, late] = [
+      '00000001-0000-4000-8000-000000000000',
+      '00000001-2000-4000-8000-000000000000',
+    ];
+    const row = { id: 'spam', content: 'SPAM', parent_id: null };
+    const api = mockApi({
+      get_block_change: (b) =>
+        b.p_id === old
+          ? { event: 'change', payload: { type: 'INSERT', row } }
+          : { event: 'counts', payload: { id: 'm1', likes: 1, like_count: 4 } },
+    });
+    try {
+      const { got, w } = recorder();
+      const readAt = { read_at: new Date(0x11000).toISOString().replace('Z', '+00:00') };
+      watchBlock(newProject(), 'b1', onScreen(), w, '', true, readAt);
+      await until(() => FakeSocket.all[0]?.joins().length);
+      const ws = FakeSocket.all[0]!;
+      ws.accept('realtime:block:b1');
+      ws.broadcast('realtime:block:b1', 'hint', { id: old });
+      ws.broadcast('realtime:block:b1', 'hint', { id: late });
+      await until(() => got.counts.length === 1);
+      await wait(20);
+      // on main the deleted message's INSERT came back (a spam message shown again, count +1)
+      expect(got.changes).to.deep.equal([]);
+      expect(got.counts).to.deep.equal([{ id: 'm1', likes: 1, like_count: 4 }]);
+    } finally {
+      api.restore();
+    }
+  });
+
   it('joins the public block topic without a token and applies what its hints name, in order', async () => {
     const id = (n: number) => `0000000${n}-0000-4000-8000-000000000000`;
     const [u1, u2, u3, u4] = [id(1), id(2), id(3), id(4)] as const;

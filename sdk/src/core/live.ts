@@ -59,6 +59,8 @@ interface Sub {
   visible: boolean;
   /** the data on screen is current (loaded just now, or joined since): no resync on the next join */
   fresh: boolean;
+  /** when the data on screen was read (the view's block: read_at; a read again moves it) */
+  b?: { read_at?: string };
 }
 
 interface Topic {
@@ -97,7 +99,7 @@ export const PUBLIC_JOIN = {
   },
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const UUID = /^[\da-f]{8}(-[\da-f]{4}){3}-[\da-f]{12}$/;
 
 /**
  * Live updates over one WebSocket per page and project, shared by every element: the part of the
@@ -141,7 +143,8 @@ class Hub {
       seen: [],
       applied: Promise.resolve(),
       reads: READS,
-      readAt: Date.now(),
+      // (reads start full: the refill tops them at READS)
+      readAt: 0,
     };
     this.topics.set(name, t);
     t.subs.add(sub);
@@ -196,7 +199,7 @@ class Hub {
     topic: string,
     event: string,
     payload: object,
-    ref = String(++this.ref),
+    ref = '' + ++this.ref,
   ): void {
     if (this.ws?.readyState == 1)
       this.ws.send(JSON.stringify([joinRef, ref, topic, event, payload]));
@@ -212,19 +215,20 @@ class Hub {
     };
     sock.onmessage = (e) => {
       try {
-        const [joinRef, , topic, event, payload] = JSON.parse(String(e.data));
+        const [joinRef, , topic, event, payload] = JSON.parse(e.data);
         const t = this.topics.get(String(topic).slice(9)); // 'realtime:' + name
-        if (t && joinRef && joinRef === t.joinRef) this.onFrame(topic, t, event, payload);
-        else if (t && event == 'broadcast' && t.joined) this.onBroadcast(t, payload);
+        // a broadcast with this join's ref or an older one's: heard while joined
+        if (t && event == 'broadcast') {
+          if (t.joined) this.onBroadcast(t, payload);
+        } else if (t && joinRef && joinRef === t.joinRef) this.onFrame(topic, t, event, payload);
       } catch (err) {
         log('realtime', err);
       }
     };
     sock.onclose = () => {
       if (this.ws != sock) return;
-      this.ws = undefined;
-      clearInterval(this.beat);
-      for (const t of this.topics.values()) this.lost(t);
+      // (closing a closed socket does nothing)
+      this.close();
       if ([...this.topics.values()].some((t) => this.wanted(t)))
         this.retry = setTimeout(() => this.sync(), backoff(this.tries++));
     };
@@ -255,7 +259,7 @@ class Hub {
     // '' = to be joined once the socket opens
     t.joinRef = '';
     if (this.ws?.readyState != 1) return;
-    const ref = (t.joinRef = String(++this.ref));
+    const ref = (t.joinRef = '' + ++this.ref);
     this.send(ref, 'realtime:' + name, 'phx_join', PUBLIC_JOIN, ref);
   }
 
@@ -267,18 +271,17 @@ class Hub {
   }
 
   private onFrame(name: string, t: Topic, event: string, payload: Record<string, unknown>): void {
-    if (event == 'phx_reply' && payload?.status == 'ok' && !t.joined) {
-      t.joined = true;
-      t.tries = 0;
-      for (const s of t.subs) {
-        if (!s.fresh) s.w.resync();
-        s.fresh = true;
+    if (event == 'phx_reply' && !t.joined) {
+      if (payload?.status == 'error') this.refused(name, t, payload.response);
+      else if (payload?.status == 'ok') {
+        t.joined = true;
+        t.tries = 0;
+        for (const s of t.subs) {
+          if (!s.fresh) s.w.resync();
+          s.fresh = true;
+        }
       }
-    } else if (event == 'phx_reply' && payload?.status == 'error' && !t.joined) {
-      this.refused(name, t, payload.response);
-    } else if (event == 'phx_close' || event == 'phx_error') {
-      this.refused(name, t, payload);
-    } else if (event == 'broadcast' && t.joined) this.onBroadcast(t, payload);
+    } else if (event == 'phx_close' || event == 'phx_error') this.refused(name, t, payload);
   }
 
   /** Refused or closed by the server (a key it does not take, too many joins): try again later. */
@@ -318,11 +321,17 @@ class Hub {
         const p = c?.payload;
         // the read checks the block, not the page: a hint replayed from another page's topic
         // names a message of that page's thread, which is not this one's
-        const page = (p?.row as { page_key?: string } | undefined)?.page_key;
-        if (!p || !t.joined || (page ?? t.page) != t.page) return;
+        const row = p?.row as (Message & { page_key?: string }) | undefined;
+        if (!p || !t.joined || (row?.page_key ?? t.page) != t.page) return;
+        // anyone may replay an old change's hint (its read answers for a minute): one from before
+        // the data on screen was read is not current (break9 C2; the change id's first 48 bits
+        // are its moment: realtime.sql)
+        const at = +('0x' + id.slice(0, 8) + id.slice(9, 13));
         for (const s of t.subs) {
-          if (c.event == 'counts' && typeof p.id == 'string') s.w.counts(p as unknown as Counts);
-          else if (c.event == 'change' && (p.row as Message | undefined)?.id)
+          if (at < Date.parse(s.b?.read_at as string)) continue;
+          // (what the server stored: a counts change always names its message)
+          if (c.event == 'counts') s.w.counts(p as unknown as Counts);
+          else if (c.event == 'change' && row?.id)
             s.w.change({ ...(p as unknown as Change), live: true });
         }
       })
@@ -351,11 +360,12 @@ export function watchBlock(
   w: Watcher,
   page = '',
   fresh = true,
+  b?: Sub['b'],
 ): () => void {
   const url = `${p.url.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=${encodeURIComponent(p.key)}&vsn=2.0.0`;
   const g = globalThis as unknown as Record<string, Map<string, Hub>>;
   const hubs = (g[HUBS_KEY] ||= new Map());
   let hub = hubs.get(url);
   if (!hub) hubs.set(url, (hub = new Hub(url, p)));
-  return hub.add({ block: blockId, page, el, w, visible: false, fresh });
+  return hub.add({ block: blockId, page, el, w, visible: false, fresh, b });
 }

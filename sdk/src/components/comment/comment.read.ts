@@ -25,6 +25,9 @@ export async function readAgain(
     p_block_id: block.id,
     ...pageOf(block),
   });
+  // the list on screen is as of this read now: a live change from before it is not current
+  // (comment.watch.ts)
+  block.read_at = view.block.read_at;
   let fresh = threads(view.messages);
   let more = fresh.length >= PAGE_SIZE;
   for (let n = 0; more && n < 10 && fresh.at(-1)!.created_at > oldest; n++) {
