@@ -53,11 +53,11 @@ describe('live (Realtime client)', () => {
     for (const el of boxes.splice(0)) el.remove();
   });
 
-  it('applies no change from before the data on screen was read: a replayed hint (break9 C2)', async () => {
-    // a change id's first 48 bits are its moment (ms): 0x10000 and 0x12000 around read_at
+  it('applies no change from a transaction ended before the data on screen was read: a replayed hint (break9 C2)', async () => {
+    // a change id's last 48 bits are its transaction: 0x10 and 0x30 around read_xmin 0x20
     const [old, late] = [
-      '00000001-0000-4000-8000-000000000000',
-      '00000001-2000-4000-8000-000000000000',
+      '00000001-0000-4000-8000-000000000010',
+      '00000001-0000-4000-8000-000000000030',
     ];
     const row = { id: 'spam', content: 'SPAM', parent_id: null };
     const api = mockApi({
@@ -68,8 +68,7 @@ describe('live (Realtime client)', () => {
     });
     try {
       const { got, w } = recorder();
-      const readAt = { read_at: new Date(0x11000).toISOString().replace('Z', '+00:00') };
-      watchBlock(newProject(), 'b1', onScreen(), w, '', true, readAt);
+      watchBlock(newProject(), 'b1', onScreen(), w, '', true, { read_xmin: 0x20 });
       await until(() => FakeSocket.all[0]?.joins().length);
       const ws = FakeSocket.all[0]!;
       ws.accept('realtime:block:b1');

@@ -59,8 +59,8 @@ interface Sub {
   visible: boolean;
   /** the data on screen is current (loaded just now, or joined since): no resync on the next join */
   fresh: boolean;
-  /** when the data on screen was read (the view's block: read_at; a read again moves it) */
-  b?: { read_at?: string };
+  /** what the data on screen was read after (the view's block: read_xmin; a read again moves it) */
+  b?: { read_xmin?: number };
 }
 
 interface Topic {
@@ -323,12 +323,13 @@ class Hub {
         // names a message of that page's thread, which is not this one's
         const row = p?.row as (Message & { page_key?: string }) | undefined;
         if (!p || !t.joined || (row?.page_key ?? t.page) != t.page) return;
-        // anyone may replay an old change's hint (its read answers for a minute): one from before
-        // the data on screen was read is not current (break9 C2; the change id's first 48 bits
-        // are its moment: realtime.sql)
-        const at = +('0x' + id.slice(0, 8) + id.slice(9, 13));
+        // anyone may replay an old change's hint (its read answers for a minute): one written by a
+        // transaction older than the oldest still running when the data on screen was read (the
+        // view's read_xmin) is in that data already, and not applied again (break9 C2, C3; the
+        // change id's last 48 bits are its transaction: realtime.sql)
+        const xid = +('0x' + id.slice(24));
         for (const s of t.subs) {
-          if (at < Date.parse(s.b?.read_at as string)) continue;
+          if (xid < (s.b?.read_xmin as number)) continue;
           // (what the server stored: a counts change always names its message)
           if (c.event == 'counts') s.w.counts(p as unknown as Counts);
           else if (c.event == 'change' && row?.id)

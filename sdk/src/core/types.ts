@@ -29,8 +29,8 @@ export interface Block {
   qna_subject?: string | null;
   response_count?: number;
   like_count?: number;
-  /** When the server read this view (a cached copy: when it was made): comment.watch.ts. */
-  read_at?: string;
+  /** The oldest transaction running when this view was read (core/live.ts: replayed changes). */
+  read_xmin?: number;
   align?: TAlign | null;
   button_text?: string | null;
   url_to_open?: string | null;

@@ -27,7 +27,7 @@ export async function readAgain(
   });
   // the list on screen is as of this read now: a live change from before it is not current
   // (comment.watch.ts)
-  block.read_at = view.block.read_at;
+  block.read_xmin = view.block.read_xmin;
   let fresh = threads(view.messages);
   let more = fresh.length >= PAGE_SIZE;
   for (let n = 0; more && n < 10 && fresh.at(-1)!.created_at > oldest; n++) {

@@ -35,7 +35,7 @@ export class LiveList implements ReactiveController {
     this.unsubscribe?.();
     // the list is drawn by repeat from now on (comment.live.ts byId)
     this.host.requestUpdate();
-    // b.read_at: live changes from before it are not current (core/live.ts; comment.read.ts)
+    // b.read_xmin: live changes from before it are not current (core/live.ts; comment.read.ts)
     this.unsubscribe = watchBlock(p, b.id, this.host, this.watcher, b.page_key || '', fresh, b);
   }
 
