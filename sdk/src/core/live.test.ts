@@ -43,6 +43,15 @@ describe('live (Realtime client)', () => {
     boxes.push(el);
     return el;
   };
+  /** An element on screen watching block `b`, its topic joined: what it heard, and the socket. */
+  const joined = async (b: string) => {
+    const { got, w } = recorder();
+    const stop = watchBlock(newProject(), b, onScreen(), w);
+    await until(() => FakeSocket.all[0]?.joins().length);
+    const ws = FakeSocket.all[0]!;
+    ws.accept('realtime:block:' + b);
+    return { got, stop, ws };
+  };
   beforeEach(() => {
     FakeSocket.all = [];
     (window as unknown as { WebSocket: unknown }).WebSocket = FakeSocket;
@@ -145,6 +154,40 @@ describe('live (Realtime client)', () => {
       stop();
       expect(ws.leaves(topic).length).to.equal(1);
     } finally {
+      api.restore();
+    }
+  });
+
+  it('made-up hints cannot push a read change out of the seen list to have it applied again', async () => {
+    // a real change (approved: counted +1), then 200 made-up ids, then the real one replayed once
+    // the read budget is back: on main the made-up ids filled the seen list before they were read
+    const real = '00000002-0000-4000-8000-000000000abc';
+    const change = { type: 'UPDATE', row: { id: 'm1', status: 'published' }, published: true };
+    const api = mockApi({
+      get_block_change: (b) => (b.p_id === real ? { event: 'change', payload: change } : null),
+    });
+    const now = Date.now;
+    try {
+      const { got, stop, ws } = await joined('b1');
+      ws.broadcast('realtime:block:b1', 'hint', { id: real });
+      await until(() => got.changes.length === 1);
+      for (let n = 1; n <= 200; n++)
+        ws.broadcast('realtime:block:b1', 'hint', {
+          id: '00000000-0000-4000-8000-' + n.toString(16).padStart(12, '0'),
+        });
+      // a minute on: the read budget is full again
+      Date.now = () => now() + 60000;
+      ws.broadcast('realtime:block:b1', 'hint', { id: real });
+      ws.broadcast('realtime:block:b1', 'hint', { id: HINT });
+      await until(() => api.rpcCalls().some((c) => c.body.p_id === HINT));
+      await wait(20);
+      expect(got.changes.length).to.equal(1);
+      // the made-up ids cost the reads budget as before: 9 read, the rest dropped
+      expect(api.rpcCalls().filter((c) => c.body.p_id === real).length).to.equal(1);
+      expect(api.rpcCalls().length).to.equal(11);
+      stop();
+    } finally {
+      Date.now = now;
       api.restore();
     }
   });
@@ -285,11 +328,7 @@ describe('live (Realtime client)', () => {
     this.timeout(20000);
     const api = mockApi({ get_block_change: async () => null });
     try {
-      const { got, w } = recorder();
-      const stop = watchBlock(newProject(), 'b5', onScreen(), w);
-      await until(() => FakeSocket.all[0]?.joins().length);
-      const ws = FakeSocket.all[0]!;
-      ws.accept('realtime:block:b5');
+      const { got, stop, ws } = await joined('b5');
       // anyone may send on the public topic: 500 hints, each naming another (made-up) change
       for (let i = 0; i < 500; i++) {
         const id = `${String(i).padStart(8, '0')}-0000-4000-8000-000000000000`;

@@ -72,7 +72,7 @@ interface Topic {
   joined: boolean;
   tries: number;
   retry?: ReturnType<typeof setTimeout>;
-  /** ids of the changes read lately (a hint heard twice is read once) */
+  /** ids of the changes read lately, and being read (a hint heard twice is read once) */
   seen: string[];
   /** changes are applied in the order of their hints, whatever order their reads answer in */
   applied: Promise<void>;
@@ -301,8 +301,6 @@ class Hub {
     // anyone may send on the topic: only a well-formed id is read, and the read decides
     if (b?.event != 'hint' || typeof id != 'string' || !UUID.test(id) || t.seen.includes(id))
       return;
-    t.seen.push(id);
-    if (t.seen.length > 200) t.seen.shift();
     const now = Date.now();
     t.reads = Math.min(READS, t.reads + (now - t.readAt) / READ_REFILL_MS);
     t.readAt = now;
@@ -314,15 +312,22 @@ class Hub {
       return;
     }
     t.reads--;
+    t.seen.push(id);
     const read = rpc<Read>(this.p, 'get_block_change', { p_block_id: t.block, p_id: id }, true);
     t.applied = t.applied
       .then(() => read)
       .then((c) => {
         const p = c?.payload;
+        // an id that names no change (the read answers null, which the CDN keeps) leaves the seen
+        // list, and only a change read makes it drop its oldest: made-up ids cannot push a real
+        // change out of it to have it applied again (a made-up id heard again is read again, as
+        // a new one would be, within the same budget)
+        if (!p) return void (t.seen = t.seen.filter((s) => s != id));
+        if (t.seen.length > 200) t.seen.shift();
         // the read checks the block, not the page: a hint replayed from another page's topic
         // names a message of that page's thread, which is not this one's
-        const row = p?.row as (Message & { page_key?: string }) | undefined;
-        if (!p || !t.joined || (row?.page_key ?? t.page) != t.page) return;
+        const row = p.row as (Message & { page_key?: string }) | undefined;
+        if (!t.joined || (row?.page_key ?? t.page) != t.page) return;
         // anyone may replay an old change's hint (its read answers for a minute): one written by a
         // transaction older than the oldest still running when the data on screen was read (the
         // view's read_xmin) is in that data already, and not applied again (break9 C2, C3; the

@@ -143,6 +143,8 @@ export default class ReactionComment extends BlockElement {
   protected override mine = mineWithMessages;
   private liked = new Set<string>();
   private reported = new Set<string>();
+  /** Ids counted out by a delete: each is counted once (comment.changes.ts). */
+  private gone = new Set<string>();
   /** The hidden honeypot field's value: people never fill it. */
   private hp = '';
   private lastSent = 0;
@@ -277,7 +279,7 @@ export default class ReactionComment extends BlockElement {
         () => this.applyChange(c),
         (e) => this.fail(e),
       );
-    const { list, delta } = changes.applyChange(this._messages, c);
+    const { list, delta } = changes.applyChange(this._messages, c, this.gone);
     this._messages = list;
     this._count = Math.max(0, this._count + delta);
   }
